@@ -1,0 +1,5 @@
+//! realdrift command-line tool.
+
+fn main() -> anyhow::Result<()> {
+    Ok(())
+}

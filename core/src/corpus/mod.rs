@@ -1,0 +1,9 @@
+//! The golden corpus: case files, replay through classify, and agreement.
+
+mod case;
+mod compare;
+mod replay;
+
+pub use case::{CorpusCase, CorpusError, CorpusResource};
+pub use compare::{compare_findings, Agreement, Key};
+pub use replay::{context_from_opts, replay_case, replay_dir, resource_from_case, CaseOutcome};

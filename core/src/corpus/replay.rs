@@ -1,0 +1,124 @@
+//! Replaying corpus cases through classify.
+
+use super::case::{CorpusCase, CorpusError};
+use super::compare::{compare_findings, Agreement};
+use crate::classify::{classify, ClassifyContext, ResourceInput, SiblingPolicyNames};
+use crate::declared::DeclaredValue;
+use crate::finding::Finding;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The result of replaying one case file.
+#[derive(Debug)]
+pub struct CaseOutcome {
+    /// The case file name (no directory).
+    pub name: String,
+    /// The findings produced, or the error that stopped the case.
+    pub result: Result<(Vec<Finding>, Agreement), CorpusError>,
+}
+
+/// Builds the classify input for a case's resource.
+pub fn resource_from_case(case: &CorpusCase) -> ResourceInput {
+    let r = &case.resource;
+    let sibling = match &r.sibling_policy_names {
+        None => SiblingPolicyNames::None,
+        Some(Value::Array(names)) => {
+            let known: Option<Vec<String>> = names
+                .iter()
+                .map(|n| n.as_str().map(str::to_string))
+                .collect();
+            known.map_or(SiblingPolicyNames::Unresolved, SiblingPolicyNames::Known)
+        }
+        Some(_) => SiblingPolicyNames::Unresolved,
+    };
+    ResourceInput {
+        logical_id: r.logical_id.clone(),
+        resource_type: r.resource_type.clone(),
+        physical_id: r.physical_id.clone(),
+        construct_path: r.construct_path.clone(),
+        declared: r
+            .declared
+            .iter()
+            .map(|(k, v)| (k.clone(), DeclaredValue::from_corpus_json(v)))
+            .collect(),
+        sibling_policy_names: sibling,
+    }
+}
+
+fn string_map(v: Option<&Value>) -> Option<BTreeMap<String, String>> {
+    let obj = v?.as_object()?;
+    Some(
+        obj.iter()
+            .filter_map(|(k, v)| v.as_str().map(|s| (k.clone(), s.to_string())))
+            .collect(),
+    )
+}
+
+/// Builds the classify context from a case's `opts` (and construct path).
+pub fn context_from_opts(
+    opts: &Map<String, Value>,
+    construct_path: Option<&str>,
+) -> ClassifyContext {
+    let mut sibling_facts = opts.clone();
+    for k in ["accountId", "region", "kmsAliasTargets", "stackTags"] {
+        sibling_facts.remove(k);
+    }
+    ClassifyContext {
+        account_id: opts
+            .get("accountId")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        region: opts
+            .get("region")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        // The first construct-path segment is the stack name.
+        stack_name: construct_path
+            .and_then(|p| p.split('/').next())
+            .filter(|s| !s.is_empty())
+            .map(str::to_string),
+        kms_alias_targets: string_map(opts.get("kmsAliasTargets")),
+        stack_tags: string_map(opts.get("stackTags")).unwrap_or_default(),
+        sibling_facts,
+    }
+}
+
+/// Replays one case through classify.
+pub fn replay_case(case: &CorpusCase) -> Vec<Finding> {
+    let resource = resource_from_case(case);
+    let ctx = context_from_opts(&case.opts, case.resource.construct_path.as_deref());
+    classify(&resource, &case.live_raw, &case.schema, &ctx)
+}
+
+/// Replays every `*.json` case in `dir`, sorted by file name.
+///
+/// Fails only when the directory itself cannot be listed; a bad case file
+/// becomes an error outcome and the other cases go on.
+pub fn replay_dir(dir: &Path) -> Result<Vec<CaseOutcome>, CorpusError> {
+    let io = |source| CorpusError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(io)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    Ok(files
+        .into_iter()
+        .map(|path| {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let result = CorpusCase::load(&path).map(|case| {
+                let produced = replay_case(&case);
+                let agreement = compare_findings(&case.expected, &produced);
+                (produced, agreement)
+            });
+            CaseOutcome { name, result }
+        })
+        .collect())
+}

@@ -1,0 +1,186 @@
+//! The Finding contract: one observation about one resource property.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The classification tier of a finding (see DESIGN.md "Classify").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Tier {
+    /// A resource the template declares no longer exists.
+    Deleted,
+    /// A declared property whose live value differs from the template.
+    Declared,
+    /// A live property the template never declared (after noise subtraction).
+    Undeclared,
+    /// A whole live child resource the template does not declare.
+    Added,
+    /// An undeclared value equal to a known AWS default.
+    AtDefault,
+    /// An undeclared value equal to an identifier AWS minted for this resource.
+    Generated,
+    /// A declared property the live read cannot return.
+    ReadGap,
+    /// A declared property whose intrinsics could not be resolved.
+    Unresolved,
+    /// A resource that could not be read.
+    Skipped,
+    /// A finding matched by an ignore rule.
+    Ignored,
+}
+
+impl Tier {
+    /// All tiers, in report order.
+    pub const ALL: [Tier; 10] = [
+        Tier::Deleted,
+        Tier::Declared,
+        Tier::Undeclared,
+        Tier::Added,
+        Tier::AtDefault,
+        Tier::Generated,
+        Tier::ReadGap,
+        Tier::Unresolved,
+        Tier::Skipped,
+        Tier::Ignored,
+    ];
+
+    /// The wire name of the tier (camelCase, as in the JSON contract).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Deleted => "deleted",
+            Tier::Declared => "declared",
+            Tier::Undeclared => "undeclared",
+            Tier::Added => "added",
+            Tier::AtDefault => "atDefault",
+            Tier::Generated => "generated",
+            Tier::ReadGap => "readGap",
+            Tier::Unresolved => "unresolved",
+            Tier::Skipped => "skipped",
+            Tier::Ignored => "ignored",
+        }
+    }
+
+    /// Drift tiers are the ones a user must act on (they affect `--fail`).
+    pub fn is_drift(self) -> bool {
+        matches!(
+            self,
+            Tier::Deleted | Tier::Declared | Tier::Undeclared | Tier::Added
+        )
+    }
+}
+
+impl std::fmt::Display for Tier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Who changed a resource, from the CloudTrail event that triggered a re-read.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cause {
+    /// CloudTrail eventName, e.g. `PutBucketVersioning`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_name: Option<String>,
+    /// CloudTrail eventSource, e.g. `s3.amazonaws.com`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_source: Option<String>,
+    /// The principal ARN (or a readable form of it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
+    /// Source IP address or AWS service name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_ip: Option<String>,
+    /// The user agent of the call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_agent: Option<String>,
+    /// Event time (ISO 8601).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_time: Option<String>,
+    /// CloudTrail event id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_id: Option<String>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// One finding, in the JSON shape of the corpus Finding format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    /// Classification tier.
+    pub tier: Tier,
+    /// CloudFormation logical id.
+    pub logical_id: String,
+    /// CloudFormation resource type, e.g. `AWS::S3::Bucket`.
+    pub resource_type: String,
+    /// Physical id, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub physical_id: Option<String>,
+    /// CDK construct path from `aws:cdk:path` metadata.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub construct_path: Option<String>,
+    /// Dotted property path; identity-keyed elements as `Prop[<id>].sub`.
+    pub path: String,
+    /// Template (or baseline) side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub desired: Option<Value>,
+    /// Live side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actual: Option<Value>,
+    /// A live sub-key inside a declared object.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub nested: bool,
+    /// A write-only property that cannot be read back.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub write_only: bool,
+    /// Human-readable explanation (wording is free).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Attribute key for ELB attribute-bag findings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribute_key: Option<String>,
+    /// A key under a free-form map property.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub free_form_key: bool,
+    /// Revert must rewrite the whole array.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub whole_array_revert: bool,
+    /// An undeclared value with no baseline entry (potential drift, not confirmed).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unrecorded: bool,
+    /// The CloudTrail event that led to this finding, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
+}
+
+impl Finding {
+    /// A finding with only the identity fields set.
+    pub fn new(
+        tier: Tier,
+        logical_id: impl Into<String>,
+        resource_type: impl Into<String>,
+        path: impl Into<String>,
+    ) -> Self {
+        Finding {
+            tier,
+            logical_id: logical_id.into(),
+            resource_type: resource_type.into(),
+            physical_id: None,
+            construct_path: None,
+            path: path.into(),
+            desired: None,
+            actual: None,
+            nested: false,
+            write_only: false,
+            note: None,
+            attribute_key: None,
+            free_form_key: false,
+            whole_array_revert: false,
+            unrecorded: false,
+            cause: None,
+        }
+    }
+}

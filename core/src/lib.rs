@@ -1,0 +1,15 @@
+//! realdrift-core: the drift engine.
+//!
+//! Pure stages (template, schema, normalize, classify, baseline, ignore,
+//! report) never call AWS; I/O lives behind traits implemented in `aws/`.
+
+pub mod classify;
+pub mod corpus;
+pub mod declared;
+pub mod finding;
+pub mod normalize;
+pub mod schema;
+pub mod template;
+
+pub use declared::DeclaredValue;
+pub use finding::{Finding, Tier};

@@ -1,0 +1,1 @@
+//! Noise subtraction and canonical forms shared by classify and baselines.

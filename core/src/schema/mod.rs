@@ -1,0 +1,5 @@
+//! Registry-schema facts per resource type.
+
+mod facts;
+
+pub use facts::SchemaFacts;

@@ -1,0 +1,1 @@
+//! CloudFormation templates: parsing (JSON/YAML) and fail-closed intrinsic resolution.

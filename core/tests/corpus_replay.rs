@@ -1,0 +1,109 @@
+//! Replays the golden corpus (`../shared/corpus/cases`) through classify.
+//!
+//! Fails on any disagreement not listed in `corpus-allowlist.json`, which
+//! carries a reason per entry and may hold at most 16 entries.
+
+use realdrift_core::corpus::{replay_dir, Agreement};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+#[derive(Deserialize)]
+struct AllowEntry {
+    case: String,
+    reason: String,
+}
+
+fn corpus_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("REALDRIFT_CORPUS_DIR") {
+        return PathBuf::from(d);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/cases")
+}
+
+fn describe(a: &Agreement) -> String {
+    let fmt = |v: &[(realdrift_core::Tier, String)]| {
+        v.iter()
+            .map(|(t, p)| format!("{t}:{p}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut parts = Vec::new();
+    if !a.missing.is_empty() {
+        parts.push(format!("missing [{}]", fmt(&a.missing)));
+    }
+    if !a.extra.is_empty() {
+        parts.push(format!("extra [{}]", fmt(&a.extra)));
+    }
+    if !a.value_mismatch.is_empty() {
+        parts.push(format!("values differ [{}]", fmt(&a.value_mismatch)));
+    }
+    parts.join("; ")
+}
+
+#[test]
+fn corpus_cases_reproduce() {
+    let dir = corpus_dir();
+    let outcomes = replay_dir(&dir).unwrap_or_else(|e| panic!("corpus dir unusable: {e}"));
+    assert!(
+        !outcomes.is_empty(),
+        "no corpus cases found in {}",
+        dir.display()
+    );
+
+    let allow_text = include_str!("corpus-allowlist.json");
+    let allow: Vec<AllowEntry> =
+        serde_json::from_str(allow_text).expect("allow-list is valid JSON");
+    assert!(
+        allow.len() <= 16,
+        "allow-list has {} entries; at most 16",
+        allow.len()
+    );
+    let allow: BTreeMap<String, String> = allow.into_iter().map(|e| (e.case, e.reason)).collect();
+    for (case, reason) in &allow {
+        assert!(
+            !reason.trim().is_empty(),
+            "allow-list entry {case} has no reason"
+        );
+    }
+
+    let mut exact = 0usize;
+    let mut errors = Vec::new();
+    let mut missed_drift = Vec::new();
+    let mut unexpected = Vec::new();
+    let mut stale_allow = Vec::new();
+    for o in &outcomes {
+        match &o.result {
+            Err(e) => errors.push(format!("{}: {e}", o.name)),
+            Ok((_, a)) if a.is_exact() => {
+                exact += 1;
+                if allow.contains_key(&o.name) {
+                    stale_allow.push(o.name.clone());
+                }
+            }
+            Ok((_, a)) => {
+                if !a.missed_drift().is_empty() {
+                    missed_drift.push(o.name.clone());
+                }
+                if !allow.contains_key(&o.name) {
+                    unexpected.push(format!("{}: {}", o.name, describe(a)));
+                }
+            }
+        }
+    }
+    println!("corpus: {exact}/{} cases reproduce exactly", outcomes.len());
+    for s in &stale_allow {
+        println!("note: allow-listed case now agrees: {s}");
+    }
+    assert!(errors.is_empty(), "case errors:\n{}", errors.join("\n"));
+    assert!(
+        missed_drift.is_empty(),
+        "expected drift findings missed in: {missed_drift:?}"
+    );
+    assert!(
+        unexpected.is_empty(),
+        "{} disagreeing cases not in the allow-list:\n{}",
+        unexpected.len(),
+        unexpected.join("\n")
+    );
+}

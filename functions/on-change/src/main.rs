@@ -1,0 +1,3 @@
+//! realdrift Lambda function (on-change).
+
+fn main() {}

@@ -1,0 +1,3 @@
+//! realdrift Lambda function (revert).
+
+fn main() {}

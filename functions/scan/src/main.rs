@@ -1,0 +1,3 @@
+//! realdrift Lambda function (scan).
+
+fn main() {}
