@@ -3,11 +3,14 @@
 //! Pure stages (template, schema, normalize, classify, baseline, ignore,
 //! report) never call AWS; I/O lives behind traits implemented in `aws/`.
 
+pub mod baseline;
 pub mod classify;
 pub mod corpus;
 pub mod declared;
 pub mod finding;
+pub mod ignore;
 pub mod normalize;
+pub mod report;
 pub mod schema;
 pub mod template;
 

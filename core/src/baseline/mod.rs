@@ -1,0 +1,1 @@
+//! baseline (in progress).
