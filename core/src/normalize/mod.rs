@@ -1,1 +1,5 @@
 //! Noise subtraction and canonical forms shared by classify and baselines.
+
+mod canonical;
+
+pub use canonical::canonicalize_for_compare;
