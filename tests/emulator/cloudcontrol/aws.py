@@ -1,0 +1,59 @@
+"""boto3 clients pointed at the moto server, shared by every request thread."""
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+# Error codes the service APIs use for "this resource does not exist".
+NOT_FOUND_CODES = frozenset(
+    {
+        "NoSuchBucket",
+        "AWS.SimpleQueueService.NonExistentQueue",
+        "QueueDoesNotExist",
+        "NotFound",
+        "NoSuchEntity",
+        "ResourceNotFoundException",
+        "404",
+    }
+)
+
+
+def is_not_found(err: ClientError) -> bool:
+    """True when a moto ClientError means the resource is absent."""
+    return err.response.get("Error", {}).get("Code", "") in NOT_FOUND_CODES
+
+
+def error_code(err: ClientError) -> str:
+    """The service error code of a ClientError."""
+    return err.response.get("Error", {}).get("Code", "")
+
+
+class Aws:
+    """One client per service, all aimed at the same moto endpoint."""
+
+    SERVICES = ("s3", "sqs", "sns", "iam", "lambda", "dynamodb", "logs", "events", "sts", "cloudformation")
+
+    def __init__(self, endpoint_url: str, region: str = "us-east-1"):
+        self.endpoint_url = endpoint_url
+        self.region = region
+        session = boto3.session.Session(
+            aws_access_key_id="testing",
+            aws_secret_access_key="testing",
+            region_name=region,
+        )
+        config = Config(
+            s3={"addressing_style": "path"},
+            retries={"max_attempts": 2, "mode": "standard"},
+            max_pool_connections=32,
+        )
+        for name in self.SERVICES:
+            client = session.client(name, endpoint_url=endpoint_url, config=config)
+            setattr(self, name.replace("lambda", "lambda_"), client)
+        self._account_id = None
+
+    @property
+    def account_id(self) -> str:
+        """The emulated account id (asked once from STS)."""
+        if self._account_id is None:
+            self._account_id = self.sts.get_caller_identity()["Account"]
+        return self._account_id

@@ -1,0 +1,27 @@
+"""The resource types the endpoint serves: one module per type, one table."""
+
+from . import (
+    dynamodb_table,
+    events_rule,
+    iam_role,
+    lambda_function,
+    logs_log_group,
+    s3_bucket,
+    sns_topic,
+    sqs_queue,
+)
+
+#: Type name -> module with read / list_identifiers / update / delete.
+TYPES = {
+    module.TYPE_NAME: module
+    for module in (
+        s3_bucket,
+        sqs_queue,
+        sns_topic,
+        iam_role,
+        lambda_function,
+        dynamodb_table,
+        logs_log_group,
+        events_rule,
+    )
+}
