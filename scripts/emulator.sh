@@ -42,6 +42,8 @@ import socket, sys
 preferred = int(sys.argv[1])
 for port in (preferred, 0):
     s = socket.socket()
+    # As the servers do: a port left in TIME_WAIT by a stopped emulator is free.
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         s.bind(("127.0.0.1", port))
         print(s.getsockname()[1])
