@@ -9,3 +9,6 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 echo "== cargo test"
 cargo test --workspace --locked
+
+echo "== emulator suite (moto + Cloud Control endpoint + CDK fixture)"
+bash tests/emulator/run.sh
