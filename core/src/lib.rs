@@ -3,6 +3,7 @@
 //! Pure stages (template, schema, normalize, classify, baseline, ignore,
 //! report) never call AWS; I/O lives behind traits implemented in `aws/`.
 
+pub mod aws;
 pub mod baseline;
 pub mod classify;
 pub mod corpus;
@@ -10,6 +11,7 @@ pub mod declared;
 pub mod finding;
 pub mod ignore;
 pub mod normalize;
+pub mod pipeline;
 pub mod report;
 pub mod schema;
 pub mod template;

@@ -1,0 +1,105 @@
+//! One live read: what the reader is asked and what it answers.
+
+use crate::declared::DeclaredValue;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// What a reader needs to read one resource.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReadRequest {
+    /// Logical id (for messages).
+    pub logical_id: String,
+    /// Resource type.
+    pub resource_type: String,
+    /// Physical id from ListStackResources (or a child's identifier).
+    pub physical_id: String,
+    /// The resolved declared properties (readers keyed on a declared target use them).
+    pub declared: BTreeMap<String, DeclaredValue>,
+    /// The stack's account id.
+    pub account_id: Option<String>,
+    /// The stack's region.
+    pub region: Option<String>,
+    /// The stack's partition (`aws`, `aws-cn`, ...).
+    pub partition: Option<String>,
+}
+
+impl ReadRequest {
+    /// A declared property as a fully resolved string, if it is one.
+    pub fn declared_str(&self, prop: &str) -> Option<&str> {
+        match self.declared.get(prop) {
+            Some(DeclaredValue::String(s)) => Some(s.as_str()),
+            _ => None,
+        }
+    }
+
+    /// True when the property is declared but (partly) unresolved.
+    pub fn declared_unresolved(&self, prop: &str) -> bool {
+        self.declared
+            .get(prop)
+            .is_some_and(|v| !v.is_fully_resolved())
+    }
+}
+
+/// A live model plus anything the reader wants the report to say about it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LiveModel {
+    /// The resource's live properties, in the Cloud Control (CloudFormation) shape.
+    pub properties: Value,
+    /// Non-fatal remarks, e.g. a supplement read that failed.
+    pub notes: Vec<String>,
+}
+
+impl LiveModel {
+    /// A model with no remarks.
+    pub fn new(properties: Value) -> Self {
+        LiveModel {
+            properties,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// The result of reading one resource.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadOutcome {
+    /// The resource exists; here is its model.
+    Found(LiveModel),
+    /// The resource no longer exists.
+    NotFound,
+    /// The resource could not be read.
+    Skipped {
+        /// Why (e.g. "Cloud Control cannot read this type", the service's message).
+        reason: String,
+        /// True when the read was refused (access denied): coverage the user expects is lost.
+        coverage_lost: bool,
+    },
+    /// The reader needs a declared target that is not resolved yet; retried after
+    /// live attributes are known (pass 1.5), then skipped if still unresolved.
+    TargetUnresolved {
+        /// Which declared property was missing.
+        reason: String,
+    },
+}
+
+impl ReadOutcome {
+    /// A skip that does not count as lost coverage.
+    pub fn skipped(reason: impl Into<String>) -> Self {
+        ReadOutcome::Skipped {
+            reason: reason.into(),
+            coverage_lost: false,
+        }
+    }
+
+    /// A skip caused by a refused read.
+    pub fn denied(reason: impl Into<String>) -> Self {
+        ReadOutcome::Skipped {
+            reason: reason.into(),
+            coverage_lost: true,
+        }
+    }
+
+    /// A found model with no remarks.
+    pub fn found(properties: Value) -> Self {
+        ReadOutcome::Found(LiveModel::new(properties))
+    }
+}

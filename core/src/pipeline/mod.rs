@@ -1,0 +1,36 @@
+//! The per-stack pipeline: desired + live -> findings, behind I/O traits.
+//!
+//! [`StackSource`], [`LiveReader`], [`ChildEnumerator`] and [`KmsAliasSource`]
+//! are implemented over the AWS SDK in `crate::aws` and in memory in
+//! [`memory`] for tests.
+
+mod children;
+mod live;
+mod source;
+mod stack;
+
+pub use children::{ChildQuery, DeclaredResource, LiveChild};
+pub use live::{LiveModel, ReadOutcome, ReadRequest};
+pub use source::{ChildEnumerator, KmsAliasSource, LiveReader, SourceError, StackSource};
+pub use stack::{status_is_checkable, StackDescription, StackResourceRow, StackSummary};
+
+/// Why a type is never read, or `None` when it is readable.
+///
+/// Custom resources have no model to read (their provider is user code), and
+/// nested stacks are followed into their own stacks rather than read.
+pub fn is_unreadable_type(resource_type: &str) -> Option<String> {
+    if resource_type.starts_with("Custom::")
+        || resource_type == "AWS::CloudFormation::CustomResource"
+    {
+        return Some(
+            "custom resource: its provider is user code, there is no model to read".into(),
+        );
+    }
+    if resource_type == "AWS::CloudFormation::Stack" {
+        return Some("nested stack: checked as its own stack".into());
+    }
+    if resource_type == "AWS::CDK::Metadata" {
+        return Some("CDK metadata: not a real resource".into());
+    }
+    None
+}
