@@ -1,0 +1,73 @@
+//! `realdrift corpus ...`: replay golden corpus cases through classify.
+
+use crate::replay::{self, jsonl, summary};
+use anyhow::Context;
+use clap::{Args, Subcommand, ValueEnum};
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Corpus subcommands.
+#[derive(Debug, Subcommand)]
+pub enum CorpusCommand {
+    /// Replay every *.json case in DIR through classify and print the result.
+    ///
+    /// Exits 0 whether or not the cases agree; exits 2 when DIR cannot be read.
+    Replay(ReplayArgs),
+}
+
+/// Arguments of `corpus replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// Directory holding the case files (*.json, read in file-name order).
+    pub dir: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+    pub format: Format,
+}
+
+/// Output formats of `corpus replay`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One JSON object per case: {"case", "findings"} or {"case", "error"}.
+    Jsonl,
+    /// Agreement counts, what differs per disagreeing case, per-tier totals.
+    Summary,
+}
+
+/// Runs a corpus subcommand.
+pub fn run(command: CorpusCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        CorpusCommand::Replay(args) => replay_command(&args),
+    }
+}
+
+fn replay_command(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
+    let files = replay::case_files(&args.dir)?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    match write_replay(&mut out, &files, args.format).and_then(|()| out.flush()) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // The reader went away (`| head`): nothing more to say to it.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e).context("writing to standard output"),
+    }
+}
+
+fn write_replay<W: Write>(out: &mut W, files: &[PathBuf], format: Format) -> io::Result<()> {
+    match format {
+        Format::Jsonl => {
+            for path in files {
+                jsonl::write_case(out, &replay::replay_file(path))?;
+            }
+            Ok(())
+        }
+        Format::Summary => {
+            let mut tally = summary::Tally::default();
+            for path in files {
+                tally.add(&replay::replay_file(path));
+            }
+            summary::write(out, &tally)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Replaying a directory of corpus cases, one case at a time.
+//!
+//! Uses the same file selection as `realdrift_core::corpus::replay_dir`
+//! (`*.json`, sorted by file name) but yields each case as it is replayed, so
+//! output streams, and isolates a panic in classify to the case that caused
+//! it: a bug report about one case must not hide the others.
+
+pub mod jsonl;
+pub mod summary;
+
+use anyhow::{bail, Context};
+use realdrift_core::corpus::{compare_findings, replay_case, Agreement, CorpusCase};
+use realdrift_core::Finding;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+use crate::terminal;
+
+/// A case that loaded and went through classify.
+#[derive(Debug)]
+pub struct Replayed {
+    /// The findings the case expects.
+    pub expected: Vec<Finding>,
+    /// The findings classify produced.
+    pub produced: Vec<Finding>,
+    /// How the two differ.
+    pub agreement: Agreement,
+}
+
+/// The outcome of one case file.
+#[derive(Debug)]
+pub struct CaseReport {
+    /// The case file name (no directory).
+    pub name: String,
+    /// The replay, or why the case could not be replayed.
+    pub result: Result<Replayed, String>,
+}
+
+/// Lists the `*.json` case files in `dir`, sorted by file name.
+///
+/// Fails when `dir` is missing, not a directory, or cannot be listed.
+pub fn case_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let shown = terminal::display(&dir.to_string_lossy()).into_owned();
+    let meta = std::fs::metadata(dir).with_context(|| format!("corpus directory {shown}"))?;
+    if !meta.is_dir() {
+        bail!("corpus directory {shown}: not a directory");
+    }
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("corpus directory {shown}"))? {
+        let path = entry
+            .with_context(|| format!("corpus directory {shown}: listing entries"))?
+            .path();
+        if path.extension().is_some_and(|x| x == "json") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Loads one case file and replays it through classify.
+pub fn replay_file(path: &Path) -> CaseReport {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let result = CorpusCase::load(path)
+        .map_err(|e| e.to_string())
+        .and_then(replay_loaded);
+    CaseReport { name, result }
+}
+
+fn replay_loaded(case: CorpusCase) -> Result<Replayed, String> {
+    let produced = catch_unwind(AssertUnwindSafe(|| replay_case(&case)))
+        .map_err(|payload| format!("classify panicked: {}", panic_message(&*payload)))?;
+    let agreement = compare_findings(&case.expected, &produced);
+    Ok(Replayed {
+        expected: case.expected,
+        produced,
+        agreement,
+    })
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panic_messages_are_recovered() {
+        let p = catch_unwind(|| panic!("boom {}", 1)).unwrap_err();
+        assert_eq!(panic_message(&*p), "boom 1");
+        let p = catch_unwind(|| std::panic::panic_any(7u8)).unwrap_err();
+        assert_eq!(panic_message(&*p), "(no message)");
+    }
+}
