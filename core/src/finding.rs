@@ -106,6 +106,15 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// Reads a flag written either as a boolean or as a (non-null) object.
+fn bool_or_object<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Bool(b) => b,
+        Value::Null => false,
+        _ => true,
+    })
+}
+
 /// One finding, in the JSON shape of the corpus Finding format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -145,8 +154,13 @@ pub struct Finding {
     /// A key under a free-form map property.
     #[serde(default, skip_serializing_if = "is_false")]
     pub free_form_key: bool,
-    /// Revert must rewrite the whole array.
-    #[serde(default, skip_serializing_if = "is_false")]
+    /// Revert must rewrite the whole array. Recorded cases carry either
+    /// `true` or the `{path, value}` of the array; both read as `true`.
+    #[serde(
+        default,
+        skip_serializing_if = "is_false",
+        deserialize_with = "bool_or_object"
+    )]
     pub whole_array_revert: bool,
     /// An undeclared value with no baseline entry (potential drift, not confirmed).
     #[serde(default, skip_serializing_if = "is_false")]

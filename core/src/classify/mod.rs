@@ -1,6 +1,22 @@
 //! Classify: one resource's declared properties + live model -> findings.
+//!
+//! Orchestration only: the live model is prepared (schema read-only /
+//! write-only strip, managed fields, `aws:*` and propagated stack tags,
+//! sibling-owned entries), then the declared loop compares every declared
+//! property and the undeclared loop sorts every other live value into
+//! `atDefault` / `generated` / dropped / `undeclared`.
 
+mod compare;
 mod context;
+mod declared;
+mod defaults;
+mod emit;
+mod keyed;
+mod nested;
+mod prepare;
+mod scope;
+mod siblings;
+mod undeclared;
 
 pub use context::{ClassifyContext, ResourceInput, SiblingPolicyNames};
 
@@ -15,6 +31,11 @@ pub fn classify(
     schema: &SchemaFacts,
     ctx: &ClassifyContext,
 ) -> Vec<Finding> {
-    let _ = (resource, live, schema, ctx);
-    Vec::new()
+    let scope = scope::Scope::new(resource, schema, ctx);
+    let mut out = emit::Out::new(&scope);
+    let empty = serde_json::Map::new();
+    let live = prepare::prepare_live(&scope, live.as_object().unwrap_or(&empty));
+    let consumed = declared::run(&scope, &live, &mut out);
+    undeclared::run(&scope, &live, &consumed, &mut out);
+    out.findings
 }

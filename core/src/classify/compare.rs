@@ -1,0 +1,254 @@
+//! Declared-vs-live equality with every representational fold, and the diff
+//! that turns a mismatch into `declared` findings at the narrowest path.
+//!
+//! Objects compare as a declared SUBSET of live: a live-only sub-key is not a
+//! mismatch here (it is collected separately as a nested finding). Arrays
+//! compare element-wise, as multisets where the schema or a per-type fact
+//! says order is meaningless.
+
+use super::keyed::{keyed_rule, Keyed};
+use super::scope::{is_unresolved_marker, Scope};
+use crate::normalize::arn::{is_arn_name_match, is_managed_kms_alias_match};
+use crate::normalize::arrays::{identity_key_of, SORT_IDENTITY_KEYS};
+use crate::normalize::empty::is_trivially_empty;
+use crate::normalize::path::{Path, Seg};
+use crate::normalize::scalars::{
+    is_case_insensitive_equal, is_latest_sentinel_match, is_pem_equal, is_stringly_equal,
+    is_version_prefix_match, parse_json_text,
+};
+use serde_json::Value;
+
+/// One declared mismatch.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Mismatch {
+    pub path: Path,
+    pub desired: Value,
+    pub actual: Option<Value>,
+    /// Set when the path goes through an array element: revert must rewrite
+    /// this whole array (its path and declared value).
+    pub whole_array: Option<(Path, Value)>,
+    /// For an attribute-bag entry: the attribute key.
+    pub attribute_key: Option<String>,
+}
+
+/// The comparator for one resource.
+pub(crate) struct Cmp<'s, 'a> {
+    pub scope: &'s Scope<'a>,
+}
+
+impl Cmp<'_, '_> {
+    /// Scalar equivalences (both sides are scalars or JSON text).
+    fn scalar_eq(&self, path: &Path, d: &Value, l: &Value) -> bool {
+        if is_stringly_equal(d, l) {
+            return true;
+        }
+        if let (Value::Number(x), Value::Number(y)) = (d, l) {
+            return x.as_f64().is_some() && x.as_f64() == y.as_f64();
+        }
+        let (Some(ds), Some(ls)) = (d.as_str(), l.as_str()) else {
+            return false;
+        };
+        if let (Some(mut x), Some(mut y)) = (parse_json_text(ds), parse_json_text(ls)) {
+            crate::normalize::canonicalize_in_place(&mut x);
+            crate::normalize::canonicalize_in_place(&mut y);
+            return self.eq(path, &x, &y) && self.eq(path, &y, &x);
+        }
+        let f = self.scope.facts;
+        let ctx = self.scope.ctx;
+        (Scope::any(&f.case_insensitive, path) && is_case_insensitive_equal(ds, ls))
+            || (Scope::any(&f.latest_sentinel, path) && is_latest_sentinel_match(ds, ls))
+            || (Scope::any(&f.version_prefix, path) && is_version_prefix_match(ds, ls))
+            || is_arn_name_match(ds, ls, ctx.account_id.as_deref(), ctx.region.as_deref())
+            || is_managed_kms_alias_match(ds, ls, ctx.kms_alias_targets.as_ref())
+            || is_pem_equal(ds, ls)
+    }
+
+    /// Declared-vs-live equality under every fold. Both sides are expected
+    /// in canonical form (see `canonicalize_in_place`).
+    pub fn eq(&self, path: &Path, d: &Value, l: &Value) -> bool {
+        if d == l || is_unresolved_marker(d) {
+            return true;
+        }
+        match (d, l) {
+            (Value::Object(dm), Value::Object(lm)) => dm.iter().all(|(k, dv)| {
+                let child = path.with_key(k);
+                if self.scope.is_write_only(&child) {
+                    return true;
+                }
+                match lm.get(k) {
+                    Some(lv) => self.eq(&child, dv, lv),
+                    None => is_trivially_empty(dv) || is_unresolved_marker(dv),
+                }
+            }),
+            (Value::Array(da), Value::Array(la)) => {
+                if let Some(k) = keyed_rule(self.scope, path) {
+                    return self.keyed_eq(k, path, da, la);
+                }
+                if da.len() != la.len() {
+                    return false;
+                }
+                if self.scope.is_unordered(path) {
+                    self.multiset_eq(path, da, la)
+                } else {
+                    da.iter()
+                        .zip(la)
+                        .enumerate()
+                        .all(|(i, (x, y))| self.eq(&path.child(Seg::Index(i)), x, y))
+                }
+            }
+            (Value::String(s), other @ (Value::Object(_) | Value::Array(_)))
+            | (other @ (Value::Object(_) | Value::Array(_)), Value::String(s)) => {
+                let Some(mut parsed) = parse_json_text(s) else {
+                    return false;
+                };
+                crate::normalize::canonicalize_in_place(&mut parsed);
+                if d.is_string() {
+                    self.eq(path, &parsed, other)
+                } else {
+                    self.eq(path, other, &parsed)
+                }
+            }
+            _ => self.scalar_eq(path, d, l),
+        }
+    }
+
+    /// Keyed superset equality: every declared element has a live element
+    /// with the same identity, and they are equal.
+    fn keyed_eq(&self, k: Keyed<'_>, path: &Path, da: &[Value], la: &[Value]) -> bool {
+        da.iter().all(|de| {
+            let Some(id) = k.id(de) else { return false };
+            match k.find(la, &id) {
+                Some((lid, le)) => self.eq(&path.child(Seg::Id(lid)), k.value(de), k.value(le)),
+                None => false,
+            }
+        })
+    }
+
+    /// Multiset equality: every declared element pairs with a distinct live
+    /// element it equals.
+    fn multiset_eq(&self, path: &Path, da: &[Value], la: &[Value]) -> bool {
+        let mut used = vec![false; la.len()];
+        da.iter().enumerate().all(|(i, x)| {
+            let p = path.child(Seg::Index(i));
+            match (0..la.len()).find(|&j| !used[j] && self.eq(&p, x, &la[j])) {
+                Some(j) => {
+                    used[j] = true;
+                    true
+                }
+                None => false,
+            }
+        })
+    }
+
+    /// Collects the mismatches between declared `d` and live `l` at `path`.
+    pub fn diff(
+        &self,
+        path: &Path,
+        d: &Value,
+        l: &Value,
+        whole: Option<&(Path, Value)>,
+        out: &mut Vec<Mismatch>,
+    ) {
+        if self.eq(path, d, l) {
+            return;
+        }
+        match (d, l) {
+            (Value::Array(da), Value::Array(la)) if keyed_rule(self.scope, path).is_some() => {
+                if let Some(k) = keyed_rule(self.scope, path) {
+                    self.keyed_diff(k, path, d, da, la, whole, out);
+                }
+            }
+            (Value::Object(dm), Value::Object(lm)) => {
+                for (k, dv) in dm {
+                    let child = path.with_key(k);
+                    if self.scope.is_write_only(&child) {
+                        continue;
+                    }
+                    match lm.get(k) {
+                        Some(lv) => self.diff(&child, dv, lv, whole, out),
+                        None if is_trivially_empty(dv) || is_unresolved_marker(dv) => {}
+                        None => out.push(Mismatch {
+                            path: child,
+                            desired: dv.clone(),
+                            actual: None,
+                            whole_array: whole.cloned(),
+                            attribute_key: None,
+                        }),
+                    }
+                }
+            }
+            (Value::Array(da), Value::Array(la))
+                if da.len() == la.len()
+                    && !self.scope.is_unordered(path)
+                    && identity_key_of(da, &SORT_IDENTITY_KEYS).is_some() =>
+            {
+                let w = whole.cloned().unwrap_or_else(|| (path.clone(), d.clone()));
+                for (i, (x, y)) in da.iter().zip(la).enumerate() {
+                    self.diff(&path.child(Seg::Index(i)), x, y, Some(&w), out);
+                }
+            }
+            _ => out.push(Mismatch {
+                path: path.clone(),
+                desired: d.clone(),
+                actual: Some(l.clone()),
+                whole_array: whole.cloned(),
+                attribute_key: None,
+            }),
+        }
+    }
+
+    /// Diff of a keyed superset array: per declared element; a bag entry is
+    /// reported on the bag path with its attribute key.
+    #[allow(clippy::too_many_arguments)]
+    fn keyed_diff(
+        &self,
+        k: Keyed<'_>,
+        path: &Path,
+        d: &Value,
+        da: &[Value],
+        la: &[Value],
+        whole: Option<&(Path, Value)>,
+        out: &mut Vec<Mismatch>,
+    ) {
+        for de in da {
+            let Some(id) = k.id(de) else {
+                out.push(Mismatch {
+                    path: path.clone(),
+                    desired: d.clone(),
+                    actual: Some(Value::Array(la.to_vec())),
+                    whole_array: whole.cloned(),
+                    attribute_key: None,
+                });
+                return;
+            };
+            let found = k.find(la, &id);
+            let (lid, le) = match found {
+                Some((lid, le)) => (lid, Some(le)),
+                None => (id.clone(), None),
+            };
+            let child = path.child(Seg::Id(lid));
+            if le.is_some_and(|le| self.eq(&child, k.value(de), k.value(le))) {
+                continue;
+            }
+            if k.is_bag() {
+                out.push(Mismatch {
+                    path: path.clone(),
+                    desired: k.value(de).clone(),
+                    actual: le.map(|le| k.value(le).clone()),
+                    whole_array: whole.cloned(),
+                    attribute_key: Some(id),
+                });
+            } else if let Some(le) = le {
+                self.diff(&child, de, le, whole, out);
+            } else {
+                out.push(Mismatch {
+                    path: child,
+                    desired: de.clone(),
+                    actual: None,
+                    whole_array: whole.cloned(),
+                    attribute_key: None,
+                });
+            }
+        }
+    }
+}

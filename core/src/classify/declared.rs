@@ -1,0 +1,155 @@
+//! The declared loop: every top-level property the template sets is either
+//! unresolved, write-only (a readGap), absent from live (drift for a
+//! non-empty collection, a readGap otherwise), or compared.
+
+use super::compare::{Cmp, Mismatch};
+use super::emit::Out;
+use super::nested;
+use super::scope::Scope;
+use crate::finding::Tier;
+use crate::normalize::canonicalize_in_place;
+use crate::normalize::empty::is_empty_collection;
+use crate::normalize::path::Path;
+use crate::normalize::transform::transform_reproduces_live;
+use serde_json::{Map, Value};
+
+const NOTE_WRITE_ONLY: &str = "write-only — cannot be read back";
+const NOTE_NOT_RETURNED: &str = "declared but not returned by live read";
+
+/// The live property a declared one is stored under when AWS renames it
+/// (and the declared name itself is absent from live).
+fn alt_live_name<'f>(
+    scope: &'f Scope<'_>,
+    key: &str,
+    live: &Map<String, Value>,
+) -> Option<&'f str> {
+    if live.contains_key(key) {
+        return None;
+    }
+    scope
+        .facts
+        .alt
+        .iter()
+        .find(|a| {
+            a.declared == key && live.contains_key(&a.live) && !scope.declared.contains_key(&a.live)
+        })
+        .map(|a| a.live.as_str())
+}
+
+/// Runs the declared loop; returns the live names it consumed under another
+/// name (so the undeclared loop skips them).
+pub(crate) fn run(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    out: &mut Out<'_, '_>,
+) -> Vec<String> {
+    let mut consumed = Vec::new();
+    let cmp = Cmp { scope };
+    for (key, dv) in &scope.res.declared {
+        let path = Path::key(key);
+        let lv = live.get(key);
+        if scope.is_write_only_top(key) {
+            let f = out.push(Tier::ReadGap, &path);
+            f.write_only = true;
+            f.note = Some(NOTE_WRITE_ONLY.to_string());
+            continue;
+        }
+        if !dv.is_fully_resolved() {
+            out.push(Tier::Unresolved, &path);
+            if let (Some(d), Some(l)) = (scope.declared.get(key), lv) {
+                nested::collect(scope, live, &path, d, l, out);
+            }
+            continue;
+        }
+        let Some(d) = dv.to_json() else { continue };
+        let Some(l) = lv else {
+            let mut dc = d.clone();
+            canonicalize_in_place(&mut dc);
+            absent(scope, &path, &dc, out);
+            if let Some(alt) = alt_live_name(scope, key, live) {
+                consumed.push(alt.to_string());
+                if let Some(l) = live.get(alt) {
+                    compare(scope, &cmp, live, &Path::key(alt), &d, l, out);
+                }
+            }
+            continue;
+        };
+        compare(scope, &cmp, live, &path, &d, l, out);
+    }
+    consumed
+}
+
+/// A declared property the live read does not return.
+fn absent(scope: &Scope<'_>, path: &Path, d: &Value, out: &mut Out<'_, '_>) {
+    let collection = d.is_object() || d.is_array();
+    if collection && is_empty_collection(d) {
+        return;
+    }
+    if collection && !Scope::any(&scope.facts.readgap_collections, path) {
+        let f = out.push(Tier::Declared, path);
+        f.desired = Some(d.clone());
+        return;
+    }
+    let f = out.push(Tier::ReadGap, path);
+    f.note = Some(NOTE_NOT_RETURNED.to_string());
+}
+
+fn compare(
+    scope: &Scope<'_>,
+    cmp: &Cmp<'_, '_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    d: &Value,
+    l: &Value,
+    out: &mut Out<'_, '_>,
+) {
+    let mut dc = d.clone();
+    let mut lc = l.clone();
+    canonicalize_in_place(&mut dc);
+    canonicalize_in_place(&mut lc);
+    let mut mismatches: Vec<Mismatch> = Vec::new();
+    cmp.diff(path, &dc, &lc, None, &mut mismatches);
+    for m in mismatches {
+        if transformed_equal(scope, &m) {
+            continue;
+        }
+        let f = out.push(Tier::Declared, &m.path);
+        f.desired = Some(m.desired);
+        f.actual = m.actual;
+        f.attribute_key = m.attribute_key;
+        if m.whole_array.is_some() {
+            f.whole_array_revert = true;
+        }
+    }
+    let mut lraw = l.clone();
+    canonicalize_in_place(&mut lraw);
+    nested::collect(scope, live, path, &dc, &lraw, out);
+}
+
+/// The schema `propertyTransform` fold: the mismatch vanishes when the
+/// transform of the declared value reproduces live exactly.
+fn transformed_equal(scope: &Scope<'_>, m: &Mismatch) -> bool {
+    let Some(actual) = m.actual.as_ref() else {
+        return false;
+    };
+    let Some((_, expr)) = scope.transforms.iter().find(|(p, _)| p.matches(&m.path)) else {
+        return false;
+    };
+    let root = Value::Object(scope.declared.clone());
+    let parent = parent_value(&root, &m.path);
+    transform_reproduces_live(expr, &root, parent.as_ref(), actual)
+}
+
+fn parent_value(root: &Value, path: &Path) -> Option<Value> {
+    use crate::normalize::path::Seg;
+    let segs = path.segs();
+    let mut cur = root;
+    for s in &segs[..segs.len().saturating_sub(1)] {
+        cur = match s {
+            Seg::Key(k) => cur.get(k)?,
+            Seg::Index(i) => cur.get(i)?,
+            Seg::Id(_) => return None,
+        };
+    }
+    Some(cur.clone())
+}

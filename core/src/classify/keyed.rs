@@ -1,0 +1,96 @@
+//! Keyed superset arrays: attribute bags (ELB `LoadBalancerAttributes`, …)
+//! and identity-keyed arrays AWS fills with extra elements (Cognito standard
+//! attributes, EC2 block devices, managed-policy attachments). Declared
+//! elements are aligned with live ones by identity and compared; each
+//! live-only element is its own nested finding (so an out-of-band addition
+//! surfaces, and a default-filled one folds by its own default).
+
+use super::scope::Scope;
+use crate::normalize::aws_facts::KeyedSetRule;
+use crate::normalize::path::Path;
+use serde_json::Value;
+
+/// The keyed-set rule that applies at a path.
+#[derive(Clone, Copy)]
+pub(crate) struct Keyed<'r> {
+    rule: &'r KeyedSetRule,
+}
+
+/// The keyed-set rule for the array at `path`, if any.
+pub(crate) fn keyed_rule<'r>(scope: &Scope<'r>, path: &Path) -> Option<Keyed<'r>> {
+    scope
+        .facts
+        .keyed
+        .iter()
+        .find(|(p, _)| p.matches(path))
+        .map(|(_, rule)| Keyed { rule })
+}
+
+/// True when some keyed-set rule sits strictly below `path`.
+pub(crate) fn keyed_below(scope: &Scope<'_>, path: &Path) -> bool {
+    scope.facts.keyed.iter().any(|(p, _)| p.extends(path))
+        || scope.facts.identity.iter().any(|(p, _)| p.extends(path))
+}
+
+impl<'r> Keyed<'r> {
+    /// True for a key/value attribute bag.
+    pub fn is_bag(&self) -> bool {
+        self.rule.value_field.is_some()
+    }
+
+    /// The identity of an element.
+    pub fn id(&self, e: &Value) -> Option<String> {
+        if self.rule.keys.is_empty() {
+            return match e {
+                Value::String(s) => Some(s.clone()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            };
+        }
+        let mut parts = Vec::with_capacity(self.rule.keys.len());
+        for k in &self.rule.keys {
+            match e.get(k)? {
+                Value::String(s) => parts.push(s.clone()),
+                Value::Number(n) => parts.push(n.to_string()),
+                _ => return None,
+            }
+        }
+        Some(parts.join("|"))
+    }
+
+    /// The live element a declared identity aligns with (allowing the
+    /// AWS-added identity prefix).
+    pub fn find<'v>(&self, live: &'v [Value], declared_id: &str) -> Option<(String, &'v Value)> {
+        let prefixed = self
+            .rule
+            .id_prefix
+            .as_ref()
+            .map(|p| format!("{p}{declared_id}"));
+        live.iter().find_map(|e| {
+            let id = self.id(e)?;
+            (id == declared_id || prefixed.as_deref() == Some(id.as_str())).then_some((id, e))
+        })
+    }
+
+    /// The reported value of an element: a bag's value field, else itself.
+    pub fn value<'v>(&self, e: &'v Value) -> &'v Value {
+        match &self.rule.value_field {
+            Some(f) => e.get(f).unwrap_or(&Value::Null),
+            None => e,
+        }
+    }
+
+    /// True when `live_id` is the live form of some declared element.
+    pub fn is_declared(&self, declared: &[Value], live_id: &str) -> bool {
+        declared.iter().any(|d| {
+            self.id(d).is_some_and(|id| {
+                id == live_id
+                    || self
+                        .rule
+                        .id_prefix
+                        .as_ref()
+                        .is_some_and(|p| live_id.strip_prefix(p.as_str()) == Some(id.as_str()))
+            })
+        })
+    }
+}

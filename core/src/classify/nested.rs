@@ -1,0 +1,141 @@
+//! Live sub-keys inside a DECLARED value that the template did not set
+//! (`nested: true` findings). Objects are walked key by key; object arrays
+//! are walked only where elements can be aligned by an identity field (so a
+//! sub-key is attributed to the right element, path `Prop[<id>].sub`).
+
+use super::compare::Cmp;
+use super::emit::Out;
+use super::keyed::{keyed_below, keyed_rule};
+use super::scope::{is_unresolved_marker, Scope};
+use super::undeclared::classify_value;
+use crate::finding::Tier;
+use crate::normalize::arrays::{identity_key_of, ALIGN_IDENTITY_KEYS};
+use crate::normalize::path::{Path, Seg};
+use serde_json::{Map, Value};
+
+/// The identity field(s) that align elements of the arrays at `path`.
+pub(crate) fn align_keys(
+    scope: &Scope<'_>,
+    path: &Path,
+    d: &[Value],
+    l: &[Value],
+) -> Option<Vec<String>> {
+    if let Some((_, keys)) = scope.facts.identity.iter().find(|(p, _)| p.matches(path)) {
+        return Some(keys.clone());
+    }
+    let k = identity_key_of(d, &ALIGN_IDENTITY_KEYS)?;
+    identity_key_of(l, &[k]).map(|k| vec![k.to_string()])
+}
+
+/// The identity value of an element under `keys` (joined with `|`).
+pub(crate) fn identity_of(e: &Value, keys: &[String]) -> Option<String> {
+    let mut parts = Vec::with_capacity(keys.len());
+    for k in keys {
+        match e.get(k)? {
+            Value::String(s) => parts.push(s.clone()),
+            Value::Number(n) => parts.push(n.to_string()),
+            _ => return None,
+        }
+    }
+    Some(parts.join("|"))
+}
+
+/// Pairs declared elements with live ones by equality (declared subset) and
+/// descends into each pair, naming elements by their live position.
+fn positional(
+    scope: &Scope<'_>,
+    live_top: &Map<String, Value>,
+    path: &Path,
+    da: &[Value],
+    la: &[Value],
+    out: &mut Out<'_, '_>,
+) {
+    let cmp = Cmp { scope };
+    let mut used = vec![false; la.len()];
+    for de in da {
+        let pick =
+            (0..la.len()).find(|&j| !used[j] && cmp.eq(&path.child(Seg::Index(j)), de, &la[j]));
+        if let Some(j) = pick {
+            used[j] = true;
+            collect(scope, live_top, &path.child(Seg::Index(j)), de, &la[j], out);
+        }
+    }
+}
+
+/// Emits nested findings for live-only sub-keys of declared `d` at `path`.
+pub(crate) fn collect(
+    scope: &Scope<'_>,
+    live_top: &Map<String, Value>,
+    path: &Path,
+    d: &Value,
+    l: &Value,
+    out: &mut Out<'_, '_>,
+) {
+    if is_unresolved_marker(d) {
+        // Structure unknown below an unresolved leaf: nothing to attribute,
+        // except sub-keys of a live object the declared side cannot cover.
+        return;
+    }
+    match (d, l) {
+        (Value::Object(dm), Value::Object(lm)) => {
+            let free_form = scope.is_free_form(path);
+            for (k, lv) in lm {
+                let child = path.with_key(k);
+                match dm.get(k) {
+                    Some(dv) => collect(scope, live_top, &child, dv, lv, out),
+                    None => {
+                        let before = out.findings.len();
+                        classify_value(scope, live_top, &child, lv, true, out);
+                        if free_form {
+                            for f in &mut out.findings[before..] {
+                                if f.tier == Tier::Undeclared {
+                                    f.free_form_key = true;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (Value::Array(da), Value::Array(la)) => {
+            if let Some(k) = keyed_rule(scope, path) {
+                for le in la {
+                    let Some(id) = k.id(le) else { continue };
+                    let child = path.child(Seg::Id(id.clone()));
+                    if k.is_declared(da, &id) {
+                        if !k.is_bag() {
+                            let de = da.iter().find(|de| {
+                                k.id(de)
+                                    .is_some_and(|d| k.find(std::slice::from_ref(le), &d).is_some())
+                            });
+                            if let Some(de) = de {
+                                collect(scope, live_top, &child, de, le, out);
+                            }
+                        }
+                    } else {
+                        classify_value(scope, live_top, &child, k.value(le), true, out);
+                    }
+                }
+                return;
+            }
+            let Some(keys) = align_keys(scope, path, da, la) else {
+                if keyed_below(scope, path) {
+                    positional(scope, live_top, path, da, la, out);
+                }
+                return;
+            };
+            for le in la {
+                let Some(id) = identity_of(le, &keys) else {
+                    continue;
+                };
+                if let Some(de) = da
+                    .iter()
+                    .find(|de| identity_of(de, &keys).as_deref() == Some(id.as_str()))
+                {
+                    collect(scope, live_top, &path.child(Seg::Id(id)), de, le, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,145 @@
+//! Live values the template does not declare: the decision tree of seed §6
+//! ("why does a given value appear"): known default -> `atDefault`; this
+//! resource's own minted identity -> `generated`; structural noise (trivially
+//! empty, physical-id echo) -> dropped; otherwise `undeclared`.
+
+use super::defaults::{expand, is_known_default, matches_default};
+use super::emit::Out;
+use super::keyed::keyed_rule;
+use super::scope::Scope;
+use super::siblings::{self, Verdict};
+use crate::finding::Tier;
+use crate::normalize::empty::is_trivially_empty;
+use crate::normalize::generated::{is_cfn_minted_name, is_physical_id_segment};
+use crate::normalize::path::{Path, Seg};
+use serde_json::{Map, Value};
+
+/// True when an undeclared value is an identifier AWS or CloudFormation
+/// generated for this very resource.
+pub(crate) fn is_generated(scope: &Scope<'_>, path: &Path, v: &Value) -> bool {
+    for g in &scope.facts.generated {
+        if !g.pattern.matches(path) {
+            continue;
+        }
+        let hit = match g.rule.match_kind.as_str() {
+            "any" => true,
+            "physicalIdSegment" => v.as_str().is_some_and(|s| {
+                is_physical_id_segment(s, scope.physical_id) || s == scope.physical_id
+            }),
+            "template" => g
+                .rule
+                .value
+                .as_ref()
+                .is_some_and(|t| matches_default(v, &expand(t, scope))),
+            _ => false,
+        };
+        if hit {
+            return true;
+        }
+    }
+    let Some(s) = v.as_str() else {
+        return false;
+    };
+    if scope.physical_id.is_empty() {
+        return is_cfn_minted_name(s, scope.stack(), &scope.res.logical_id);
+    }
+    (path.len() > 1 && s == scope.physical_id)
+        || is_physical_id_segment(s, scope.physical_id)
+        || is_cfn_minted_name(s, scope.stack(), &scope.res.logical_id)
+}
+
+/// True when a live top-level property only re-states a declared sibling
+/// (a resolved form of it), per the per-type echo facts.
+fn is_echo(scope: &Scope<'_>, key: &str) -> bool {
+    scope
+        .facts
+        .echoes
+        .iter()
+        .any(|e| e.live == key && scope.declared.contains_key(&e.declared))
+}
+
+/// Classifies one undeclared live value at `path` and emits its finding.
+pub(crate) fn classify_value(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+    nested: bool,
+    out: &mut Out<'_, '_>,
+) {
+    // Inside a declared or descended object, an unset sub-option is noise.
+    if nested && is_trivially_empty(v) {
+        return;
+    }
+    let verdict = match path.segs() {
+        [Seg::Key(k)] => {
+            if is_echo(scope, k) {
+                return;
+            }
+            siblings::top_level_verdict(scope, k, v)
+        }
+        _ => siblings::nested_verdict(scope, live, path, v),
+    };
+    match verdict {
+        Some(Verdict::Drop) => return,
+        Some(Verdict::AtDefault) => {
+            out.push_actual(Tier::AtDefault, path, v, nested);
+            return;
+        }
+        Some(Verdict::Generated) => {
+            out.push_actual(Tier::Generated, path, v, nested);
+            return;
+        }
+        None => {}
+    }
+    let named = siblings::eb_named_value(scope, v);
+    if is_known_default(scope, live, path, v)
+        || named.is_some_and(|n| is_known_default(scope, live, path, &n))
+    {
+        out.push_actual(Tier::AtDefault, path, v, nested);
+        return;
+    }
+    // A top-level echo of the physical id is the resource's own identity.
+    if path.len() == 1 && !scope.physical_id.is_empty() && v.as_str() == Some(scope.physical_id) {
+        return;
+    }
+    if is_generated(scope, path, v) {
+        out.push_actual(Tier::Generated, path, v, nested);
+        return;
+    }
+    if is_trivially_empty(v) {
+        return;
+    }
+    if let (Value::Array(items), Some(k)) = (v, keyed_rule(scope, path)) {
+        for e in items {
+            if let Some(id) = k.id(e) {
+                classify_value(scope, live, &path.child(Seg::Id(id)), k.value(e), true, out);
+            }
+        }
+        return;
+    }
+    if let Value::Object(o) = v {
+        if Scope::any(&scope.facts.descend, path) {
+            for (k, x) in o {
+                classify_value(scope, live, &path.with_key(k), x, true, out);
+            }
+            return;
+        }
+    }
+    out.push_actual(Tier::Undeclared, path, v, nested);
+}
+
+/// Walks the live top-level properties the template does not declare.
+pub(crate) fn run(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    consumed: &[String],
+    out: &mut Out<'_, '_>,
+) {
+    for (k, v) in live {
+        if scope.declared.contains_key(k) || consumed.iter().any(|c| c == k) {
+            continue;
+        }
+        classify_value(scope, live, &Path::key(k), v, false, out);
+    }
+}

@@ -1,0 +1,149 @@
+//! Identity equivalences between a bare name and an ARN, and between a
+//! managed KMS alias (`alias/aws/*`) and the key it targets.
+
+use std::collections::BTreeMap;
+
+/// The parts of an ARN: `arn:partition:service:region:account:resource`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arn<'a> {
+    /// The service segment.
+    pub service: &'a str,
+    /// The region segment (may be empty).
+    pub region: &'a str,
+    /// The account segment (may be empty).
+    pub account: &'a str,
+    /// Everything after the account segment.
+    pub resource: &'a str,
+}
+
+/// Parses an ARN; `None` when the text is not one.
+pub fn parse_arn(s: &str) -> Option<Arn<'_>> {
+    let rest = s.strip_prefix("arn:")?;
+    let mut parts = rest.splitn(5, ':');
+    let _partition = parts.next()?;
+    let service = parts.next()?;
+    let region = parts.next()?;
+    let account = parts.next()?;
+    let resource = parts.next()?;
+    Some(Arn {
+        service,
+        region,
+        account,
+        resource,
+    })
+}
+
+/// The final name segment of an ARN's resource part (after the last `/` or
+/// `:`).
+pub fn arn_name<'a>(arn: &Arn<'a>) -> &'a str {
+    arn.resource
+        .rsplit(['/', ':'])
+        .next()
+        .unwrap_or(arn.resource)
+}
+
+/// True when exactly one side is an ARN and the other is its final name
+/// segment, and (when known) the ARN's account and region are the stack's.
+/// Never hides a change to a different name, account or region.
+pub fn is_arn_name_match(a: &str, b: &str, account: Option<&str>, region: Option<&str>) -> bool {
+    let (arn, name) = match (parse_arn(a), parse_arn(b)) {
+        (Some(x), None) => (x, b),
+        (None, Some(x)) => (x, a),
+        _ => return false,
+    };
+    if name.is_empty() {
+        return false;
+    }
+    if let Some(acct) = account {
+        if !arn.account.is_empty() && arn.account != acct {
+            return false;
+        }
+    }
+    if let Some(reg) = region {
+        if !arn.region.is_empty() && arn.region != reg {
+            return false;
+        }
+    }
+    // The name may itself contain `/` (a path-style name): compare suffixes.
+    arn_name(&arn) == name || arn.resource.ends_with(&format!("/{name}")) || arn.resource == name
+}
+
+/// The key id of a KMS key reference (bare id or key ARN).
+fn kms_key_id(s: &str) -> Option<&str> {
+    match parse_arn(s) {
+        Some(a) if a.service == "kms" => a.resource.strip_prefix("key/"),
+        Some(_) => None,
+        None => (!s.starts_with("alias/")).then_some(s),
+    }
+}
+
+/// The `alias/aws/<svc>` name of a managed-alias reference (bare or ARN).
+fn managed_alias(s: &str) -> Option<&str> {
+    let alias = match parse_arn(s) {
+        Some(a) if a.service == "kms" => a.resource,
+        Some(_) => return None,
+        None => s,
+    };
+    alias.starts_with("alias/aws/").then_some(alias)
+}
+
+/// True when `declared` names a managed `alias/aws/*` and `live` is a key.
+/// With the account's alias map known, the live key must be the alias's
+/// target (a swapped-in customer key is drift); without it the match is by
+/// shape only (noise, never a false positive).
+pub fn is_managed_kms_alias_match(
+    declared: &str,
+    live: &str,
+    targets: Option<&BTreeMap<String, String>>,
+) -> bool {
+    let (Some(alias), Some(key)) = (managed_alias(declared), kms_key_id(live)) else {
+        return false;
+    };
+    match targets {
+        Some(map) => map
+            .get(alias)
+            .is_some_and(|t| kms_key_id(t).unwrap_or(t) == key),
+        None => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_matches_its_arn_in_the_same_account_and_region() {
+        let arn = "arn:aws:lambda:us-east-1:111111111111:function:fn";
+        assert!(is_arn_name_match(
+            "fn",
+            arn,
+            Some("111111111111"),
+            Some("us-east-1")
+        ));
+        assert!(is_arn_name_match(arn, "fn", None, None));
+        assert!(!is_arn_name_match("other", arn, None, None));
+        assert!(!is_arn_name_match("fn", arn, Some("222222222222"), None));
+        assert!(!is_arn_name_match("fn", arn, None, Some("eu-west-1")));
+        assert!(is_arn_name_match(
+            "b",
+            "arn:aws:s3:::b",
+            Some("1"),
+            Some("r")
+        ));
+    }
+
+    #[test]
+    fn managed_alias_strict_when_targets_known() {
+        let key = "arn:aws:kms:us-east-1:1:key/abc";
+        let mut t = BTreeMap::new();
+        t.insert("alias/aws/sqs".to_string(), "abc".to_string());
+        assert!(is_managed_kms_alias_match("alias/aws/sqs", key, Some(&t)));
+        assert!(!is_managed_kms_alias_match(
+            "alias/aws/sqs",
+            "arn:aws:kms:us-east-1:1:key/zzz",
+            Some(&t)
+        ));
+        assert!(is_managed_kms_alias_match("alias/aws/sqs", "zzz", None));
+        assert!(!is_managed_kms_alias_match("alias/custom", key, None));
+    }
+}

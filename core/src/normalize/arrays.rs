@@ -1,0 +1,154 @@
+//! Array shapes whose order AWS does not preserve: identity-keyed object
+//! arrays (tags, origins, key schemas) and arrays of AWS ids / ARNs / HTTP
+//! verbs. Both are sets, so both sides are put in one canonical order.
+
+use serde_json::Value;
+
+/// Identity fields that make an object array an unordered, keyed set for
+/// canonical ordering (`Tags` `Key`, CloudFront `Id`, DynamoDB names, IAM
+/// inline `PolicyName`).
+pub const SORT_IDENTITY_KEYS: [&str; 5] = ["Key", "Id", "AttributeName", "IndexName", "PolicyName"];
+
+/// Identity fields used to ALIGN elements of a declared array with live ones
+/// when collecting live-only sub-keys (`Prop[<id>].sub`). Broader than the
+/// sort keys: aligning never changes equality, it only names elements.
+pub const ALIGN_IDENTITY_KEYS: [&str; 10] = [
+    "Key",
+    "Id",
+    "AttributeName",
+    "IndexName",
+    "Name",
+    "RuleName",
+    "DeviceName",
+    "Region",
+    "ParameterKey",
+    "ParameterName",
+];
+
+const HTTP_VERBS: [&str; 7] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/// The identity field shared by every element of an object array, from
+/// `keys`, with string values that are unique within the array.
+pub fn identity_key_of<'k>(arr: &[Value], keys: &[&'k str]) -> Option<&'k str> {
+    if arr.is_empty() {
+        return None;
+    }
+    keys.iter().copied().find(|k| {
+        let mut seen: Vec<&str> = Vec::with_capacity(arr.len());
+        arr.iter().all(|e| match e.get(*k).and_then(Value::as_str) {
+            Some(id) if e.is_object() && !seen.contains(&id) => {
+                seen.push(id);
+                true
+            }
+            _ => false,
+        })
+    })
+}
+
+/// True for a string shaped like an AWS resource id (`subnet-0abc…`, `sg-…`).
+pub fn is_aws_id(s: &str) -> bool {
+    let Some((prefix, rest)) = s.split_once('-') else {
+        return false;
+    };
+    !prefix.is_empty()
+        && prefix.len() <= 12
+        && prefix.bytes().all(|b| b.is_ascii_lowercase())
+        && rest.len() >= 8
+        && rest.len() <= 32
+        && rest
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+}
+
+/// True for a Lambda layer-version ARN (order-significant in `Layers`).
+fn is_layer_arn(s: &str) -> bool {
+    s.starts_with("arn:") && s.contains(":lambda:") && s.contains(":layer:")
+}
+
+/// True when every element is an AWS id, an ARN or an HTTP verb, and no
+/// element is a Lambda layer ARN (later layers overlay earlier ones).
+pub fn is_id_set(arr: &[Value]) -> bool {
+    arr.len() > 1
+        && arr.iter().all(|e| {
+            e.as_str().is_some_and(|s| {
+                (is_aws_id(s) || s.starts_with("arn:") || HTTP_VERBS.contains(&s))
+                    && !is_layer_arn(s)
+            })
+        })
+}
+
+/// Sorts, in place and at any depth, identity-keyed object arrays (by their
+/// identity value) and id/ARN/verb arrays (lexically).
+pub fn canonicalize_arrays_deep(v: &mut Value) {
+    match v {
+        Value::Object(o) => o.values_mut().for_each(canonicalize_arrays_deep),
+        Value::Array(a) => {
+            a.iter_mut().for_each(canonicalize_arrays_deep);
+            if let Some(k) = identity_key_of(a, &SORT_IDENTITY_KEYS) {
+                a.sort_by(|x, y| {
+                    x.get(k)
+                        .and_then(Value::as_str)
+                        .cmp(&y.get(k).and_then(Value::as_str))
+                });
+            } else if is_id_set(a) {
+                a.sort_by(|x, y| x.as_str().cmp(&y.as_str()));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Sorts an array by the canonical text of its elements (an unordered set).
+pub fn sort_canonical(a: &mut [Value]) {
+    if a.len() < 2 {
+        return;
+    }
+    let mut keyed: Vec<(String, Value)> = a.iter_mut().map(|x| (x.to_string(), x.take())).collect();
+    keyed.sort_by(|x, y| x.0.cmp(&y.0));
+    for (slot, (_, x)) in a.iter_mut().zip(keyed) {
+        *slot = x;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn tag_lists_and_id_sets_sort_but_plain_lists_do_not() {
+        let mut v = json!({
+            "Tags": [{"Key": "b", "Value": "1"}, {"Key": "a", "Value": "2"}],
+            "SubnetIds": ["subnet-0bbbbbbbbbbbbbbbb", "subnet-0aaaaaaaaaaaaaaaa"],
+            "Names": ["b", "a"]
+        });
+        canonicalize_arrays_deep(&mut v);
+        assert_eq!(v["Tags"][0]["Key"], "a");
+        assert_eq!(v["SubnetIds"][0], "subnet-0aaaaaaaaaaaaaaaa");
+        assert_eq!(v["Names"][0], "b");
+    }
+
+    #[test]
+    fn lambda_layers_keep_their_order() {
+        let mut v = json!([
+            "arn:aws:lambda:us-east-1:1:layer:b:1",
+            "arn:aws:lambda:us-east-1:1:layer:a:1"
+        ]);
+        canonicalize_arrays_deep(&mut v);
+        assert_eq!(v[0], "arn:aws:lambda:us-east-1:1:layer:b:1");
+    }
+
+    #[test]
+    fn duplicate_identity_values_are_not_a_keyed_set() {
+        let a = [json!({"Key": "a"}), json!({"Key": "a"})];
+        assert_eq!(identity_key_of(&a, &SORT_IDENTITY_KEYS), None);
+    }
+
+    #[test]
+    fn aws_id_shape() {
+        assert!(is_aws_id("sg-0a26e23e2310ee0c9"));
+        assert!(is_aws_id("subnet-0ddbb00e7c1d5b679"));
+        assert!(!is_aws_id("my-bucket"));
+        assert!(!is_aws_id("us-east-1"));
+    }
+}

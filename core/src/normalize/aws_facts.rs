@@ -1,0 +1,410 @@
+//! Facts about AWS behaviour, loaded once from the JSON data files under
+//! `core/data/` (bundled with `include_str!`). Every entry carries a reason.
+//! Code holds mechanisms; these files hold the per-type facts they consume.
+
+use super::path::Pattern;
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+const KNOWN_DEFAULTS: &str = include_str!("../../data/known-defaults.json");
+const TYPE_RULES: &str = include_str!("../../data/type-rules.json");
+const MANAGED_FIELDS: &str = include_str!("../../data/managed-fields.json");
+
+/// One known AWS default for a (type, path).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KnownDefaultEntry {
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Dotted path; `*` = any array element.
+    pub path: String,
+    /// Accepted values (equality-gated). `${AccountId}`, `${Region}`,
+    /// `${PhysicalId}` placeholders are expanded before comparing.
+    #[serde(default)]
+    pub values: Vec<Value>,
+    /// Value-independent: any value AWS assigned counts (ids, placement).
+    #[serde(default)]
+    pub any: bool,
+    /// Only when the live resource's sibling property has this value.
+    #[serde(default)]
+    pub when: Option<HashMap<String, Value>>,
+    /// Why this is a default.
+    pub reason: String,
+}
+
+/// A per-type path rule with no parameters.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathRule {
+    /// Resource type (`*` = every type).
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Dotted path; `*` = any array element.
+    pub path: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// A path whose value is AWS-generated for this resource.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeneratedRule {
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Dotted path.
+    pub path: String,
+    /// `any` (value-independent), `physicalIdSegment` (must echo a segment
+    /// of the physical id) or `template` (must equal `value` after
+    /// `${PhysicalId}` / `${AccountId}` / `${Region}` expansion).
+    #[serde(rename = "match")]
+    pub match_kind: String,
+    /// The template for `match: template`.
+    #[serde(default)]
+    pub value: Option<Value>,
+    /// Why.
+    pub reason: String,
+}
+
+/// An identity key override for a nested object array.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IdentityRule {
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Dotted path of the array.
+    pub path: String,
+    /// Identity fields (joined with `|` when several).
+    pub keys: Vec<String>,
+    /// Why.
+    pub reason: String,
+}
+
+/// An array compared as a keyed set whose live side is a SUPERSET of the
+/// declared one: declared elements are aligned to live ones by identity and
+/// compared; live-only elements are reported one by one (nested). With a
+/// `valueField` it is a key/value attribute bag (findings carry the value).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeyedSetRule {
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Path of the array.
+    pub path: String,
+    /// Identity fields (joined with `|`); empty for a scalar array, whose
+    /// elements are their own identity.
+    pub keys: Vec<String>,
+    /// For attribute bags: the value field.
+    #[serde(default, rename = "valueField")]
+    pub value_field: Option<String>,
+    /// A prefix AWS adds to declared identities (`custom:` attributes).
+    #[serde(default, rename = "idPrefix")]
+    pub id_prefix: Option<String>,
+    /// Why.
+    pub reason: String,
+}
+
+/// A declared property whose live read comes back under another name.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AltRule {
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// The declared property name.
+    pub declared: String,
+    /// The live property name.
+    pub live: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// A name CloudControl maintains on its own (timestamps, revision ids).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ManagedName {
+    /// The property name.
+    pub name: String,
+    /// Why it is managed.
+    pub reason: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KnownDefaultsFile {
+    #[serde(default, rename = "_doc")]
+    _doc: Option<String>,
+    defaults: Vec<KnownDefaultEntry>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TypeRulesFile {
+    #[serde(default, rename = "_doc")]
+    _doc: Option<String>,
+    #[serde(default, rename = "unorderedArrays")]
+    unordered_arrays: Vec<PathRule>,
+    #[serde(default, rename = "caseInsensitive")]
+    case_insensitive: Vec<PathRule>,
+    #[serde(default, rename = "latestSentinel")]
+    latest_sentinel: Vec<PathRule>,
+    #[serde(default, rename = "versionPrefix")]
+    version_prefix: Vec<PathRule>,
+    #[serde(default, rename = "readGapCollections")]
+    readgap_collections: Vec<PathRule>,
+    #[serde(default, rename = "descendUndeclared")]
+    descend_undeclared: Vec<PathRule>,
+    #[serde(default, rename = "generatedPaths")]
+    generated_paths: Vec<GeneratedRule>,
+    #[serde(default, rename = "identityKeys")]
+    identity_keys: Vec<IdentityRule>,
+    #[serde(default, rename = "keyedSets")]
+    keyed_sets: Vec<KeyedSetRule>,
+    #[serde(default, rename = "altRepresentations")]
+    alt_representations: Vec<AltRule>,
+    #[serde(default, rename = "echoes")]
+    echoes: Vec<AltRule>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManagedFieldsFile {
+    #[serde(default, rename = "_doc")]
+    _doc: Option<String>,
+    names: Vec<ManagedName>,
+}
+
+/// A known default with its path parsed.
+#[derive(Debug, Clone)]
+pub struct KnownDefault {
+    /// Parsed path pattern.
+    pub pattern: Pattern,
+    /// The entry.
+    pub entry: KnownDefaultEntry,
+}
+
+/// A generated-path rule with its path parsed.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// Parsed path pattern.
+    pub pattern: Pattern,
+    /// The rule.
+    pub rule: GeneratedRule,
+}
+
+/// Everything known about one resource type.
+#[derive(Debug, Default)]
+pub struct TypeFacts {
+    /// Known defaults.
+    pub defaults: Vec<KnownDefault>,
+    /// Arrays AWS reorders although the schema does not say so.
+    pub unordered: Vec<Pattern>,
+    /// Values compared ignoring ASCII case.
+    pub case_insensitive: Vec<Pattern>,
+    /// Paths where a declared `LATEST` resolves to a concrete version.
+    pub latest_sentinel: Vec<Pattern>,
+    /// Version paths compared by dotted prefix.
+    pub version_prefix: Vec<Pattern>,
+    /// Declared collections AWS never returns (absence is a readGap).
+    pub readgap_collections: Vec<Pattern>,
+    /// Undeclared objects walked leaf by leaf instead of reported whole.
+    pub descend: Vec<Pattern>,
+    /// AWS-generated paths.
+    pub generated: Vec<Generated>,
+    /// Identity key overrides for nested arrays.
+    pub identity: Vec<(Pattern, Vec<String>)>,
+    /// Keyed superset arrays and attribute bags.
+    pub keyed: Vec<(Pattern, KeyedSetRule)>,
+    /// Declared name -> live name.
+    pub alt: Vec<AltRule>,
+    /// Live properties that merely re-state a declared sibling in another
+    /// form (`live`), dropped when `declared` is declared.
+    pub echoes: Vec<AltRule>,
+}
+
+/// The loaded registry.
+#[derive(Debug, Default)]
+pub struct AwsFacts {
+    by_type: HashMap<String, TypeFacts>,
+    empty: TypeFacts,
+    /// Names of managed fields stripped at any depth.
+    pub managed_names: Vec<String>,
+}
+
+impl AwsFacts {
+    /// Facts for a type (empty when nothing is known).
+    pub fn for_type(&self, t: &str) -> &TypeFacts {
+        self.by_type.get(t).unwrap_or(&self.empty)
+    }
+}
+
+/// Errors reading the bundled data files.
+#[derive(Debug, thiserror::Error)]
+pub enum FactsError {
+    /// A data file is not valid.
+    #[error("core/data/{file}: {source}")]
+    Parse {
+        /// The file name.
+        file: &'static str,
+        /// The JSON error.
+        source: serde_json::Error,
+    },
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(file: &'static str, text: &str) -> Result<T, FactsError> {
+    serde_json::from_str(text).map_err(|source| FactsError::Parse { file, source })
+}
+
+/// Builds the registry from the bundled files.
+pub fn load() -> Result<AwsFacts, FactsError> {
+    let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS)?;
+    let tr: TypeRulesFile = parse("type-rules.json", TYPE_RULES)?;
+    let mf: ManagedFieldsFile = parse("managed-fields.json", MANAGED_FIELDS)?;
+    let mut facts = AwsFacts {
+        managed_names: mf.names.into_iter().map(|n| n.name).collect(),
+        ..AwsFacts::default()
+    };
+    fn entry<'m>(by: &'m mut HashMap<String, TypeFacts>, t: &str) -> &'m mut TypeFacts {
+        by.entry(t.to_string()).or_default()
+    }
+    let by = &mut facts.by_type;
+    for e in kd.defaults {
+        entry(by, &e.type_name.clone()).defaults.push(KnownDefault {
+            pattern: Pattern::parse(&e.path),
+            entry: e,
+        });
+    }
+    let lists: [(Vec<PathRule>, fn(&mut TypeFacts) -> &mut Vec<Pattern>); 6] = [
+        (tr.unordered_arrays, |f| &mut f.unordered),
+        (tr.case_insensitive, |f| &mut f.case_insensitive),
+        (tr.latest_sentinel, |f| &mut f.latest_sentinel),
+        (tr.version_prefix, |f| &mut f.version_prefix),
+        (tr.readgap_collections, |f| &mut f.readgap_collections),
+        (tr.descend_undeclared, |f| &mut f.descend),
+    ];
+    for (rules, field) in lists {
+        for r in rules {
+            field(entry(by, &r.type_name)).push(Pattern::parse(&r.path));
+        }
+    }
+    for r in tr.generated_paths {
+        entry(by, &r.type_name.clone()).generated.push(Generated {
+            pattern: Pattern::parse(&r.path),
+            rule: r,
+        });
+    }
+    for r in tr.identity_keys {
+        entry(by, &r.type_name)
+            .identity
+            .push((Pattern::parse(&r.path), r.keys));
+    }
+    for r in tr.keyed_sets {
+        entry(by, &r.type_name.clone())
+            .keyed
+            .push((Pattern::parse(&r.path), r));
+    }
+    for r in tr.alt_representations {
+        entry(by, &r.type_name.clone()).alt.push(r);
+    }
+    for r in tr.echoes {
+        entry(by, &r.type_name.clone()).echoes.push(r);
+    }
+    Ok(facts)
+}
+
+/// The registry, loaded on first use. A broken bundled file is a build
+/// defect caught by the unit tests; at run time it degrades to no facts
+/// (more findings, never fewer) and logs an error.
+pub fn facts() -> &'static AwsFacts {
+    static FACTS: OnceLock<AwsFacts> = OnceLock::new();
+    FACTS.get_or_init(|| {
+        load().unwrap_or_else(|e| {
+            tracing::error!("{e}");
+            AwsFacts::default()
+        })
+    })
+}
+
+/// Every `(file, entry description, reason)` triple, for the data audit test.
+pub fn all_reasons() -> Result<Vec<(String, String)>, FactsError> {
+    let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS)?;
+    let tr: TypeRulesFile = parse("type-rules.json", TYPE_RULES)?;
+    let mf: ManagedFieldsFile = parse("managed-fields.json", MANAGED_FIELDS)?;
+    let mut out = Vec::new();
+    for e in kd.defaults {
+        out.push((
+            format!("known default {} {}", e.type_name, e.path),
+            e.reason,
+        ));
+    }
+    for (name, rules) in [
+        ("unorderedArrays", tr.unordered_arrays),
+        ("caseInsensitive", tr.case_insensitive),
+        ("latestSentinel", tr.latest_sentinel),
+        ("versionPrefix", tr.version_prefix),
+        ("readGapCollections", tr.readgap_collections),
+        ("descendUndeclared", tr.descend_undeclared),
+    ] {
+        for r in rules {
+            out.push((format!("{name} {} {}", r.type_name, r.path), r.reason));
+        }
+    }
+    for r in tr.generated_paths {
+        out.push((
+            format!("generatedPaths {} {}", r.type_name, r.path),
+            r.reason,
+        ));
+    }
+    for r in tr.identity_keys {
+        out.push((format!("identityKeys {} {}", r.type_name, r.path), r.reason));
+    }
+    for r in tr.keyed_sets {
+        out.push((format!("keyedSets {} {}", r.type_name, r.path), r.reason));
+    }
+    for r in tr.alt_representations {
+        out.push((
+            format!("altRepresentations {} {}", r.type_name, r.declared),
+            r.reason,
+        ));
+    }
+    for r in tr.echoes {
+        out.push((format!("echoes {} {}", r.type_name, r.live), r.reason));
+    }
+    for n in mf.names {
+        out.push((format!("managed field {}", n.name), n.reason));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_files_parse_and_every_entry_has_a_reason() {
+        let all = all_reasons().expect("bundled data files parse");
+        assert!(!all.is_empty());
+        for (what, reason) in all {
+            assert!(!reason.trim().is_empty(), "{what} has no reason");
+        }
+        assert!(load().is_ok());
+    }
+
+    #[test]
+    fn known_default_entries_are_gated_or_explicitly_any() {
+        let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS).expect("parses");
+        for e in kd.defaults {
+            assert!(
+                e.any != !e.values.is_empty(),
+                "{} {}: exactly one of `values` / `any`",
+                e.type_name,
+                e.path
+            );
+        }
+    }
+}

@@ -1,0 +1,243 @@
+//! Property paths (concrete, while walking a value) and path patterns (`*`).
+//!
+//! A concrete path renders the way findings spell it: `A.B`, `A.0.B` for a
+//! positional element, `A[<id>].B` for an identity-keyed element. A pattern is
+//! dotted with `*` standing for any array element (positional or keyed).
+
+use std::fmt::Write as _;
+
+/// One step of a concrete path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seg {
+    /// An object key.
+    Key(String),
+    /// A positional array element.
+    Index(usize),
+    /// An array element addressed by its identity value.
+    Id(String),
+}
+
+/// A concrete path, built incrementally while walking a value.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Path(Vec<Seg>);
+
+impl Path {
+    /// The empty (root) path.
+    pub fn root() -> Self {
+        Path(Vec::new())
+    }
+
+    /// A one-key path.
+    pub fn key(k: &str) -> Self {
+        Path(vec![Seg::Key(k.to_string())])
+    }
+
+    /// This path extended by one segment.
+    pub fn child(&self, seg: Seg) -> Self {
+        let mut v = Vec::with_capacity(self.0.len() + 1);
+        v.extend_from_slice(&self.0);
+        v.push(seg);
+        Path(v)
+    }
+
+    /// This path extended by an object key.
+    pub fn with_key(&self, k: &str) -> Self {
+        self.child(Seg::Key(k.to_string()))
+    }
+
+    /// The segments.
+    pub fn segs(&self) -> &[Seg] {
+        &self.0
+    }
+
+    /// Number of segments.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True for the root path.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The first key (the top-level property), if any.
+    pub fn top(&self) -> Option<&str> {
+        match self.0.first() {
+            Some(Seg::Key(k)) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The last object key on the path, if the path ends in one.
+    pub fn last_key(&self) -> Option<&str> {
+        match self.0.last() {
+            Some(Seg::Key(k)) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// Renders the finding path syntax.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for (i, s) in self.0.iter().enumerate() {
+            match s {
+                Seg::Key(k) => {
+                    if i > 0 {
+                        out.push('.');
+                    }
+                    out.push_str(k);
+                }
+                Seg::Index(n) => {
+                    if i > 0 {
+                        out.push('.');
+                    }
+                    let _ = write!(out, "{n}");
+                }
+                Seg::Id(id) => {
+                    out.push('[');
+                    out.push_str(id);
+                    out.push(']');
+                }
+            }
+        }
+        out
+    }
+
+    /// The path with keyed elements written positionally as `*` (for display
+    /// and pattern building).
+    pub fn generic(&self) -> String {
+        let mut out = String::new();
+        for (i, s) in self.0.iter().enumerate() {
+            if i > 0 {
+                out.push('.');
+            }
+            match s {
+                Seg::Key(k) => out.push_str(k),
+                Seg::Index(_) | Seg::Id(_) => out.push('*'),
+            }
+        }
+        out
+    }
+}
+
+/// One step of a path pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum PatSeg {
+    Key(String),
+    Id(String),
+    Any,
+}
+
+/// A dotted path pattern: `*` matches any array element (or free-form map
+/// key), `[id]` matches the element with that identity value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern(Vec<PatSeg>);
+
+impl Pattern {
+    /// Parses `A.B.*.C` / `A[some.id].C` (dots inside `[...]` are literal).
+    pub fn parse(text: &str) -> Self {
+        let mut segs = Vec::new();
+        let mut cur = String::new();
+        let mut chars = text.chars();
+        let flush = |cur: &mut String, segs: &mut Vec<PatSeg>| {
+            if !cur.is_empty() {
+                let s = std::mem::take(cur);
+                segs.push(if s == "*" {
+                    PatSeg::Any
+                } else {
+                    PatSeg::Key(s)
+                });
+            }
+        };
+        while let Some(c) = chars.next() {
+            match c {
+                '.' => flush(&mut cur, &mut segs),
+                '[' => {
+                    flush(&mut cur, &mut segs);
+                    let id: String = chars.by_ref().take_while(|&c| c != ']').collect();
+                    segs.push(PatSeg::Id(id));
+                }
+                _ => cur.push(c),
+            }
+        }
+        flush(&mut cur, &mut segs);
+        Pattern(segs)
+    }
+
+    /// True when the pattern matches the whole path.
+    pub fn matches(&self, path: &Path) -> bool {
+        self.0.len() == path.0.len() && self.prefix_of(path)
+    }
+
+    /// True when the pattern matches the leading segments of the path.
+    pub fn prefix_of(&self, path: &Path) -> bool {
+        if self.0.len() > path.0.len() {
+            return false;
+        }
+        self.0.iter().zip(path.0.iter()).all(|(p, s)| match (p, s) {
+            (PatSeg::Any, _) => true,
+            (PatSeg::Key(k), Seg::Key(x)) => k == x,
+            (PatSeg::Key(k), Seg::Index(n)) => k.parse::<usize>().ok() == Some(*n),
+            (PatSeg::Key(_), Seg::Id(_)) => false,
+            (PatSeg::Id(i), Seg::Id(x)) => i == x,
+            (PatSeg::Id(_), _) => false,
+        })
+    }
+
+    /// True when `path` matches the leading segments of this pattern (the
+    /// pattern reaches below `path`).
+    pub fn extends(&self, path: &Path) -> bool {
+        self.0.len() > path.0.len() && Pattern(self.0[..path.0.len()].to_vec()).matches(path)
+    }
+
+    /// Number of segments.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True for an empty pattern.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The first segment when it is a plain key.
+    pub fn top(&self) -> Option<&str> {
+        match self.0.first() {
+            Some(PatSeg::Key(k)) => Some(k),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_keys_indexes_and_ids() {
+        let p = Path::key("A")
+            .child(Seg::Id("x.y".into()))
+            .with_key("B")
+            .child(Seg::Index(2))
+            .with_key("C");
+        assert_eq!(p.render(), "A[x.y].B.2.C");
+        assert_eq!(p.generic(), "A.*.B.*.C");
+    }
+
+    #[test]
+    fn pattern_star_matches_elements_only_where_written() {
+        let pat = Pattern::parse("A.*.B");
+        assert!(pat.matches(&Path::key("A").child(Seg::Id("k".into())).with_key("B")));
+        assert!(pat.matches(&Path::key("A").child(Seg::Index(0)).with_key("B")));
+        assert!(!pat.matches(&Path::key("A").with_key("B")));
+        let bag = Pattern::parse("Attrs[a.b.c].V");
+        assert!(bag.matches(
+            &Path::key("Attrs")
+                .child(Seg::Id("a.b.c".into()))
+                .with_key("V")
+        ));
+        assert!(!bag.matches(&Path::key("Attrs").child(Seg::Id("x".into())).with_key("V")));
+        assert!(!pat.matches(&Path::key("A").child(Seg::Index(0)).with_key("C")));
+        assert!(Pattern::parse("A").prefix_of(&Path::key("A").with_key("B")));
+    }
+}

@@ -1,0 +1,187 @@
+//! IAM policy documents in a canonical form, so representational noise
+//! (scalar vs one-element array, statement order, account id vs `:root` ARN,
+//! Condition value sets) never reads as drift. `Version` is kept as it is:
+//! it is never fabricated on either side.
+
+use serde_json::{Map, Value};
+
+/// Policy fields whose value is a set of strings (scalar or array).
+const SET_FIELDS: [&str; 4] = ["Action", "NotAction", "Resource", "NotResource"];
+
+/// True when an object looks like a policy document (has a `Statement`).
+pub fn is_policy_document(o: &Map<String, Value>) -> bool {
+    matches!(
+        o.get("Statement"),
+        Some(Value::Array(_)) | Some(Value::Object(_))
+    )
+}
+
+/// Canonicalizes every policy document found anywhere inside `v`, in place.
+pub fn canonicalize_policies_deep(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            if is_policy_document(o) {
+                canonicalize_document(o);
+            } else {
+                o.values_mut().for_each(canonicalize_policies_deep);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(canonicalize_policies_deep),
+        _ => {}
+    }
+}
+
+/// Canonicalizes one policy document in place.
+pub fn canonicalize_document(doc: &mut Map<String, Value>) {
+    let Some(stmt) = doc.get_mut("Statement") else {
+        return;
+    };
+    let mut list = match stmt.take() {
+        Value::Array(a) => a,
+        other => vec![other],
+    };
+    for s in list.iter_mut() {
+        if let Value::Object(o) = s {
+            canonicalize_statement(o);
+        }
+    }
+    sort_by_canonical_text(&mut list);
+    *stmt = Value::Array(list);
+}
+
+fn canonicalize_statement(s: &mut Map<String, Value>) {
+    for f in SET_FIELDS {
+        if let Some(v) = s.get_mut(f) {
+            to_sorted_string_set(v);
+        }
+    }
+    for f in ["Principal", "NotPrincipal"] {
+        if let Some(Value::Object(p)) = s.get_mut(f) {
+            for (kind, ids) in p.iter_mut() {
+                if kind == "AWS" {
+                    map_strings(ids, root_arn_to_account);
+                }
+                to_sorted_string_set(ids);
+            }
+        }
+    }
+    if let Some(Value::Object(c)) = s.get_mut("Condition") {
+        for ops in c.values_mut() {
+            if let Value::Object(keys) = ops {
+                for vals in keys.values_mut() {
+                    stringify_scalars(vals);
+                    to_sorted_string_set(vals);
+                }
+            }
+        }
+    }
+}
+
+/// `arn:aws:iam::123456789012:root` -> `123456789012` (IAM treats both as the
+/// same principal); any other value is returned unchanged.
+pub fn root_arn_to_account(s: &str) -> Option<String> {
+    let rest = s.strip_prefix("arn:")?;
+    let mut parts = rest.splitn(5, ':');
+    let _partition = parts.next()?;
+    let service = parts.next()?;
+    let region = parts.next()?;
+    let account = parts.next()?;
+    let resource = parts.next()?;
+    (service == "iam" && region.is_empty() && resource == "root" && !account.is_empty())
+        .then(|| account.to_string())
+}
+
+fn map_strings(v: &mut Value, f: fn(&str) -> Option<String>) {
+    match v {
+        Value::String(s) => {
+            if let Some(n) = f(s) {
+                *s = n;
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| map_strings(x, f)),
+        _ => {}
+    }
+}
+
+fn stringify_scalars(v: &mut Value) {
+    match v {
+        Value::Bool(b) => *v = Value::String(b.to_string()),
+        Value::Number(n) => *v = Value::String(n.to_string()),
+        Value::Array(a) => a.iter_mut().for_each(stringify_scalars),
+        _ => {}
+    }
+}
+
+/// Scalar -> one-element array; arrays of strings sorted and de-duplicated.
+/// A `"*"` wildcard scalar principal is left alone by the caller.
+fn to_sorted_string_set(v: &mut Value) {
+    let mut list = match v.take() {
+        Value::Array(a) => a,
+        other => vec![other],
+    };
+    if list.iter().all(Value::is_string) {
+        list.sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+        list.dedup();
+    } else {
+        sort_by_canonical_text(&mut list);
+    }
+    *v = Value::Array(list);
+}
+
+fn sort_by_canonical_text(list: &mut [Value]) {
+    if list.len() < 2 {
+        return;
+    }
+    let mut keyed: Vec<(String, Value)> =
+        list.iter_mut().map(|x| (x.to_string(), x.take())).collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    for (slot, (_, x)) in list.iter_mut().zip(keyed) {
+        *slot = x;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn canon(v: Value) -> Value {
+        let mut v = v;
+        canonicalize_policies_deep(&mut v);
+        v
+    }
+
+    #[test]
+    fn representational_noise_folds() {
+        let declared = json!({"Version": "2012-10-17", "Statement": [
+            {"Effect": "Allow", "Action": "s3:GetObject", "Resource": "*",
+             "Principal": {"AWS": "arn:aws:iam::111111111111:root"}},
+            {"Effect": "Allow", "Action": ["sqs:B", "sqs:A"], "Resource": "*",
+             "Condition": {"Bool": {"aws:SecureTransport": false}}}
+        ]});
+        let live = json!({"Version": "2012-10-17", "Statement": [
+            {"Effect": "Allow", "Action": ["sqs:A", "sqs:B"], "Resource": ["*"],
+             "Condition": {"Bool": {"aws:SecureTransport": "false"}}},
+            {"Effect": "Allow", "Action": ["s3:GetObject"], "Resource": ["*"],
+             "Principal": {"AWS": "111111111111"}}
+        ]});
+        assert_eq!(canon(declared), canon(live));
+    }
+
+    #[test]
+    fn a_real_change_still_differs() {
+        let a =
+            json!({"Statement": {"Effect": "Allow", "Action": "s3:GetObject", "Resource": "*"}});
+        let b = json!({"Statement": {"Effect": "Allow", "Action": "s3:*", "Resource": "*"}});
+        assert_ne!(canon(a), canon(b));
+        let c = json!({"Statement": {"Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::222222222222:root"}}});
+        let d = json!({"Statement": {"Effect": "Allow", "Principal": {"AWS": "111111111111"}}});
+        assert_ne!(canon(c), canon(d));
+    }
+
+    #[test]
+    fn version_is_never_fabricated() {
+        let v = canon(json!({"Statement": []}));
+        assert!(v.get("Version").is_none());
+    }
+}

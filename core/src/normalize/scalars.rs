@@ -1,0 +1,142 @@
+//! Scalar equivalences: stringly-typed values, JSON text vs structure, PEM
+//! armor, case-insensitive values, the `LATEST` sentinel and version
+//! precision. Each is a pure predicate; callers decide where it applies.
+
+use serde_json::Value;
+
+/// The text form of a scalar (`5`, `true`, `"x"` -> `x`); `None` otherwise.
+pub fn scalar_text(v: &Value) -> Option<std::borrow::Cow<'_, str>> {
+    match v {
+        Value::String(s) => Some(std::borrow::Cow::Borrowed(s)),
+        Value::Number(n) => Some(std::borrow::Cow::Owned(n.to_string())),
+        Value::Bool(b) => Some(std::borrow::Cow::Borrowed(if *b {
+            "true"
+        } else {
+            "false"
+        })),
+        _ => None,
+    }
+}
+
+/// True when two scalars differ only in type: `5` vs `"5"`, `40` vs
+/// `"40.0"`, `true` vs `"true"`. Two values of the same JSON type are never
+/// folded here (they are equal or not on their own).
+pub fn is_stringly_equal(a: &Value, b: &Value) -> bool {
+    let same_kind = matches!(
+        (a, b),
+        (Value::String(_), Value::String(_))
+            | (Value::Number(_), Value::Number(_))
+            | (Value::Bool(_), Value::Bool(_))
+    );
+    if same_kind {
+        return false;
+    }
+    let (Some(x), Some(y)) = (scalar_text(a), scalar_text(b)) else {
+        return false;
+    };
+    if x == y {
+        return true;
+    }
+    match (a, b) {
+        (Value::Number(_), Value::String(_)) | (Value::String(_), Value::Number(_)) => {
+            match (x.trim().parse::<f64>(), y.trim().parse::<f64>()) {
+                (Ok(p), Ok(q)) => p == q && !x.trim().is_empty() && !y.trim().is_empty(),
+                _ => false,
+            }
+        }
+        (Value::Bool(_), Value::String(_)) | (Value::String(_), Value::Bool(_)) => {
+            x.eq_ignore_ascii_case(&y)
+        }
+        _ => false,
+    }
+}
+
+/// Parses a string holding a JSON object or array (`None` for anything else).
+pub fn parse_json_text(s: &str) -> Option<Value> {
+    let t = s.trim_start();
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return None;
+    }
+    serde_json::from_str::<Value>(s)
+        .ok()
+        .filter(|v| v.is_object() || v.is_array())
+}
+
+/// True when both sides are PEM-armored and equal modulo whitespace.
+pub fn is_pem_equal(a: &str, b: &str) -> bool {
+    fn norm(s: &str) -> Option<String> {
+        if !s.contains("-----BEGIN") {
+            return None;
+        }
+        Some(s.split_whitespace().collect::<Vec<_>>().join("\n"))
+    }
+    match (norm(a), norm(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// True when two strings are equal ignoring ASCII case.
+pub fn is_case_insensitive_equal(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
+/// True when the declared value is the literal `LATEST` sentinel and the
+/// live value is a concrete version AWS resolved it to.
+pub fn is_latest_sentinel_match(declared: &str, live: &str) -> bool {
+    declared == "LATEST"
+        && !live.is_empty()
+        && live.bytes().next().is_some_and(|b| b.is_ascii_digit())
+}
+
+/// True when one version is a leading dotted run of the other (`8.0` vs
+/// `8.0.45`, `1.6.22` vs `1.6`). A different track still differs.
+pub fn is_version_prefix_match(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    !short.is_empty()
+        && long.len() > short.len()
+        && long.starts_with(short)
+        && long.as_bytes().get(short.len()) == Some(&b'.')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn stringly_typed_scalars_fold() {
+        assert!(is_stringly_equal(&json!(5), &json!("5")));
+        assert!(is_stringly_equal(&json!(40), &json!("40.0")));
+        assert!(is_stringly_equal(&json!(true), &json!("true")));
+        assert!(!is_stringly_equal(&json!(5), &json!("6")));
+        assert!(!is_stringly_equal(&json!(false), &json!("true")));
+        assert!(!is_stringly_equal(&json!("a"), &json!("A")));
+    }
+
+    #[test]
+    fn version_and_sentinel_rules_are_narrow() {
+        assert!(is_version_prefix_match("8.0", "8.0.45"));
+        assert!(is_version_prefix_match("1.6.22", "1.6"));
+        assert!(!is_version_prefix_match("8.0", "8.1.2"));
+        assert!(!is_version_prefix_match("1.1", "1.10"));
+        assert!(is_latest_sentinel_match("LATEST", "1.4.0"));
+        assert!(!is_latest_sentinel_match("1.3.0", "1.4.0"));
+    }
+
+    #[test]
+    fn pem_whitespace_only() {
+        let a = "-----BEGIN KEY-----\nAAA\n-----END KEY-----";
+        assert!(is_pem_equal(a, &format!("{a}\n")));
+        assert!(!is_pem_equal(
+            a,
+            "-----BEGIN KEY-----\nBBB\n-----END KEY-----"
+        ));
+    }
+
+    #[test]
+    fn json_text_parses_only_structures() {
+        assert!(parse_json_text("{\"a\":1}").is_some());
+        assert!(parse_json_text("5").is_none());
+    }
+}

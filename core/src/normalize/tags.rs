@@ -1,0 +1,117 @@
+//! Tag noise: `aws:*` tags AWS adds (CloudFormation's stack/logical-id tags)
+//! and stack-level tags CloudFormation propagates onto every resource.
+
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+fn is_aws_key(k: &str) -> bool {
+    k.starts_with("aws:")
+}
+
+/// True for a property name that holds tags (`Tags`, `UserPoolTags`, the
+/// schema's tag property).
+fn is_tag_key(k: &str, tag_keys: &[&str]) -> bool {
+    tag_keys.contains(&k) || k.ends_with("Tags")
+}
+
+/// Removes `aws:*` entries from `{Key, Value}` lists anywhere, and from
+/// key/value maps held under a tag key (`Tags`, `*Tags`, or the schema's tag
+/// property). Maps elsewhere are left alone: an IAM condition key such as
+/// `aws:SecureTransport` is policy content, not a tag.
+pub fn strip_aws_tags_deep(v: &mut Value, tag_keys: &[&str]) {
+    match v {
+        Value::Object(o) => {
+            for (k, child) in o.iter_mut() {
+                if is_tag_key(k, tag_keys) {
+                    if let Value::Object(m) = child {
+                        m.retain(|tk, _| !is_aws_key(tk));
+                        continue;
+                    }
+                }
+                strip_aws_tags_deep(child, tag_keys);
+            }
+        }
+        Value::Array(a) => {
+            let is_tag_list = !a.is_empty()
+                && a.iter().all(|e| {
+                    e.get("Key").is_some_and(Value::is_string) && e.get("Value").is_some()
+                });
+            if is_tag_list {
+                a.retain(|e| !e.get("Key").and_then(Value::as_str).is_some_and(is_aws_key));
+            }
+            a.iter_mut().for_each(|x| strip_aws_tags_deep(x, tag_keys));
+        }
+        _ => {}
+    }
+}
+
+/// Removes propagated stack tags from a resource's top-level tag property,
+/// except keys the resource declares itself (a declared key is compared).
+pub fn strip_stack_tags(
+    live: &mut Map<String, Value>,
+    tag_prop: &str,
+    stack_tags: &BTreeMap<String, String>,
+    declared_keys: &[String],
+) {
+    if stack_tags.is_empty() {
+        return;
+    }
+    let propagated = |k: &str| stack_tags.contains_key(k) && !declared_keys.iter().any(|d| d == k);
+    match live.get_mut(tag_prop) {
+        Some(Value::Array(a)) => {
+            a.retain(|e| !e.get("Key").and_then(Value::as_str).is_some_and(propagated))
+        }
+        Some(Value::Object(m)) => m.retain(|k, _| !propagated(k)),
+        _ => {}
+    }
+}
+
+/// The tag keys a declared tag property sets (list or map form).
+pub fn declared_tag_keys(declared: Option<&Value>) -> Vec<String> {
+    match declared {
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|e| e.get("Key").and_then(Value::as_str).map(str::to_string))
+            .collect(),
+        Some(Value::Object(m)) => m.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn aws_tags_go_user_tags_and_condition_keys_stay() {
+        let mut v = json!({
+            "Tags": [{"Key": "aws:cloudformation:stack-name", "Value": "s"}, {"Key": "team", "Value": "a"}],
+            "Nested": {"Tags": {"aws:x": "1", "k": "v"}},
+            "Policy": {"Condition": {"Bool": {"aws:SecureTransport": "false"}}}
+        });
+        strip_aws_tags_deep(&mut v, &["Tags"]);
+        assert_eq!(v["Tags"], json!([{"Key": "team", "Value": "a"}]));
+        assert_eq!(v["Nested"]["Tags"], json!({"k": "v"}));
+        assert_eq!(
+            v["Policy"]["Condition"]["Bool"]["aws:SecureTransport"],
+            "false"
+        );
+    }
+
+    #[test]
+    fn stack_tags_stripped_unless_declared() {
+        let mut live = json!({"Tags": [{"Key": "env", "Value": "prod"}, {"Key": "own", "Value": "x"}, {"Key": "oob", "Value": "y"}]})
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        let mut st = BTreeMap::new();
+        st.insert("env".to_string(), "prod".to_string());
+        st.insert("own".to_string(), "x".to_string());
+        strip_stack_tags(&mut live, "Tags", &st, &["own".to_string()]);
+        assert_eq!(
+            live["Tags"],
+            json!([{"Key": "own", "Value": "x"}, {"Key": "oob", "Value": "y"}])
+        );
+    }
+}
