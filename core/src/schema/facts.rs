@@ -1,5 +1,6 @@
 //! The schema facts classify needs, in the corpus `schema` block shape.
 
+use super::handlers::Handlers;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -52,4 +53,11 @@ pub struct SchemaFacts {
     /// The tag property name from the schema `tagging` block, when taggable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag_property: Option<String>,
+    /// Paths that are create-only only under a condition
+    /// (`conditionalCreateOnlyProperties`): changing them may replace the resource.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditional_create_only_paths: Vec<String>,
+    /// Which provisioning handlers the type has; `None` when unknown (corpus cases).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handlers: Option<Handlers>,
 }
