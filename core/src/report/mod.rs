@@ -1,1 +1,30 @@
-//! report (in progress).
+//! Reports: text for terminals, JSON, Slack Block Kit and SNS, plus exit codes.
+//!
+//! Every renderer reads a [`StackReport`], masks secrets first and treats
+//! all identifiers and values as untrusted text.
+
+mod exit;
+mod json;
+mod mask;
+mod model;
+mod sanitize;
+mod slack;
+mod sns;
+mod text;
+
+pub use exit::{exit_code, exit_code_for, ExitCode, ExitFlags};
+pub use json::{json_value, render_json, JSON_SCHEMA};
+pub use mask::{is_secret_marker, mask_finding, mask_findings, MaskPolicy, MASK};
+pub use model::{is_confirmed_drift, is_potential_drift, Coverage, StackReport, Summary, Verdict};
+pub use sanitize::{
+    escape_json_text, is_arrow, is_terminal_safe, is_unsafe_char, needs_quoting, render_value,
+    sanitize_identifier, MAX_IDENTIFIER_CHARS,
+};
+pub use slack::{
+    fit, render_slack, slack_escape, MAX_BLOCKS, MAX_FALLBACK_TEXT, MAX_HEADER_TEXT,
+    MAX_SECTION_TEXT,
+};
+pub use sns::{
+    render_chatbot, render_sns, sns_document, sns_subject, SnsKind, SnsMessage, MAX_SUBJECT_CHARS,
+};
+pub use text::{render_stack, render_text, verdict_text, TextOptions};

@@ -1,0 +1,555 @@
+//! Applying a baseline to a run's findings: the per-entry semantics of seed 000 §8.
+//!
+//! The unit of "recorded" is the entry, not the file: a value with an equal
+//! entry is silent, a different one is drift, and a value with no entry is
+//! drift only on a resource the record fully covered — elsewhere it is
+//! unrecorded (potential drift). Lifecycle events (a resource removed from the
+//! template, replaced by a deploy, its declared source redeployed, a value
+//! promoted into the template) fold into one-line notes, never drift.
+
+use super::context::{ReadState, ResourceState, RunContext};
+use super::error::BaselineError;
+use super::facts::{facts, source_fingerprint};
+use super::file::{BaselineFile, RecordedEntry};
+use super::path::{below, lookup, parent_cuts, Lookup};
+use crate::finding::{Finding, Tier};
+use crate::normalize::canonicalize_for_compare;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// A one-line, non-fatal remark about the baseline (printed to stderr / in notes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BaselineNote {
+    /// A schemaVersion 1 file: nothing is snapshot-complete until re-recorded.
+    LegacySchema,
+    /// The file has no accountId; the next record stamps it.
+    MissingAccountId,
+    /// The deployed template changed since record.
+    TemplateChanged,
+    /// Entries of resources no longer in the template were folded.
+    RemovedFromTemplate {
+        /// How many entries.
+        entries: usize,
+    },
+    /// A resource was replaced by a deploy (new physical id); its entries were voided.
+    Replaced {
+        /// The resource.
+        logical_id: String,
+        /// How many entries.
+        entries: usize,
+    },
+    /// A resource's type changed; its entries were voided.
+    Retyped {
+        /// The resource.
+        logical_id: String,
+        /// How many entries.
+        entries: usize,
+    },
+    /// A content hash's declared source was redeployed; the recorded hash is stale.
+    SourceRedeployed {
+        /// The resource.
+        logical_id: String,
+        /// The hash path.
+        path: String,
+    },
+    /// A recorded value is now declared in the template.
+    Promoted {
+        /// The resource.
+        logical_id: String,
+        /// The recorded path.
+        path: String,
+    },
+    /// Recorded out-of-band resources were not observed this run.
+    AddedGone {
+        /// How many entries.
+        entries: usize,
+    },
+}
+
+impl fmt::Display for BaselineNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BaselineNote::LegacySchema => f.write_str(
+                "baseline is schemaVersion 1: values that appeared since record read as potential drift until you re-run record",
+            ),
+            BaselineNote::MissingAccountId => f.write_str(
+                "baseline has no accountId; the next record stamps it",
+            ),
+            BaselineNote::TemplateChanged => f.write_str(
+                "the deployed template changed since the baseline was recorded; the recorded set may be stale — consider re-running record",
+            ),
+            BaselineNote::RemovedFromTemplate { entries } => write!(
+                f,
+                "{entries} baseline entries belong to resources no longer in the template — re-run record"
+            ),
+            BaselineNote::Replaced { logical_id, entries } => write!(
+                f,
+                "{logical_id} was replaced by a deploy (new physical id); its {entries} baseline entries no longer apply — re-run record"
+            ),
+            BaselineNote::Retyped { logical_id, entries } => write!(
+                f,
+                "{logical_id} changed resource type; its {entries} baseline entries no longer apply — re-run record"
+            ),
+            BaselineNote::SourceRedeployed { logical_id, path } => write!(
+                f,
+                "{logical_id}.{path}: declared source was redeployed via CloudFormation since record — re-run record to watch the new value"
+            ),
+            BaselineNote::Promoted { logical_id, path } => write!(
+                f,
+                "{logical_id}.{path} is now declared in the template — re-run record"
+            ),
+            BaselineNote::AddedGone { entries } => write!(
+                f,
+                "{entries} recorded out-of-band resources were not observed this run — re-run record"
+            ),
+        }
+    }
+}
+
+/// The findings after the baseline, plus what it silenced and its notes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ApplyOutcome {
+    /// Findings to report (recorded-and-unchanged undeclared values removed).
+    pub findings: Vec<Finding>,
+    /// Undeclared findings silenced because their recorded value is unchanged.
+    pub suppressed: Vec<Finding>,
+    /// Lifecycle folds and file remarks.
+    pub notes: Vec<BaselineNote>,
+}
+
+/// Note text on a value whose recorded entry differs.
+pub const NOTE_CHANGED: &str = "changed since record";
+/// Note text on a value with no entry on a snapshot-complete resource.
+pub const NOTE_APPEARED: &str = "appeared since record";
+/// Note text on a recorded value that is gone.
+pub const NOTE_REMOVED: &str = "removed since record";
+/// Note text on a tracked default that was deleted.
+pub const NOTE_DEFAULT_DELETED: &str = "observed default deleted since record";
+/// Note text on a content hash whose declared source was redeployed.
+pub const NOTE_REDEPLOYED: &str = "declared source redeployed since record — re-run record";
+
+/// Applies `baseline` (or none) to a run's findings.
+///
+/// With no baseline every undeclared and added value is unrecorded (potential
+/// drift). Errors only when the file belongs to another account, stack or region.
+pub fn apply_baseline(
+    findings: Vec<Finding>,
+    baseline: Option<&BaselineFile>,
+    ctx: &RunContext,
+) -> Result<ApplyOutcome, BaselineError> {
+    let Some(b) = baseline else {
+        let findings = findings
+            .into_iter()
+            .map(|mut f| {
+                if matches!(f.tier, Tier::Undeclared | Tier::Added) {
+                    f.unrecorded = true;
+                }
+                f
+            })
+            .collect();
+        return Ok(ApplyOutcome {
+            findings,
+            ..ApplyOutcome::default()
+        });
+    };
+    guard_identity(b, ctx)?;
+
+    let mut notes = Vec::new();
+    if b.is_legacy() {
+        notes.push(BaselineNote::LegacySchema);
+    }
+    if b.account_id.is_none() {
+        notes.push(BaselineNote::MissingAccountId);
+    }
+    if let (Some(rec), Some(now)) = (&b.template_hash, &ctx.template_hash) {
+        if rec != now {
+            notes.push(BaselineNote::TemplateChanged);
+        }
+    }
+
+    let voids = Voids::compute(b, ctx, &mut notes);
+    let index: BTreeMap<(&str, &str), &RecordedEntry> = b
+        .recorded
+        .iter()
+        .filter(|e| !voids.entries.contains(&e.key()))
+        .fold(BTreeMap::new(), |mut m, e| {
+            m.entry((e.logical_id.as_str(), e.path.as_str()))
+                .or_insert(e);
+            m
+        });
+    let complete = |id: &str| b.is_complete(id) && !voids.resources.contains(id);
+    let enumerated: BTreeSet<&str> = b
+        .enumerated_parents
+        .iter()
+        .map(|p| p.logical_id.as_str())
+        .filter(|id| !voids.resources.contains(*id))
+        .collect();
+    // What the run observed, before any re-tagging (for the removal passes).
+    let observed: Vec<(String, String, Tier)> = findings
+        .iter()
+        .map(|f| (f.logical_id.clone(), f.path.clone(), f.tier))
+        .collect();
+
+    let mut out = Vec::with_capacity(findings.len());
+    let mut suppressed = Vec::new();
+    for mut f in findings {
+        let undeclared_side =
+            matches!(f.tier, Tier::Undeclared | Tier::AtDefault | Tier::Generated);
+        if undeclared_side
+            && voids
+                .redeployed
+                .contains(&(f.logical_id.clone(), f.path.clone()))
+        {
+            // A hash that moved with its declared source: informational, never drift.
+            f.tier = Tier::Generated;
+            f.unrecorded = false;
+            f.note = Some(NOTE_REDEPLOYED.to_string());
+            out.push(f);
+            continue;
+        }
+        match f.tier {
+            Tier::Undeclared | Tier::AtDefault | Tier::Generated => match judge(&f, &index) {
+                Judgement::Equal => {
+                    if f.tier == Tier::Undeclared {
+                        suppressed.push(f);
+                    } else {
+                        out.push(f);
+                    }
+                }
+                Judgement::Changed(recorded) => {
+                    out.push(drift(f, Some(recorded), NOTE_CHANGED));
+                }
+                Judgement::Appeared if f.tier == Tier::Undeclared => {
+                    out.push(drift(f, None, NOTE_APPEARED));
+                }
+                Judgement::Appeared => out.push(f),
+                Judgement::NoEntry if f.tier == Tier::Undeclared => {
+                    if complete(&f.logical_id) {
+                        out.push(drift(f, None, NOTE_APPEARED));
+                    } else {
+                        f.unrecorded = true;
+                        out.push(f);
+                    }
+                }
+                Judgement::NoEntry => out.push(f),
+            },
+            Tier::Added => match index.get(&(f.logical_id.as_str(), f.path.as_str())) {
+                Some(e) if same(Some(&e.value), f.actual.as_ref()) => suppressed.push(f),
+                Some(e) => {
+                    let recorded = e.value.clone();
+                    out.push(drift(f, Some(recorded), NOTE_CHANGED));
+                }
+                None => {
+                    let parent_complete = ctx
+                        .added_parents
+                        .get(&f.logical_id)
+                        .is_some_and(|p| enumerated.contains(p.as_str()));
+                    if parent_complete {
+                        out.push(drift(f, None, NOTE_APPEARED));
+                    } else {
+                        f.unrecorded = true;
+                        out.push(f);
+                    }
+                }
+            },
+            _ => out.push(f),
+        }
+    }
+
+    let mut synthesized = Vec::new();
+    removal_pass(ctx, &index, &observed, &mut synthesized, &mut notes);
+    observed_default_pass(b, ctx, &voids, &observed, &mut synthesized);
+    out.extend(synthesized);
+    Ok(ApplyOutcome {
+        findings: out,
+        suppressed,
+        notes,
+    })
+}
+
+fn guard_identity(b: &BaselineFile, ctx: &RunContext) -> Result<(), BaselineError> {
+    let id = &ctx.identity;
+    let name = id
+        .file_name()
+        .unwrap_or_else(|_| format!("for stack {}", id.stack_name));
+    let mismatch = |field, found: &str, expected: &str| BaselineError::IdentityMismatch {
+        name: name.clone(),
+        field,
+        found: found.to_string(),
+        expected: expected.to_string(),
+    };
+    if let Some(acct) = &b.account_id {
+        if !id.account_id.is_empty() && acct != &id.account_id {
+            return Err(mismatch("accountId", acct, &id.account_id));
+        }
+    }
+    if !id.stack_name.is_empty() && b.stack_name != id.stack_name {
+        return Err(mismatch("stackName", &b.stack_name, &id.stack_name));
+    }
+    if !id.region.is_empty() && b.region != id.region {
+        return Err(mismatch("region", &b.region, &id.region));
+    }
+    Ok(())
+}
+
+/// Entries and resources the lifecycle folds put out of play.
+#[derive(Debug, Default)]
+pub(crate) struct Voids {
+    /// Every voided entry key.
+    pub entries: BTreeSet<(String, String)>,
+    /// Resources replaced or re-typed: their completeness and markers are void too.
+    pub resources: BTreeSet<String>,
+    /// Entries voided because their declared source was redeployed.
+    pub redeployed: BTreeSet<(String, String)>,
+}
+
+impl Voids {
+    pub(crate) fn compute(
+        b: &BaselineFile,
+        ctx: &RunContext,
+        notes: &mut Vec<BaselineNote>,
+    ) -> Self {
+        let mut v = Voids::default();
+        let mut removed = 0usize;
+        let mut per_resource: BTreeMap<&str, usize> = BTreeMap::new();
+        for e in &b.recorded {
+            *per_resource.entry(e.logical_id.as_str()).or_default() += 1;
+        }
+        // Resource-level voids: replaced by a deploy, or re-typed.
+        for (id, res) in &ctx.resources {
+            let count = per_resource.get(id.as_str()).copied().unwrap_or(0);
+            let retyped = b
+                .recorded
+                .iter()
+                .any(|e| &e.logical_id == id && e.resource_type != res.resource_type);
+            if retyped {
+                v.resources.insert(id.clone());
+                notes.push(BaselineNote::Retyped {
+                    logical_id: id.clone(),
+                    entries: count,
+                });
+                continue;
+            }
+            if replaced(b, id, res) {
+                v.resources.insert(id.clone());
+                if count > 0 {
+                    notes.push(BaselineNote::Replaced {
+                        logical_id: id.clone(),
+                        entries: count,
+                    });
+                }
+            }
+        }
+        for e in &b.recorded {
+            let key = e.key();
+            if v.resources.contains(&e.logical_id) {
+                v.entries.insert(key);
+                continue;
+            }
+            let Some(res) = ctx.resources.get(&e.logical_id) else {
+                // Added-resource entries have synthesized ids that are never in
+                // the template; they are judged by observation, not folded here.
+                if !e.path.is_empty() {
+                    removed += 1;
+                    v.entries.insert(key);
+                }
+                continue;
+            };
+            if let (Some(stored), Some(fact)) = (
+                b.recorded_source_fingerprints.get(&e.fingerprint_key()),
+                facts().fingerprint_for(&res.resource_type, &e.path),
+            ) {
+                if let Some(now) = source_fingerprint(&res.declared, fact) {
+                    if &now != stored {
+                        notes.push(BaselineNote::SourceRedeployed {
+                            logical_id: e.logical_id.clone(),
+                            path: e.path.clone(),
+                        });
+                        v.redeployed.insert(key.clone());
+                        v.entries.insert(key);
+                    }
+                }
+            }
+        }
+        if removed > 0 {
+            notes.push(BaselineNote::RemovedFromTemplate { entries: removed });
+        }
+        v
+    }
+}
+
+/// A resource is replaced only when a recorded id exists and differs from a known live id.
+fn replaced(b: &BaselineFile, id: &str, res: &ResourceState) -> bool {
+    match (b.recorded_physical_ids.get(id), &res.physical_id) {
+        (Some(rec), Some(live)) => res.read == ReadState::Read && rec != live,
+        _ => false,
+    }
+}
+
+enum Judgement {
+    Equal,
+    Changed(Value),
+    /// A recorded ancestor object lacks this key.
+    Appeared,
+    NoEntry,
+}
+
+/// Compares a finding with its entry, or with the part of an ancestor entry
+/// that covers it (a baseline recorded at a coarser path under older rules).
+fn judge(f: &Finding, index: &BTreeMap<(&str, &str), &RecordedEntry>) -> Judgement {
+    let actual = f.actual.as_ref();
+    if let Some(e) = index.get(&(f.logical_id.as_str(), f.path.as_str())) {
+        return if same(Some(&e.value), actual) {
+            Judgement::Equal
+        } else {
+            Judgement::Changed(e.value.clone())
+        };
+    }
+    for cut in parent_cuts(&f.path).into_iter().rev() {
+        let ancestor = &f.path[..cut];
+        let Some(e) = index.get(&(f.logical_id.as_str(), ancestor)) else {
+            continue;
+        };
+        let Some(rel) = below(ancestor, &f.path) else {
+            continue;
+        };
+        return match lookup(&e.value, rel) {
+            Lookup::Found(v) if same(Some(v), actual) => Judgement::Equal,
+            Lookup::Found(v) => Judgement::Changed(v.clone()),
+            Lookup::Missing => Judgement::Appeared,
+            // Fail closed: an uncertain match is judged as if unrecorded.
+            Lookup::Unknown => Judgement::NoEntry,
+        };
+    }
+    Judgement::NoEntry
+}
+
+/// Equality through the canonical form classify uses.
+pub(crate) fn same(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => canonicalize_for_compare(a) == canonicalize_for_compare(b),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+fn drift(mut f: Finding, recorded: Option<Value>, note: &str) -> Finding {
+    f.tier = Tier::Undeclared;
+    f.unrecorded = false;
+    if recorded.is_some() {
+        f.desired = recorded;
+    }
+    f.note = Some(note.to_string());
+    f
+}
+
+/// True when a finding at `path` on the resource overlaps `entry_path`.
+fn overlaps(entry_path: &str, path: &str) -> bool {
+    path == entry_path || below(entry_path, path).is_some() || below(path, entry_path).is_some()
+}
+
+/// True when the template now declares a value at `path`.
+pub(crate) fn declared_at_path(res: &ResourceState, path: &str) -> bool {
+    let declared = Value::Object(
+        res.declared
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_corpus_json()))
+            .collect(),
+    );
+    matches!(lookup(&declared, path), Lookup::Found(_))
+}
+
+fn removal_pass(
+    ctx: &RunContext,
+    index: &BTreeMap<(&str, &str), &RecordedEntry>,
+    observed: &[(String, String, Tier)],
+    out: &mut Vec<Finding>,
+    notes: &mut Vec<BaselineNote>,
+) {
+    let mut added_gone = 0usize;
+    for e in index.values() {
+        let seen = observed
+            .iter()
+            .any(|(id, p, _)| id == &e.logical_id && overlaps(&e.path, p));
+        if e.path.is_empty() {
+            if !seen {
+                added_gone += 1;
+            }
+            continue;
+        }
+        let Some(res) = ctx.resources.get(&e.logical_id) else {
+            continue;
+        };
+        // Unread, deleted or skipped resources keep their entries silently.
+        if res.read != ReadState::Read {
+            continue;
+        }
+        if declared_at_path(res, &e.path) {
+            notes.push(BaselineNote::Promoted {
+                logical_id: e.logical_id.clone(),
+                path: e.path.clone(),
+            });
+            continue;
+        }
+        if seen {
+            continue;
+        }
+        let mut f = Finding::new(Tier::Undeclared, &e.logical_id, &e.resource_type, &e.path);
+        f.physical_id = res.physical_id.clone();
+        f.construct_path = res.construct_path.clone();
+        f.desired = Some(e.value.clone());
+        f.note = Some(NOTE_REMOVED.to_string());
+        out.push(f);
+    }
+    if added_gone > 0 {
+        notes.push(BaselineNote::AddedGone {
+            entries: added_gone,
+        });
+    }
+}
+
+fn observed_default_pass(
+    b: &BaselineFile,
+    ctx: &RunContext,
+    voids: &Voids,
+    observed: &[(String, String, Tier)],
+    out: &mut Vec<Finding>,
+) {
+    for od in &b.observed_defaults {
+        if voids.resources.contains(&od.logical_id) {
+            continue;
+        }
+        let Some(res) = ctx.resources.get(&od.logical_id) else {
+            continue;
+        };
+        if res.resource_type != od.resource_type || res.read != ReadState::Read {
+            continue;
+        }
+        if declared_at_path(res, &od.path) {
+            continue;
+        }
+        let read_gapped = observed
+            .iter()
+            .any(|(id, _, t)| id == &od.logical_id && *t == Tier::ReadGap);
+        let seen = observed
+            .iter()
+            .any(|(id, p, _)| id == &od.logical_id && overlaps(&od.path, p));
+        if read_gapped || seen {
+            continue;
+        }
+        let mut f = Finding::new(
+            Tier::Undeclared,
+            &od.logical_id,
+            &od.resource_type,
+            &od.path,
+        );
+        f.physical_id = res.physical_id.clone();
+        f.construct_path = res.construct_path.clone();
+        f.desired = facts()
+            .tracked_default(&od.resource_type, &od.path)
+            .map(|d| d.default.clone());
+        f.note = Some(NOTE_DEFAULT_DELETED.to_string());
+        out.push(f);
+    }
+}

@@ -1,0 +1,222 @@
+//! Appending rules to the ignore file without disturbing what the user wrote.
+//!
+//! The file is hand-edited policy: its comments (the reasons rules exist) and
+//! its order belong to the user. New rules are appended after the last one,
+//! duplicates are skipped, and the result is parsed back and compared with the
+//! intended rule list before it is returned — so a file shape this code does
+//! not handle is an error, never a silently damaged file.
+
+use super::apply::{display_id, IgnoreScope};
+use super::error::IgnoreError;
+use super::glob::escape;
+use super::rules::{parse_rules, IgnoreRule};
+use super::yaml::{parse_document, Node};
+use crate::finding::Finding;
+
+/// The header written into a new ignore file.
+pub const NEW_FILE_HEADER: &str = "\
+# realdrift ignore rules: properties realdrift should stop reporting as drift.
+# Each rule: path (a pattern; * any run of characters, ? one character),
+# optional stack / account / region scopes. Say why in a comment.
+";
+
+/// The new file text and what was added.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppendOutcome {
+    /// The full new text (equal to the input when nothing was added).
+    pub text: String,
+    /// Rules appended.
+    pub added: Vec<IgnoreRule>,
+    /// Rules skipped because the file already holds them.
+    pub duplicates: Vec<IgnoreRule>,
+}
+
+/// The rule that silences exactly this finding, optionally scoped to this stack, account and region.
+pub fn rule_for_finding(f: &Finding, scope: &IgnoreScope, scoped: bool) -> IgnoreRule {
+    let id = escape(display_id(f, &scope.stack));
+    let path = if f.path.is_empty() {
+        id
+    } else {
+        format!("{id}.{}", escape(&f.path))
+    };
+    let axis = |v: &str| (scoped && !v.is_empty()).then(|| escape(v));
+    IgnoreRule {
+        path,
+        stack: axis(&scope.stack),
+        account: axis(&scope.account),
+        region: axis(&scope.region),
+    }
+}
+
+/// Appends `rules` to ignore-file text (`None` when the file does not exist yet).
+pub fn add_ignore_rules(
+    file: &str,
+    existing: Option<&str>,
+    rules: &[IgnoreRule],
+) -> Result<AppendOutcome, IgnoreError> {
+    let text = existing.unwrap_or("");
+    let current = parse_rules(file, text)?;
+    let mut added: Vec<IgnoreRule> = Vec::new();
+    let mut duplicates = Vec::new();
+    for r in rules {
+        if current.contains(r) || added.contains(r) {
+            duplicates.push(r.clone());
+        } else {
+            added.push(r.clone());
+        }
+    }
+    if added.is_empty() {
+        return Ok(AppendOutcome {
+            text: text.to_string(),
+            added,
+            duplicates,
+        });
+    }
+
+    let doc = parse_document(file, text)?;
+    let mut out = text.to_string();
+    let list_node = match &doc {
+        Some(Node::Map { entries, .. }) => entries
+            .iter()
+            .find(|(k, _)| matches!(k, Node::Scalar { text, .. } if text == "ignore"))
+            .map(|(_, v)| v),
+        _ => None,
+    };
+    let (indent, reemit) = match (&doc, list_node) {
+        (None, _) => {
+            if out.trim().is_empty() {
+                out = NEW_FILE_HEADER.to_string();
+            }
+            ensure_newline(&mut out);
+            out.push_str("ignore:\n");
+            (2, Vec::new())
+        }
+        (Some(n), _) if n.is_null() => {
+            ensure_newline(&mut out);
+            out.push_str("ignore:\n");
+            (2, Vec::new())
+        }
+        (_, Some(n @ Node::Scalar { text: t, pos, .. })) if n.is_null() => {
+            // `ignore: ~` / `ignore: null`: drop the explicit null, then list below.
+            let start = byte_at(&out, pos.index);
+            let end = byte_at(&out, pos.index + t.chars().count());
+            out.replace_range(start..end, "");
+            ensure_newline(&mut out);
+            (2, Vec::new())
+        }
+        (
+            _,
+            Some(Node::Seq {
+                flow: false, pos, ..
+            }),
+        ) => {
+            ensure_newline(&mut out);
+            (line_indent(text, pos.line), Vec::new())
+        }
+        (
+            _,
+            Some(Node::Seq {
+                flow: true,
+                pos,
+                end,
+                ..
+            }),
+        ) => {
+            // A flow list (`ignore: []`) becomes a block list holding the same rules.
+            let start = byte_at(&out, pos.index);
+            let stop = byte_at(&out, end.index + 1);
+            out.replace_range(start..stop, "");
+            ensure_newline(&mut out);
+            (2, current.clone())
+        }
+        _ => {
+            return Err(IgnoreError::Append {
+                file: file.to_string(),
+                message: "the file has no 'ignore' list to append to".into(),
+            })
+        }
+    };
+    for r in reemit.iter().chain(added.iter()) {
+        out.push_str(&render_rule(r, indent));
+    }
+
+    let mut expected = current;
+    expected.extend(added.iter().cloned());
+    match parse_rules(file, &out) {
+        Ok(back) if back == expected => Ok(AppendOutcome {
+            text: out,
+            added,
+            duplicates,
+        }),
+        Ok(_) => Err(IgnoreError::Append {
+            file: file.to_string(),
+            message: "the appended rules did not read back as written".into(),
+        }),
+        Err(e) => Err(IgnoreError::Append {
+            file: file.to_string(),
+            message: e.to_string(),
+        }),
+    }
+}
+
+fn ensure_newline(s: &mut String) {
+    if !s.is_empty() && !s.ends_with('\n') {
+        s.push('\n');
+    }
+}
+
+/// Byte offset of a char index (the parser counts chars).
+fn byte_at(s: &str, char_index: usize) -> usize {
+    s.char_indices()
+        .nth(char_index)
+        .map(|(b, _)| b)
+        .unwrap_or(s.len())
+}
+
+/// The indentation of the `-` of the list's first item.
+fn line_indent(text: &str, line: usize) -> usize {
+    text.lines()
+        .nth(line.saturating_sub(1))
+        .map(|l| l.len() - l.trim_start_matches(' ').len())
+        .unwrap_or(2)
+}
+
+fn render_rule(r: &IgnoreRule, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut s = format!("{pad}- path: {}\n", yaml_string(&r.path));
+    for (key, value) in [
+        ("stack", &r.stack),
+        ("account", &r.account),
+        ("region", &r.region),
+    ] {
+        if let Some(v) = value {
+            s.push_str(&format!("{pad}  {key}: {}\n", yaml_string(v)));
+        }
+    }
+    s
+}
+
+/// A YAML string literal: single-quoted when printable, else double-quoted with escapes.
+fn yaml_string(s: &str) -> String {
+    let printable = s
+        .chars()
+        .all(|c| !c.is_control() && c != '\u{feff}' && !('\u{2028}'..='\u{2029}').contains(&c));
+    if printable {
+        return format!("'{}'", s.replace('\'', "''"));
+    }
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() || c == '\u{feff}' || ('\u{2028}'..='\u{2029}').contains(&c) => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

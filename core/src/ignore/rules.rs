@@ -1,0 +1,221 @@
+//! The ignore file model: `ignore: [{path, stack?, account?, region?}]`.
+
+use super::error::IgnoreError;
+use super::glob::Pattern;
+use super::yaml::{parse_document, Node, Pos};
+
+/// The conventional location of the ignore file, relative to the repository.
+pub const IGNORE_FILE: &str = "baselines/ignore.yaml";
+
+/// One rule: a path pattern and optional scopes (absent = any).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct IgnoreRule {
+    /// Pattern over `<logicalId>.<path>`, `<constructPath>.<path>` or `<stack>/<constructPath>.<path>`.
+    pub path: String,
+    /// Stack name pattern.
+    pub stack: Option<String>,
+    /// Account id pattern.
+    pub account: Option<String>,
+    /// Region pattern.
+    pub region: Option<String>,
+}
+
+impl IgnoreRule {
+    /// An unscoped rule.
+    pub fn new(path: &str) -> Self {
+        IgnoreRule {
+            path: path.to_string(),
+            ..IgnoreRule::default()
+        }
+    }
+}
+
+/// A rule with its patterns compiled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompiledRule {
+    /// The rule as written.
+    pub rule: IgnoreRule,
+    pub(crate) path: Pattern,
+    pub(crate) stack: Option<Pattern>,
+    pub(crate) account: Option<Pattern>,
+    pub(crate) region: Option<Pattern>,
+}
+
+impl CompiledRule {
+    /// Compiles a rule.
+    pub fn new(rule: IgnoreRule) -> Result<Self, IgnoreError> {
+        let opt = |p: &Option<String>| p.as_deref().map(Pattern::new).transpose();
+        Ok(CompiledRule {
+            path: Pattern::new(&rule.path)?,
+            stack: opt(&rule.stack)?,
+            account: opt(&rule.account)?,
+            region: opt(&rule.region)?,
+            rule,
+        })
+    }
+}
+
+/// A loaded ignore file.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct IgnoreConfig {
+    /// The rules, in file order.
+    pub rules: Vec<CompiledRule>,
+}
+
+impl IgnoreConfig {
+    /// Builds a config from rules.
+    pub fn from_rules(rules: Vec<IgnoreRule>) -> Result<Self, IgnoreError> {
+        Ok(IgnoreConfig {
+            rules: rules
+                .into_iter()
+                .map(CompiledRule::new)
+                .collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// Parses ignore-file text; `file` names it in errors.
+    pub fn parse(file: &str, text: &str) -> Result<Self, IgnoreError> {
+        Self::from_rules(parse_rules(file, text)?)
+    }
+
+    /// The rules as written.
+    pub fn plain_rules(&self) -> Vec<IgnoreRule> {
+        self.rules.iter().map(|r| r.rule.clone()).collect()
+    }
+}
+
+fn invalid(file: &str, pos: Pos, message: String) -> IgnoreError {
+    IgnoreError::Invalid {
+        file: file.to_string(),
+        line: pos.line,
+        column: pos.column,
+        message,
+    }
+}
+
+/// Parses the rules of ignore-file text, validating its shape strictly: an
+/// unknown key (a typo such as `ignroe`) would otherwise silently disable rules.
+pub fn parse_rules(file: &str, text: &str) -> Result<Vec<IgnoreRule>, IgnoreError> {
+    let Some(doc) = parse_document(file, text)? else {
+        return Ok(Vec::new());
+    };
+    let list = match &doc {
+        n if n.is_null() => return Ok(Vec::new()),
+        Node::Map { entries, .. } => {
+            let mut list = None;
+            for (k, v) in entries {
+                match key_text(k) {
+                    Some("ignore") if list.is_none() => list = Some(v),
+                    Some("ignore") => {
+                        return Err(invalid(file, k.pos(), "duplicate key 'ignore'".into()))
+                    }
+                    Some(other) => {
+                        return Err(invalid(
+                            file,
+                            k.pos(),
+                            format!("unknown top-level key {other:?} (the only key is 'ignore')"),
+                        ))
+                    }
+                    None => {
+                        return Err(invalid(
+                            file,
+                            k.pos(),
+                            "top-level keys must be plain text".into(),
+                        ))
+                    }
+                }
+            }
+            list
+        }
+        other => {
+            return Err(invalid(
+                file,
+                other.pos(),
+                format!(
+                    "expected a mapping with an 'ignore' list, found {}",
+                    other.kind()
+                ),
+            ))
+        }
+    };
+    let items = match list {
+        None => return Ok(Vec::new()),
+        Some(n) if n.is_null() => return Ok(Vec::new()),
+        Some(Node::Seq { items, .. }) => items,
+        Some(other) => {
+            return Err(invalid(
+                file,
+                other.pos(),
+                format!("'ignore' must be a list of rules, found {}", other.kind()),
+            ))
+        }
+    };
+    items.iter().map(|item| parse_rule(file, item)).collect()
+}
+
+fn key_text(n: &Node) -> Option<&str> {
+    match n {
+        Node::Scalar { text, .. } => Some(text.as_str()),
+        _ => None,
+    }
+}
+
+fn parse_rule(file: &str, item: &Node) -> Result<IgnoreRule, IgnoreError> {
+    let Node::Map { entries, .. } = item else {
+        return Err(invalid(
+            file,
+            item.pos(),
+            format!(
+                "a rule is a mapping {{path, stack?, account?, region?}}, found {}",
+                item.kind()
+            ),
+        ));
+    };
+    let mut rule = IgnoreRule::default();
+    let mut path = None;
+    for (k, v) in entries {
+        let name = key_text(k).unwrap_or("");
+        let value = match v {
+            Node::Scalar { text, .. } if !v.is_null() => text.clone(),
+            _ => {
+                return Err(invalid(
+                    file,
+                    v.pos(),
+                    format!("rule key {name:?} must be a text value, found {}", v.kind()),
+                ))
+            }
+        };
+        let slot = match name {
+            "path" => &mut path,
+            "stack" => &mut rule.stack,
+            "account" => &mut rule.account,
+            "region" => &mut rule.region,
+            other => {
+                return Err(invalid(
+                    file,
+                    k.pos(),
+                    format!("unknown rule key {other:?} (expected path, stack, account, region)"),
+                ))
+            }
+        };
+        if slot.is_some() {
+            return Err(invalid(
+                file,
+                k.pos(),
+                format!("duplicate rule key {name:?}"),
+            ));
+        }
+        *slot = Some(value);
+    }
+    match path {
+        Some(p) if !p.is_empty() => rule.path = p,
+        _ => {
+            return Err(invalid(
+                file,
+                item.pos(),
+                "a rule needs a non-empty 'path'".into(),
+            ))
+        }
+    }
+    Ok(rule)
+}

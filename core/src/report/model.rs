@@ -1,0 +1,185 @@
+//! What every renderer reads: one stack's result, its coverage and its counts.
+
+use super::mask::{mask_findings, MaskPolicy};
+use crate::finding::{Finding, Tier};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How much of a stack was actually compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Coverage {
+    /// Resources in the template.
+    pub total: usize,
+    /// Resources a comparison was made for (deleted ones included: their state is known).
+    pub checked: usize,
+    /// Resources not read (custom, unsupported, read failed or denied).
+    pub skipped: usize,
+    /// Nested stacks not recursed into.
+    pub nested_not_recursed: usize,
+}
+
+impl Coverage {
+    /// Coverage from a stack's resource count and its findings (`skipped` counted per resource).
+    pub fn from_findings(total: usize, findings: &[Finding], nested_not_recursed: usize) -> Self {
+        let skipped: BTreeSet<&str> = findings
+            .iter()
+            .filter(|f| f.tier == Tier::Skipped)
+            .map(|f| f.logical_id.as_str())
+            .collect();
+        let skipped = skipped.len().min(total);
+        Coverage {
+            total,
+            checked: total.saturating_sub(skipped + nested_not_recursed),
+            skipped,
+            nested_not_recursed,
+        }
+    }
+
+    /// True when every resource was compared.
+    pub fn is_complete(&self) -> bool {
+        self.skipped == 0 && self.nested_not_recursed == 0 && self.checked == self.total
+    }
+
+    /// True when nothing at all was compared (no reassuring mark may be shown).
+    pub fn nothing_compared(&self) -> bool {
+        self.checked == 0
+    }
+}
+
+/// One stack's check result, as renderers and exit codes read it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StackReport {
+    /// Stack name.
+    pub stack: String,
+    /// Account id, when known.
+    pub account_id: Option<String>,
+    /// Region.
+    pub region: String,
+    /// Findings after baseline and ignore rules.
+    pub findings: Vec<Finding>,
+    /// What was compared.
+    pub coverage: Coverage,
+    /// One-line notes (baseline lifecycle folds and the like).
+    pub notes: Vec<String>,
+    /// Whether a baseline file exists for the stack.
+    pub has_baseline: bool,
+    /// Set when the stack could not be checked at all.
+    pub error: Option<String>,
+    /// Secret positions to mask.
+    pub masks: MaskPolicy,
+}
+
+impl StackReport {
+    /// The findings with secrets masked (what every renderer prints).
+    pub fn masked_findings(&self) -> Vec<Finding> {
+        mask_findings(&self.findings, &self.masks)
+    }
+
+    /// Counts and verdict.
+    pub fn summary(&self) -> Summary {
+        Summary::of(self)
+    }
+}
+
+/// True for a finding that counts as confirmed drift (fails `--fail`).
+pub fn is_confirmed_drift(f: &Finding) -> bool {
+    f.tier.is_drift() && !f.unrecorded
+}
+
+/// True for an unrecorded live-only value (potential drift: shown, never failing).
+pub fn is_potential_drift(f: &Finding) -> bool {
+    f.tier.is_drift() && f.unrecorded
+}
+
+/// The overall state of one stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The stack could not be checked.
+    Error,
+    /// Confirmed drift.
+    Drift,
+    /// Only unrecorded live-only values.
+    PotentialOnly,
+    /// No drift, but nothing was compared.
+    NothingCompared,
+    /// No drift in what was compared; coverage incomplete.
+    CleanIncomplete,
+    /// No drift; everything compared.
+    Clean,
+}
+
+impl Verdict {
+    /// The wire name (JSON `status`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Error => "error",
+            Verdict::Drift => "drift",
+            Verdict::PotentialOnly => "potentialDrift",
+            Verdict::NothingCompared => "nothingCompared",
+            Verdict::CleanIncomplete => "cleanIncomplete",
+            Verdict::Clean => "clean",
+        }
+    }
+}
+
+/// Counts derived from a stack's findings.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Summary {
+    /// Confirmed drift per drift tier.
+    pub drift_by_tier: BTreeMap<Tier, usize>,
+    /// Confirmed drift total.
+    pub drift: usize,
+    /// Potential (unrecorded) drift total.
+    pub potential: usize,
+    /// Findings per tier (all tiers, unrecorded included under their tier).
+    pub by_tier: BTreeMap<Tier, usize>,
+    /// Coverage complete.
+    pub coverage_complete: bool,
+    /// The verdict.
+    pub verdict: Option<Verdict>,
+}
+
+impl Summary {
+    fn of(r: &StackReport) -> Self {
+        let mut s = Summary {
+            coverage_complete: r.coverage.is_complete(),
+            ..Summary::default()
+        };
+        for f in &r.findings {
+            *s.by_tier.entry(f.tier).or_default() += 1;
+            if is_confirmed_drift(f) {
+                s.drift += 1;
+                *s.drift_by_tier.entry(f.tier).or_default() += 1;
+            } else if is_potential_drift(f) {
+                s.potential += 1;
+            }
+        }
+        s.verdict = Some(if r.error.is_some() {
+            Verdict::Error
+        } else if s.drift > 0 {
+            Verdict::Drift
+        } else if s.potential > 0 {
+            Verdict::PotentialOnly
+        } else if r.coverage.nothing_compared() {
+            Verdict::NothingCompared
+        } else if !s.coverage_complete {
+            Verdict::CleanIncomplete
+        } else {
+            Verdict::Clean
+        });
+        s
+    }
+
+    /// The verdict (always set by [`StackReport::summary`]).
+    pub fn verdict(&self) -> Verdict {
+        self.verdict.unwrap_or(Verdict::Error)
+    }
+
+    /// `declared=1, undeclared=2` (non-zero drift tiers in report order).
+    pub fn drift_breakdown(&self) -> String {
+        Tier::ALL
+            .iter()
+            .filter_map(|t| self.drift_by_tier.get(t).map(|n| format!("{t}={n}")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}

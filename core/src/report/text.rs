@@ -1,0 +1,398 @@
+//! The terminal report: tiered blocks, an info footer, coverage and a verdict.
+//!
+//! Layout (seed 000 §9): a heading per stack; the drift sections in full with
+//! the count inside the brackets; potential drift in its own section; the
+//! informational tiers folded into an `info:` footer (listed in full with
+//! `verbose`); a coverage line that never shows a reassuring mark when nothing
+//! was compared; and a `result:` line at column 0, framed by rules when any
+//! section was printed. Colour only when `color` is set (the caller decides
+//! from the TTY and NO_COLOR); everything else is byte-identical plain text.
+
+use super::model::{is_confirmed_drift, is_potential_drift, StackReport, Summary, Verdict};
+use super::sanitize::{render_value, sanitize_identifier};
+use crate::finding::{Cause, Finding, Tier};
+use crate::ignore::display_id;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// Options of the text renderer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TextOptions {
+    /// Emit ANSI colour (only on a TTY without NO_COLOR; decided by the caller).
+    pub color: bool,
+    /// List the informational tiers in full.
+    pub verbose: bool,
+}
+
+#[derive(Clone, Copy)]
+enum Style {
+    Red,
+    Green,
+    Yellow,
+    Cyan,
+    Bold,
+}
+
+fn paint(opts: TextOptions, style: Style, text: &str) -> String {
+    if !opts.color {
+        return text.to_string();
+    }
+    let code = match style {
+        Style::Red => "1;31",
+        Style::Green => "1;32",
+        Style::Yellow => "33",
+        Style::Cyan => "36",
+        Style::Bold => "1",
+    };
+    format!("\u{1b}[{code}m{text}\u{1b}[0m")
+}
+
+/// Renders several stacks, one blank line between them.
+pub fn render_text(reports: &[StackReport], opts: TextOptions) -> String {
+    reports
+        .iter()
+        .map(|r| render_stack(r, opts))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+struct Section {
+    title: &'static str,
+    explain: &'static str,
+    style: Style,
+    pick: fn(&Finding) -> bool,
+}
+
+const DRIFT_SECTIONS: [Section; 5] = [
+    Section {
+        title: "Deleted",
+        explain: "declared in the template, gone from AWS — recreate it with a deploy",
+        style: Style::Red,
+        pick: |f| f.tier == Tier::Deleted && !f.unrecorded,
+    },
+    Section {
+        title: "CFn-Declared Drift",
+        explain: "live value differs from the template",
+        style: Style::Red,
+        pick: |f| f.tier == Tier::Declared && !f.unrecorded,
+    },
+    Section {
+        title: "CFn-Undeclared Drift",
+        explain: "live-only value that differs from your baseline",
+        style: Style::Yellow,
+        pick: |f| f.tier == Tier::Undeclared && !f.unrecorded,
+    },
+    Section {
+        title: "Out-of-band Resources",
+        explain: "live resources the template does not declare",
+        style: Style::Yellow,
+        pick: |f| f.tier == Tier::Added && !f.unrecorded,
+    },
+    Section {
+        title: "Potential Drift",
+        explain: "live-only and not yet in your baseline, so realdrift can't tell whether it's intended or an out-of-band change — record it to accept it, or revert it to remove it",
+        style: Style::Cyan,
+        pick: is_potential_drift,
+    },
+];
+
+const INFO_TIERS: [(Tier, &str); 4] = [
+    (Tier::Ignored, "Ignored"),
+    (Tier::ReadGap, "Read Gap"),
+    (Tier::Unresolved, "Unresolved"),
+    (Tier::Skipped, "Skipped"),
+];
+
+/// Renders one stack.
+pub fn render_stack(r: &StackReport, opts: TextOptions) -> String {
+    let stack = sanitize_identifier(&r.stack);
+    let mut out = String::new();
+    let account = r.account_id.as_deref().map(sanitize_identifier);
+    let region = sanitize_identifier(&r.region);
+    let heading = match account {
+        Some(a) => format!("{stack} ({a} / {region})"),
+        None => format!("{stack} ({region})"),
+    };
+    let _ = writeln!(out, "{}", paint(opts, Style::Bold, &heading));
+
+    if let Some(err) = &r.error {
+        let _ = writeln!(
+            out,
+            "{} {}",
+            paint(opts, Style::Red, "✗"),
+            sanitize_identifier(&format!("could not be checked: {err}"))
+        );
+        let _ = writeln!(out, "result: {}", paint(opts, Style::Red, "ERROR"));
+        return out;
+    }
+
+    let findings = r.masked_findings();
+    let summary = r.summary();
+    let mut printed = 0usize;
+    for section in &DRIFT_SECTIONS {
+        let picked: Vec<&Finding> = findings.iter().filter(|f| (section.pick)(f)).collect();
+        if picked.is_empty() {
+            continue;
+        }
+        if printed > 0 {
+            out.push('\n');
+        }
+        printed += 1;
+        let header = format!("[{}: {}]", section.title, picked.len());
+        let _ = writeln!(
+            out,
+            "{} {}",
+            paint(opts, section.style, &header),
+            section.explain
+        );
+        for f in picked {
+            write_finding(&mut out, f, &r.stack);
+        }
+    }
+    if summary.potential > 0 && !r.has_baseline {
+        let _ = writeln!(
+            out,
+            "No baseline yet — every live-only value is potential drift. Record the ones you accept (realdrift record) to start watching them."
+        );
+    }
+    if opts.verbose {
+        for (tier, title) in INFO_TIERS {
+            let picked: Vec<&Finding> = findings.iter().filter(|f| f.tier == tier).collect();
+            if picked.is_empty() {
+                continue;
+            }
+            if printed > 0 {
+                out.push('\n');
+            }
+            printed += 1;
+            let _ = writeln!(
+                out,
+                "[{title}: {}] informational, never drift",
+                picked.len()
+            );
+            for f in picked {
+                write_finding(&mut out, f, &r.stack);
+            }
+        }
+    }
+    for note in &r.notes {
+        let _ = writeln!(out, "note: {}", sanitize_identifier(note));
+    }
+    if !opts.verbose {
+        write_info(&mut out, &findings);
+    }
+    let _ = writeln!(out, "{}", coverage_line(r, &summary, opts));
+
+    let verdict = verdict_text(&summary);
+    let styled = match summary.verdict() {
+        Verdict::Clean => paint(opts, Style::Green, &verdict),
+        Verdict::Drift | Verdict::Error => paint(opts, Style::Red, &verdict),
+        _ => paint(opts, Style::Yellow, &verdict),
+    };
+    let any_drift_section = findings
+        .iter()
+        .any(|f| is_confirmed_drift(f) || is_potential_drift(f));
+    if any_drift_section {
+        let rule = "─".repeat(verdict.chars().count() + "result: ".len());
+        let _ = writeln!(
+            out,
+            "\n{rule}\n{}{styled}\n{rule}",
+            paint(opts, Style::Bold, "result: ")
+        );
+    } else {
+        let _ = writeln!(out, "{}{styled}", paint(opts, Style::Bold, "result: "));
+    }
+    out
+}
+
+fn write_finding(out: &mut String, f: &Finding, stack: &str) {
+    let id = sanitize_identifier(display_id(f, stack));
+    let path = sanitize_identifier(&f.path);
+    let target = if path.is_empty() {
+        id
+    } else {
+        format!("{id}.{path}")
+    };
+    let shown = |v: &Option<serde_json::Value>| {
+        v.as_ref()
+            .map(render_value)
+            .unwrap_or_else(|| "(absent)".to_string())
+    };
+    let line = match f.tier {
+        Tier::Deleted => format!("{target}: resource deleted"),
+        Tier::Undeclared | Tier::Added if f.desired.is_none() => {
+            format!("{target}: {}", shown(&f.actual))
+        }
+        Tier::Declared | Tier::Undeclared | Tier::Added | Tier::Ignored => {
+            format!("{target}: {} → {}", shown(&f.desired), shown(&f.actual))
+        }
+        _ => target,
+    };
+    let _ = writeln!(out, "  {line}");
+    let mut origin = format!(
+        "{} {}",
+        sanitize_identifier(&f.resource_type),
+        sanitize_identifier(&f.logical_id)
+    );
+    if let Some(note) = &f.note {
+        let _ = write!(origin, " · {}", sanitize_identifier(note));
+    }
+    let _ = writeln!(out, "    ↳ {origin}");
+    if let Some(cause) = &f.cause {
+        if let Some(c) = cause_text(cause) {
+            let _ = writeln!(out, "    ↳ {c}");
+        }
+    }
+}
+
+/// "by <actor> at <time> from <ip> via <event>" (each part only when known).
+pub(crate) fn cause_parts(c: &Cause) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(a) = &c.actor {
+        parts.push(format!("by {a}"));
+    }
+    if let Some(t) = &c.event_time {
+        parts.push(format!("at {t}"));
+    }
+    if let Some(ip) = &c.source_ip {
+        parts.push(format!("from {ip}"));
+    }
+    if let Some(e) = &c.event_name {
+        match &c.event_source {
+            Some(src) => parts.push(format!("via {e} ({src})")),
+            None => parts.push(format!("via {e}")),
+        }
+    }
+    if let Some(ua) = &c.user_agent {
+        parts.push(format!("using {ua}"));
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+fn cause_text(c: &Cause) -> Option<String> {
+    cause_parts(c).map(|s| sanitize_identifier(&s))
+}
+
+fn write_info(out: &mut String, findings: &[Finding]) {
+    let mut lines = Vec::new();
+    for (tier, _) in INFO_TIERS {
+        let picked: Vec<&Finding> = findings.iter().filter(|f| f.tier == tier).collect();
+        if picked.is_empty() {
+            continue;
+        }
+        let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+        for f in &picked {
+            let reason = f
+                .note
+                .as_deref()
+                .map(short_reason)
+                .unwrap_or_else(|| "no reason given".into());
+            *reasons.entry(reason).or_default() += 1;
+        }
+        let breakdown = reasons
+            .iter()
+            .map(|(r, n)| format!("{r} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        lines.push(format!("{tier}={} ({breakdown})", picked.len()));
+    }
+    match lines.len() {
+        0 => {}
+        1 => {
+            let _ = writeln!(out, "info: {}", lines[0]);
+        }
+        _ => {
+            let _ = writeln!(out, "info: (--verbose lists them)");
+            for l in lines {
+                let _ = writeln!(out, "  • {l}");
+            }
+        }
+    }
+}
+
+fn short_reason(note: &str) -> String {
+    let clean = sanitize_identifier(note);
+    let mut s: String = clean.chars().take(60).collect();
+    if clean.chars().count() > 60 {
+        s.push_str("...");
+    }
+    s
+}
+
+fn coverage_line(r: &StackReport, summary: &Summary, opts: TextOptions) -> String {
+    let c = &r.coverage;
+    let noun = if c.total == 1 {
+        "resource"
+    } else {
+        "resources"
+    };
+    let mut gaps = Vec::new();
+    if c.skipped > 0 {
+        gaps.push(format!("{} skipped", c.skipped));
+    }
+    if c.nested_not_recursed > 0 {
+        gaps.push(format!(
+            "{} nested stacks not checked",
+            c.nested_not_recursed
+        ));
+    }
+    let gaps = if gaps.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", gaps.join(", "))
+    };
+    if c.nothing_compared() && c.total > 0 {
+        return format!(
+            "{} NOTHING was compared — 0 of {} {noun} checked{gaps}",
+            paint(opts, Style::Yellow, "⚠"),
+            c.total
+        );
+    }
+    if !c.is_complete() {
+        return format!(
+            "{} coverage incomplete — {} of {} {noun} checked{gaps}",
+            paint(opts, Style::Yellow, "⚠"),
+            c.checked,
+            c.total
+        );
+    }
+    if summary.verdict() == Verdict::Clean {
+        format!(
+            "{} {} of {} {noun} checked",
+            paint(opts, Style::Green, "✓"),
+            c.checked,
+            c.total
+        )
+    } else {
+        format!("coverage: {} of {} {noun} checked", c.checked, c.total)
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The verdict after `result: `.
+pub fn verdict_text(s: &Summary) -> String {
+    let drift = || {
+        format!(
+            "{} ({})",
+            plural(s.drift, "drift", "drifts"),
+            s.drift_breakdown()
+        )
+    };
+    match s.verdict() {
+        Verdict::Error => "ERROR".into(),
+        Verdict::Drift if s.potential > 0 => format!(
+            "{} — {} + {} potential drift",
+            plural(s.drift + s.potential, "finding", "findings"),
+            drift(),
+            s.potential
+        ),
+        Verdict::Drift => drift(),
+        Verdict::PotentialOnly => format!("no confirmed drift — {} potential drift", s.potential),
+        Verdict::NothingCompared => "nothing compared".into(),
+        Verdict::CleanIncomplete => "no drift in what was checked (coverage incomplete)".into(),
+        Verdict::Clean => "CLEAN".into(),
+    }
+}
