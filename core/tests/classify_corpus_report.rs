@@ -54,6 +54,12 @@ fn corpus_disagreement_report() {
         let case = CorpusCase::load(&p).expect("case loads");
         let got = replay_case(&case);
         let a = compare_findings(&case.expected, &got);
+        if std::env::var("REALDRIFT_REPORT_ALL").is_ok() {
+            println!("## {name}");
+            for f in &got {
+                println!("   GOT-ALL {}", show(f));
+            }
+        }
         if a.is_exact() {
             exact += 1;
             continue;

@@ -75,7 +75,7 @@ impl Cmp<'_, '_> {
                 if self.scope.is_write_only(&child) {
                     return true;
                 }
-                match lm.get(k) {
+                match lm.get(self.scope.live_key(path, k, lm)) {
                     Some(lv) => self.eq(&child, dv, lv),
                     None => is_trivially_empty(dv) || is_unresolved_marker(dv),
                 }
@@ -164,7 +164,7 @@ impl Cmp<'_, '_> {
                     if self.scope.is_write_only(&child) {
                         continue;
                     }
-                    match lm.get(k) {
+                    match lm.get(self.scope.live_key(path, k, lm)) {
                         Some(lv) => self.diff(&child, dv, lv, whole, out),
                         None if is_trivially_empty(dv) || is_unresolved_marker(dv) => {}
                         None => out.push(Mismatch {

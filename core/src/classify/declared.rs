@@ -52,6 +52,13 @@ pub(crate) fn run(
             let f = out.push(Tier::ReadGap, &path);
             f.write_only = true;
             f.note = Some(NOTE_WRITE_ONLY.to_string());
+            // AWS may store the write-only input under another, readable name.
+            if let (Some(alt), Some(d)) = (alt_live_name(scope, key, live), dv.to_json()) {
+                consumed.push(alt.to_string());
+                if let Some(l) = live.get(alt) {
+                    compare(scope, &cmp, live, &Path::key(alt), &d, l, out);
+                }
+            }
             continue;
         }
         if !dv.is_fully_resolved() {
@@ -66,12 +73,6 @@ pub(crate) fn run(
             let mut dc = d.clone();
             canonicalize_in_place(&mut dc);
             absent(scope, &path, &dc, out);
-            if let Some(alt) = alt_live_name(scope, key, live) {
-                consumed.push(alt.to_string());
-                if let Some(l) = live.get(alt) {
-                    compare(scope, &cmp, live, &Path::key(alt), &d, l, out);
-                }
-            }
             continue;
         };
         compare(scope, &cmp, live, &path, &d, l, out);
@@ -82,10 +83,8 @@ pub(crate) fn run(
 /// A declared property the live read does not return.
 fn absent(scope: &Scope<'_>, path: &Path, d: &Value, out: &mut Out<'_, '_>) {
     let collection = d.is_object() || d.is_array();
-    if collection && is_empty_collection(d) {
-        return;
-    }
-    if collection && !Scope::any(&scope.facts.readgap_collections, path) {
+    if collection && !is_empty_collection(d) && !Scope::any(&scope.facts.readgap_collections, path)
+    {
         let f = out.push(Tier::Declared, path);
         f.desired = Some(d.clone());
         return;

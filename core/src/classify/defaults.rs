@@ -89,6 +89,14 @@ fn same(a: &Value, b: &Value) -> bool {
         (Value::String(live), Value::String(d)) if d.starts_with("re:") => {
             regex_matches(&d[3..], live)
         }
+        (Value::String(x), Value::String(y)) => match (parse_json_text(x), parse_json_text(y)) {
+            (Some(mut p), Some(mut q)) => {
+                canonicalize_in_place(&mut p);
+                canonicalize_in_place(&mut q);
+                same(&prune(&p), &prune(&q))
+            }
+            _ => false,
+        },
         _ => is_stringly_equal(a, b),
     }
 }
@@ -157,11 +165,51 @@ pub(crate) fn is_known_default(
                 .when
                 .as_ref()
                 .is_none_or(|w| when_holds(scope, live, w))
-            && (kd.entry.any
+            && ((kd.entry.any && !is_trivially_empty(v))
                 || kd
                     .entry
                     .values
                     .iter()
                     .any(|d| matches_default(v, &expand(d, scope))))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_text_defaults_match_modulo_formatting() {
+        let live = json!("{\n  \"A\" : {\n    \"K\" : \"x\",\n    \"V\" : [ \"5.0\" ]\n  }\n}");
+        let d = json!("{\"A\":{\"K\":\"x\",\"V\":[\"5.0\"]}}");
+        assert!(matches_default(&live, &d));
+        assert!(!matches_default(
+            &live,
+            &json!("{\"A\":{\"K\":\"y\",\"V\":[\"5.0\"]}}")
+        ));
+    }
+
+    #[test]
+    fn object_defaults_ignore_unset_members_but_not_set_ones() {
+        let d = json!({"IncludeExecutionData": false, "Level": "OFF"});
+        assert!(matches_default(&json!({"Level": "OFF"}), &d));
+        assert!(!matches_default(&json!({"Level": "ALL"}), &d));
+        assert!(!matches_default(
+            &json!({"Level": "OFF", "Destinations": ["x"]}),
+            &d
+        ));
+    }
+
+    #[test]
+    fn regex_defaults_match_by_shape() {
+        assert!(matches_default(
+            &json!("default.mysql8.0"),
+            &json!("re:^default\\.")
+        ));
+        assert!(!matches_default(
+            &json!("custom-pg"),
+            &json!("re:^default\\.")
+        ));
+    }
 }

@@ -38,6 +38,11 @@ impl<'r> Keyed<'r> {
         self.rule.value_field.is_some()
     }
 
+    /// True when an undeclared array is reported element by element.
+    pub fn splits_undeclared(&self) -> bool {
+        self.is_bag() || self.rule.split_undeclared
+    }
+
     /// The identity of an element.
     pub fn id(&self, e: &Value) -> Option<String> {
         if self.rule.keys.is_empty() {

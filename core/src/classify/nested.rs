@@ -81,6 +81,9 @@ pub(crate) fn collect(
             let free_form = scope.is_free_form(path);
             for (k, lv) in lm {
                 let child = path.with_key(k);
+                if !dm.contains_key(k) && scope.is_alias_of_declared(path, k, dm) {
+                    continue;
+                }
                 match dm.get(k) {
                     Some(dv) => collect(scope, live_top, &child, dv, lv, out),
                     None => {
@@ -99,11 +102,15 @@ pub(crate) fn collect(
         }
         (Value::Array(da), Value::Array(la)) => {
             if let Some(k) = keyed_rule(scope, path) {
+                // Matched elements are walked only where they carry a standard
+                // identity field; elsewhere AWS default-fills element bodies.
+                let walk_matched =
+                    !k.is_bag() && identity_key_of(da, &ALIGN_IDENTITY_KEYS).is_some();
                 for le in la {
                     let Some(id) = k.id(le) else { continue };
                     let child = path.child(Seg::Id(id.clone()));
                     if k.is_declared(da, &id) {
-                        if !k.is_bag() {
+                        if walk_matched {
                             let de = da.iter().find(|de| {
                                 k.id(de)
                                     .is_some_and(|d| k.find(std::slice::from_ref(le), &d).is_some())

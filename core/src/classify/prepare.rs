@@ -7,6 +7,7 @@ use super::context::SiblingPolicyNames;
 use super::scope::Scope;
 use super::siblings;
 use crate::normalize::aws_facts::facts;
+use crate::normalize::canonicalize_in_place;
 use crate::normalize::managed_fields::strip_managed_fields;
 use crate::normalize::schema_strip::strip_paths;
 use crate::normalize::tags::{declared_tag_keys, strip_aws_tags_deep, strip_stack_tags};
@@ -29,7 +30,14 @@ pub(crate) fn prepare_live(scope: &Scope<'_>, live: &Map<String, Value>) -> Map<
     strip_stack_tags(&mut m, tag_prop, &scope.ctx.stack_tags, &declared_keys);
     drop_sibling_policies(scope, &mut m);
     siblings::drop_sibling_sg_rules(scope, &mut m);
-    m
+    // One canonical form for every finding value (policy statements, keyed
+    // and id arrays in a stable order).
+    let mut v = Value::Object(m);
+    canonicalize_in_place(&mut v);
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
 }
 
 /// Drops live inline policies a sibling `AWS::IAM::Policy` owns (matched by

@@ -108,6 +108,38 @@ impl<'a> Scope<'a> {
         Self::any(&self.write_only, path)
     }
 
+    /// The live key a declared key is read back as inside the object at
+    /// `parent` (the key itself, or the service's renamed alias).
+    pub fn live_key<'k>(
+        &'k self,
+        parent: &Path,
+        key: &'k str,
+        live: &Map<String, Value>,
+    ) -> &'k str {
+        if live.contains_key(key) {
+            return key;
+        }
+        self.facts
+            .key_aliases
+            .iter()
+            .find(|(p, a)| a.declared == key && p.matches(parent) && live.contains_key(&a.live))
+            .map_or(key, |(_, a)| a.live.as_str())
+    }
+
+    /// True when live key `key` at `parent` is the renamed form of a key the
+    /// declared object sets.
+    pub fn is_alias_of_declared(
+        &self,
+        parent: &Path,
+        key: &str,
+        declared: &Map<String, Value>,
+    ) -> bool {
+        self.facts
+            .key_aliases
+            .iter()
+            .any(|(p, a)| a.live == key && p.matches(parent) && declared.contains_key(&a.declared))
+    }
+
     /// True when a top-level declared property is write-only.
     pub fn is_write_only_top(&self, key: &str) -> bool {
         self.schema.write_only.iter().any(|k| k == key)

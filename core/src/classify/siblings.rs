@@ -57,17 +57,6 @@ pub(crate) fn top_level_verdict(scope: &Scope<'_>, key: &str, v: &Value) -> Opti
             return Some(Verdict::Drop);
         }
     }
-    // A read replica inherits its source instance's settings.
-    if let Some(src) = declared_str(scope, "SourceDBInstanceIdentifier") {
-        if let Some(m) = fact(scope, "siblingRdsSourceModels")
-            .and_then(|m| m.get(src))
-            .and_then(|m| m.get(key))
-        {
-            if matches_default(v, m) {
-                return Some(Verdict::AtDefault);
-            }
-        }
-    }
     let acct = fact(scope, "accountDefaults");
     let t = scope.res.resource_type.as_str();
     // Account-level defaults keyed by a declared property.
@@ -119,6 +108,23 @@ pub(crate) fn top_level_verdict(scope: &Scope<'_>, key: &str, v: &Value) -> Opti
     // Targets registered by a declared sibling (an ECS service).
     if key == "Targets" && contains_str(fact(scope, "siblingTargetGroupRegistrars"), pid) {
         return Some(Verdict::Generated);
+    }
+    None
+}
+
+/// The sibling verdict for a NON-empty undeclared top-level value: echoes of
+/// a cluster or a replica source (an empty echo is noise either way).
+pub(crate) fn echo_verdict(scope: &Scope<'_>, key: &str, v: &Value) -> Option<Verdict> {
+    // A read replica inherits its source instance's settings.
+    if let Some(src) = declared_str(scope, "SourceDBInstanceIdentifier") {
+        if let Some(m) = fact(scope, "siblingRdsSourceModels")
+            .and_then(|m| m.get(src))
+            .and_then(|m| m.get(key))
+        {
+            if matches_default(v, m) {
+                return Some(Verdict::AtDefault);
+            }
+        }
     }
     None
 }

@@ -50,12 +50,25 @@ pub(crate) fn is_generated(scope: &Scope<'_>, path: &Path, v: &Value) -> bool {
 
 /// True when a live top-level property only re-states a declared sibling
 /// (a resolved form of it), per the per-type echo facts.
-fn is_echo(scope: &Scope<'_>, key: &str) -> bool {
-    scope
-        .facts
-        .echoes
-        .iter()
-        .any(|e| e.live == key && scope.declared.contains_key(&e.declared))
+fn is_echo(scope: &Scope<'_>, key: &str, v: &Value) -> bool {
+    scope.facts.echoes.iter().any(|e| {
+        e.live == key
+            && scope
+                .declared
+                .get(&e.declared)
+                .is_some_and(|d| !e.same_value || matches_default(v, d))
+    })
+}
+
+/// True when a value carries nothing once echoes of this resource's own
+/// physical id are removed: `{Name: <physical id>, Policy: {}}` is the
+/// resource describing itself, not configuration.
+fn is_structural_noise(v: &Value, physical_id: &str) -> bool {
+    match v {
+        Value::String(s) => s.is_empty() || (!physical_id.is_empty() && s == physical_id),
+        Value::Object(o) => o.values().all(|x| is_structural_noise(x, physical_id)),
+        other => is_trivially_empty(other),
+    }
 }
 
 /// Classifies one undeclared live value at `path` and emits its finding.
@@ -73,7 +86,7 @@ pub(crate) fn classify_value(
     }
     let verdict = match path.segs() {
         [Seg::Key(k)] => {
-            if is_echo(scope, k) {
+            if is_echo(scope, k, v) || Scope::any(&scope.facts.owned_elsewhere, path) {
                 return;
             }
             siblings::top_level_verdict(scope, k, v)
@@ -92,6 +105,18 @@ pub(crate) fn classify_value(
         }
         None => {}
     }
+    if let [Seg::Key(k)] = path.segs() {
+        if !is_trivially_empty(v) {
+            match siblings::echo_verdict(scope, k, v) {
+                Some(Verdict::Drop) => return,
+                Some(Verdict::AtDefault) => {
+                    out.push_actual(Tier::AtDefault, path, v, nested);
+                    return;
+                }
+                _ => {}
+            }
+        }
+    }
     let named = siblings::eb_named_value(scope, v);
     if is_known_default(scope, live, path, v)
         || named.is_some_and(|n| is_known_default(scope, live, path, &n))
@@ -107,10 +132,13 @@ pub(crate) fn classify_value(
         out.push_actual(Tier::Generated, path, v, nested);
         return;
     }
-    if is_trivially_empty(v) {
+    if is_structural_noise(v, scope.physical_id) {
         return;
     }
-    if let (Value::Array(items), Some(k)) = (v, keyed_rule(scope, path)) {
+
+    if let (Value::Array(items), Some(k)) =
+        (v, keyed_rule(scope, path).filter(|k| k.splits_undeclared()))
+    {
         for e in items {
             if let Some(id) = k.id(e) {
                 classify_value(scope, live, &path.child(Seg::Id(id)), k.value(e), true, out);

@@ -6,23 +6,26 @@ use serde_json::Value;
 
 /// Identity fields that make an object array an unordered, keyed set for
 /// canonical ordering (`Tags` `Key`, CloudFront `Id`, DynamoDB names, IAM
-/// inline `PolicyName`).
-pub const SORT_IDENTITY_KEYS: [&str; 5] = ["Key", "Id", "AttributeName", "IndexName", "PolicyName"];
-
-/// Identity fields used to ALIGN elements of a declared array with live ones
-/// when collecting live-only sub-keys (`Prop[<id>].sub`). Broader than the
-/// sort keys: aligning never changes equality, it only names elements.
-pub const ALIGN_IDENTITY_KEYS: [&str; 10] = [
+/// inline `PolicyName`, named elements).
+pub const SORT_IDENTITY_KEYS: [&str; 6] = [
     "Key",
     "Id",
     "AttributeName",
     "IndexName",
+    "PolicyName",
     "Name",
-    "RuleName",
-    "DeviceName",
-    "Region",
-    "ParameterKey",
-    "ParameterName",
+];
+
+/// Identity fields used to ALIGN elements of a declared array with live ones
+/// when collecting live-only sub-keys (`Prop[<id>].sub`). Broader than the
+/// sort keys: aligning never changes equality, it only names elements.
+pub const ALIGN_IDENTITY_KEYS: [&str; 6] = [
+    "Key",
+    "Id",
+    "AttributeName",
+    "IndexName",
+    "PolicyName",
+    "Name",
 ];
 
 const HTTP_VERBS: [&str; 7] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -98,12 +101,55 @@ pub fn canonicalize_arrays_deep(v: &mut Value) {
     }
 }
 
+/// Order-independent text of a value: object keys in sorted order, so two
+/// equal values always produce the same text whatever their key order.
+pub fn canonical_text(v: &Value) -> String {
+    let mut out = String::new();
+    write_canonical(v, &mut out);
+    out
+}
+
+fn write_canonical(v: &Value, out: &mut String) {
+    match v {
+        Value::Object(o) => {
+            let mut keys: Vec<&String> = o.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push(':');
+                if let Some(x) = o.get(k) {
+                    write_canonical(x, out);
+                }
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(x, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
 /// Sorts an array by the canonical text of its elements (an unordered set).
 pub fn sort_canonical(a: &mut [Value]) {
     if a.len() < 2 {
         return;
     }
-    let mut keyed: Vec<(String, Value)> = a.iter_mut().map(|x| (x.to_string(), x.take())).collect();
+    let mut keyed: Vec<(String, Value)> = a
+        .iter_mut()
+        .map(|x| (canonical_text(x), x.take()))
+        .collect();
     keyed.sort_by(|x, y| x.0.cmp(&y.0));
     for (slot, (_, x)) in a.iter_mut().zip(keyed) {
         *slot = x;

@@ -105,6 +105,9 @@ pub struct KeyedSetRule {
     /// A prefix AWS adds to declared identities (`custom:` attributes).
     #[serde(default, rename = "idPrefix")]
     pub id_prefix: Option<String>,
+    /// Report an undeclared array element by element (always for bags).
+    #[serde(default, rename = "splitUndeclared")]
+    pub split_undeclared: bool,
     /// Why.
     pub reason: String,
 }
@@ -119,6 +122,26 @@ pub struct AltRule {
     /// The declared property name.
     pub declared: String,
     /// The live property name.
+    pub live: String,
+    /// For echoes: drop only when the live value equals the declared one.
+    #[serde(default, rename = "sameValue")]
+    pub same_value: bool,
+    /// Why.
+    pub reason: String,
+}
+
+/// A key the service renames inside an object (a deprecated alias).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeyAlias {
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Path of the object holding the key (`*` allowed).
+    pub parent: String,
+    /// The declared key.
+    pub declared: String,
+    /// The key the live read uses instead.
     pub live: String,
     /// Why.
     pub reason: String,
@@ -169,6 +192,10 @@ struct TypeRulesFile {
     alt_representations: Vec<AltRule>,
     #[serde(default, rename = "echoes")]
     echoes: Vec<AltRule>,
+    #[serde(default, rename = "ownedElsewhere")]
+    owned_elsewhere: Vec<PathRule>,
+    #[serde(default, rename = "keyAliases")]
+    key_aliases: Vec<KeyAlias>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -225,6 +252,11 @@ pub struct TypeFacts {
     /// Live properties that merely re-state a declared sibling in another
     /// form (`live`), dropped when `declared` is declared.
     pub echoes: Vec<AltRule>,
+    /// Undeclared paths another mechanism owns (child enumerators, sibling
+    /// resources): never reported by classify.
+    pub owned_elsewhere: Vec<Pattern>,
+    /// Keys the service renames inside objects.
+    pub key_aliases: Vec<(Pattern, KeyAlias)>,
 }
 
 /// The loaded registry.
@@ -279,13 +311,14 @@ pub fn load() -> Result<AwsFacts, FactsError> {
             entry: e,
         });
     }
-    let lists: [(Vec<PathRule>, fn(&mut TypeFacts) -> &mut Vec<Pattern>); 6] = [
+    let lists: [(Vec<PathRule>, fn(&mut TypeFacts) -> &mut Vec<Pattern>); 7] = [
         (tr.unordered_arrays, |f| &mut f.unordered),
         (tr.case_insensitive, |f| &mut f.case_insensitive),
         (tr.latest_sentinel, |f| &mut f.latest_sentinel),
         (tr.version_prefix, |f| &mut f.version_prefix),
         (tr.readgap_collections, |f| &mut f.readgap_collections),
         (tr.descend_undeclared, |f| &mut f.descend),
+        (tr.owned_elsewhere, |f| &mut f.owned_elsewhere),
     ];
     for (rules, field) in lists {
         for r in rules {
@@ -313,6 +346,11 @@ pub fn load() -> Result<AwsFacts, FactsError> {
     }
     for r in tr.echoes {
         entry(by, &r.type_name.clone()).echoes.push(r);
+    }
+    for r in tr.key_aliases {
+        entry(by, &r.type_name.clone())
+            .key_aliases
+            .push((Pattern::parse(&r.parent), r));
     }
     Ok(facts)
 }
@@ -349,6 +387,7 @@ pub fn all_reasons() -> Result<Vec<(String, String)>, FactsError> {
         ("versionPrefix", tr.version_prefix),
         ("readGapCollections", tr.readgap_collections),
         ("descendUndeclared", tr.descend_undeclared),
+        ("ownedElsewhere", tr.owned_elsewhere),
     ] {
         for r in rules {
             out.push((format!("{name} {} {}", r.type_name, r.path), r.reason));
@@ -374,6 +413,12 @@ pub fn all_reasons() -> Result<Vec<(String, String)>, FactsError> {
     }
     for r in tr.echoes {
         out.push((format!("echoes {} {}", r.type_name, r.live), r.reason));
+    }
+    for r in tr.key_aliases {
+        out.push((
+            format!("keyAliases {} {}", r.type_name, r.declared),
+            r.reason,
+        ));
     }
     for n in mf.names {
         out.push((format!("managed field {}", n.name), n.reason));

@@ -8,12 +8,16 @@ use serde_json::{Map, Value};
 /// Policy fields whose value is a set of strings (scalar or array).
 const SET_FIELDS: [&str; 4] = ["Action", "NotAction", "Resource", "NotResource"];
 
-/// True when an object looks like a policy document (has a `Statement`).
+/// True when an object looks like an IAM policy document: a `Statement`
+/// (object or array) whose statements carry an `Effect`. Other shapes that
+/// merely use the word (a WAF rule's `Statement`) are left alone.
 pub fn is_policy_document(o: &Map<String, Value>) -> bool {
-    matches!(
-        o.get("Statement"),
-        Some(Value::Array(_)) | Some(Value::Object(_))
-    )
+    let is_stmt = |s: &Value| s.get("Effect").is_some_and(Value::is_string);
+    match o.get("Statement") {
+        Some(Value::Array(a)) => !a.is_empty() && a.iter().all(is_stmt),
+        Some(s @ Value::Object(_)) => is_stmt(s),
+        _ => false,
+    }
 }
 
 /// Canonicalizes every policy document found anywhere inside `v`, in place.
@@ -129,15 +133,7 @@ fn to_sorted_string_set(v: &mut Value) {
 }
 
 fn sort_by_canonical_text(list: &mut [Value]) {
-    if list.len() < 2 {
-        return;
-    }
-    let mut keyed: Vec<(String, Value)> =
-        list.iter_mut().map(|x| (x.to_string(), x.take())).collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    for (slot, (_, x)) in list.iter_mut().zip(keyed) {
-        *slot = x;
-    }
+    super::arrays::sort_canonical(list);
 }
 
 #[cfg(test)]
@@ -181,7 +177,13 @@ mod tests {
 
     #[test]
     fn version_is_never_fabricated() {
-        let v = canon(json!({"Statement": []}));
+        let v = canon(json!({"Statement": [{"Effect": "Allow"}]}));
         assert!(v.get("Version").is_none());
+    }
+
+    #[test]
+    fn non_iam_statements_are_untouched() {
+        let waf = json!({"Name": "r", "Statement": {"RateBasedStatement": {"Limit": 1}}});
+        assert_eq!(canon(waf.clone()), waf);
     }
 }
