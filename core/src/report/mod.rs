@@ -27,4 +27,4 @@ pub use slack::{
 pub use sns::{
     render_chatbot, render_sns, sns_document, sns_subject, SnsKind, SnsMessage, MAX_SUBJECT_CHARS,
 };
-pub use text::{render_stack, render_text, verdict_text, TextOptions};
+pub use text::{render_stack, render_text, use_color, verdict_text, TextOptions};

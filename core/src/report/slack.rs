@@ -10,6 +10,7 @@
 use super::model::{is_confirmed_drift, StackReport, Verdict};
 use super::sanitize::{render_value, sanitize_identifier};
 use super::text::cause_parts;
+use crate::baseline::sort_keys;
 use crate::finding::Finding;
 use crate::ignore::display_id;
 use serde_json::{json, Value};
@@ -201,5 +202,6 @@ pub fn render_slack(reports: &[StackReport]) -> Value {
             reports.len()
         )
     };
-    json!({"text": fit(&fallback, MAX_FALLBACK_TEXT), "blocks": blocks})
+    // Sorted keys: the same bytes whatever serde_json's map feature set.
+    sort_keys(&json!({"text": fit(&fallback, MAX_FALLBACK_TEXT), "blocks": blocks}))
 }

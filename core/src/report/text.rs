@@ -24,6 +24,13 @@ pub struct TextOptions {
     pub verbose: bool,
 }
 
+/// Whether to colour terminal output: only on a TTY, and never when
+/// `NO_COLOR` is set to a non-empty value (no-color.org). `FORCE_COLOR` is
+/// deliberately not honoured, so piped output stays byte-identical.
+pub fn use_color(stdout_is_tty: bool, no_color: Option<&str>) -> bool {
+    stdout_is_tty && no_color.is_none_or(str::is_empty)
+}
+
 #[derive(Clone, Copy)]
 enum Style {
     Red,
@@ -394,5 +401,18 @@ pub fn verdict_text(s: &Summary) -> String {
         Verdict::NothingCompared => "nothing compared".into(),
         Verdict::CleanIncomplete => "no drift in what was checked (coverage incomplete)".into(),
         Verdict::Clean => "CLEAN".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_needs_a_tty_and_no_no_color() {
+        assert!(use_color(true, None));
+        assert!(use_color(true, Some("")));
+        assert!(!use_color(true, Some("1")));
+        assert!(!use_color(false, None));
     }
 }
