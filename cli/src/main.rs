@@ -25,14 +25,16 @@ fn main() -> ExitCode {
         );
     }));
     let cli = Cli::parse();
-    match commands::run(cli.command) {
-        Ok(code) => code,
-        Err(e) => {
+    // A bug that panics is still an error (exit 2), not a distinct status.
+    match std::panic::catch_unwind(|| commands::run(cli.command)) {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) => {
             eprintln!(
                 "realdrift: error: {}",
                 terminal::escape_message(&format!("{e:#}"))
             );
             ExitCode::from(2)
         }
+        Err(_) => ExitCode::from(2),
     }
 }

@@ -1,1 +1,123 @@
-fn main() {}
+//! Classify throughput over the golden corpus.
+//!
+//! Every case is loaded and turned into classify inputs once, outside the
+//! timed loop; the timed part is classify alone, single-threaded and warm.
+//! `corpus_pass` reports cases/second over the whole corpus; `heavy_case`
+//! times the largest cases (by file size) one at a time.
+//!
+//! The corpus is read from `REALDRIFT_CORPUS_DIR`, else `../shared/corpus/cases`
+//! beside the repository; without it the benchmark prints a note and times nothing.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use realdrift_core::classify::{classify, ClassifyContext, ResourceInput};
+use realdrift_core::corpus::{context_from_opts, resource_from_case, CorpusCase};
+use realdrift_core::schema::SchemaFacts;
+use serde_json::Value;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How many of the largest cases get their own benchmark.
+const HEAVY_CASES: usize = 3;
+
+/// One case's classify inputs, built ahead of timing.
+struct Prepared {
+    name: String,
+    bytes: u64,
+    resource: ResourceInput,
+    live: Value,
+    schema: SchemaFacts,
+    ctx: ClassifyContext,
+}
+
+impl Prepared {
+    fn classify(&self) -> usize {
+        classify(&self.resource, &self.live, &self.schema, &self.ctx).len()
+    }
+}
+
+fn corpus_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("REALDRIFT_CORPUS_DIR") {
+        return PathBuf::from(d);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/cases")
+}
+
+/// Loads every readable case in the corpus, sorted by file name.
+fn load_corpus() -> Vec<Prepared> {
+    let dir = corpus_dir();
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!(
+            "note: corpus dir {} unreadable; nothing to bench",
+            dir.display()
+        );
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    let mut cases = Vec::with_capacity(paths.len());
+    for path in paths {
+        let case = match CorpusCase::load(&path) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("note: skipping {e}");
+                continue;
+            }
+        };
+        cases.push(Prepared {
+            name: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            bytes: std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
+            resource: resource_from_case(&case),
+            ctx: context_from_opts(&case.opts, case.resource.construct_path.as_deref()),
+            live: case.live_raw,
+            schema: case.schema,
+        });
+    }
+    cases
+}
+
+fn bench_classify(c: &mut Criterion) {
+    let cases = load_corpus();
+    if cases.is_empty() {
+        return;
+    }
+    let findings: usize = cases.iter().map(Prepared::classify).sum();
+    eprintln!(
+        "corpus: {} cases, {findings} findings per pass",
+        cases.len()
+    );
+
+    let mut group = c.benchmark_group("classify");
+    group
+        .measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(1))
+        .sample_size(20);
+
+    group.throughput(Throughput::Elements(cases.len() as u64));
+    group.bench_function("corpus_pass", |b| {
+        b.iter(|| {
+            for p in &cases {
+                black_box(p.classify());
+            }
+        })
+    });
+
+    let mut heavy: Vec<&Prepared> = cases.iter().collect();
+    heavy.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.name.cmp(&b.name)));
+    group.throughput(Throughput::Elements(1));
+    for p in heavy.into_iter().take(HEAVY_CASES) {
+        group.bench_with_input(BenchmarkId::new("heavy_case", &p.name), p, |b, p| {
+            b.iter(|| black_box(p.classify()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_classify);
+criterion_main!(benches);
