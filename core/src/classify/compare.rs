@@ -8,12 +8,16 @@
 
 use super::keyed::{keyed_rule, Keyed};
 use super::scope::{is_unresolved_marker, Scope};
-use crate::normalize::arn::{is_arn_name_match, is_managed_kms_alias_match};
+use crate::normalize::arn::{
+    is_arn_name_match, is_execute_api_shorthand_match, is_managed_kms_alias_match,
+};
 use crate::normalize::arrays::{identity_key_of, SORT_IDENTITY_KEYS};
+use crate::normalize::aws_facts::Equivalence;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{
-    is_case_insensitive_equal, is_latest_sentinel_match, is_pem_equal, is_stringly_equal,
+    is_access_string_equal, is_case_insensitive_equal, is_dns_name_equal, is_epoch_hour_floor,
+    is_latest_sentinel_match, is_pem_equal, is_rate_expression_equal, is_stringly_equal,
     is_version_prefix_match, parse_json_text,
 };
 use serde_json::Value;
@@ -43,7 +47,12 @@ impl Cmp<'_, '_> {
             return true;
         }
         if let (Value::Number(x), Value::Number(y)) = (d, l) {
-            return x.as_f64().is_some() && x.as_f64() == y.as_f64();
+            return (x.as_f64().is_some() && x.as_f64() == y.as_f64())
+                || (self
+                    .scope
+                    .equivalences_at(path)
+                    .any(|e| e == Equivalence::EpochHourFloor)
+                    && is_epoch_hour_floor(d, l));
         }
         let (Some(ds), Some(ls)) = (d.as_str(), l.as_str()) else {
             return false;
@@ -51,14 +60,26 @@ impl Cmp<'_, '_> {
         if let (Some(mut x), Some(mut y)) = (parse_json_text(ds), parse_json_text(ls)) {
             crate::normalize::canonicalize_in_place(&mut x);
             crate::normalize::canonicalize_in_place(&mut y);
-            return self.eq(path, &x, &y) && self.eq(path, &y, &x);
+            // Declared-subset semantics, as for structured values: live
+            // default-filled members are not a declared change.
+            return self.eq(path, &x, &y);
         }
-        let f = self.scope.facts;
         let ctx = self.scope.ctx;
-        (Scope::any(&f.case_insensitive, path) && is_case_insensitive_equal(ds, ls))
-            || (Scope::any(&f.latest_sentinel, path) && is_latest_sentinel_match(ds, ls))
-            || (Scope::any(&f.version_prefix, path) && is_version_prefix_match(ds, ls))
-            || is_arn_name_match(ds, ls, ctx.account_id.as_deref(), ctx.region.as_deref())
+        self.scope.equivalences_at(path).any(|e| match e {
+            Equivalence::CaseInsensitive => is_case_insensitive_equal(ds, ls),
+            Equivalence::LatestSentinel => is_latest_sentinel_match(ds, ls),
+            Equivalence::VersionPrefix => is_version_prefix_match(ds, ls),
+            Equivalence::AccessString => is_access_string_equal(ds, ls),
+            Equivalence::DnsName => is_dns_name_equal(ds, ls),
+            Equivalence::RateExpression => is_rate_expression_equal(ds, ls),
+            Equivalence::EpochHourFloor | Equivalence::CaseInsensitiveKeys => false,
+        }) || is_execute_api_shorthand_match(
+            ds,
+            ls,
+            ctx.account_id.as_deref(),
+            ctx.region.as_deref(),
+            self.scope.physical_id,
+        ) || is_arn_name_match(ds, ls, ctx.account_id.as_deref(), ctx.region.as_deref())
             || is_managed_kms_alias_match(ds, ls, ctx.kms_alias_targets.as_ref())
             || is_pem_equal(ds, ls)
     }
@@ -75,7 +96,7 @@ impl Cmp<'_, '_> {
                 if self.scope.is_write_only(&child) {
                     return true;
                 }
-                match lm.get(self.scope.live_key(path, k, lm)) {
+                match self.scope.live_get(path, k, lm) {
                     Some(lv) => self.eq(&child, dv, lv),
                     None => is_trivially_empty(dv) || is_unresolved_marker(dv),
                 }
@@ -118,7 +139,9 @@ impl Cmp<'_, '_> {
         da.iter().all(|de| {
             let Some(id) = k.id(de) else { return false };
             match k.find(la, &id) {
-                Some((lid, le)) => self.eq(&path.child(Seg::Id(lid)), k.value(de), k.value(le)),
+                Some((lid, le)) => {
+                    self.eq(&path.child(Seg::Id(lid)), &k.comparable(de), k.value(le))
+                }
                 None => false,
             }
         })
@@ -164,7 +187,7 @@ impl Cmp<'_, '_> {
                     if self.scope.is_write_only(&child) {
                         continue;
                     }
-                    match lm.get(self.scope.live_key(path, k, lm)) {
+                    match self.scope.live_get(path, k, lm) {
                         Some(lv) => self.diff(&child, dv, lv, whole, out),
                         None if is_trivially_empty(dv) || is_unresolved_marker(dv) => {}
                         None => out.push(Mismatch {
@@ -227,7 +250,8 @@ impl Cmp<'_, '_> {
                 None => (id.clone(), None),
             };
             let child = path.child(Seg::Id(lid));
-            if le.is_some_and(|le| self.eq(&child, k.value(de), k.value(le))) {
+            let de_cmp = k.comparable(de);
+            if le.is_some_and(|le| self.eq(&child, &de_cmp, k.value(le))) {
                 continue;
             }
             if k.is_bag() {
@@ -239,7 +263,7 @@ impl Cmp<'_, '_> {
                     attribute_key: Some(id),
                 });
             } else if let Some(le) = le {
-                self.diff(&child, de, le, whole, out);
+                self.diff(&child, &de_cmp, le, whole, out);
             } else {
                 out.push(Mismatch {
                     path: child,

@@ -10,11 +10,14 @@ use crate::finding::Tier;
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::empty::is_empty_collection;
 use crate::normalize::path::Path;
+use crate::normalize::scalars::is_masked_non_ascii;
 use crate::normalize::transform::transform_reproduces_live;
 use serde_json::{Map, Value};
 
 const NOTE_WRITE_ONLY: &str = "write-only — cannot be read back";
 const NOTE_NOT_RETURNED: &str = "declared but not returned by live read";
+const NOTE_MASKED: &str =
+    "declared value unverifiable — CloudFormation GetTemplate masks non-ASCII characters as \"?\"";
 
 /// The live property a declared one is stored under when AWS renames it
 /// (and the declared name itself is absent from live).
@@ -112,12 +115,22 @@ fn compare(
         if transformed_equal(scope, &m) {
             continue;
         }
+        if let (Some(d), Some(Value::String(l))) = (m.desired.as_str(), m.actual.as_ref()) {
+            if is_masked_non_ascii(d, l) {
+                let f = out.push(Tier::ReadGap, &m.path);
+                f.note = Some(NOTE_MASKED.to_string());
+                continue;
+            }
+        }
         let f = out.push(Tier::Declared, &m.path);
         f.desired = Some(m.desired);
         f.actual = m.actual;
         f.attribute_key = m.attribute_key;
-        if m.whole_array.is_some() {
-            f.whole_array_revert = true;
+        if let Some((p, v)) = m.whole_array {
+            f.whole_array_revert = Some(crate::finding::WholeArrayRevert {
+                path: p.render(),
+                value: v,
+            });
         }
     }
     let mut lraw = l.clone();

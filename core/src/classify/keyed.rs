@@ -77,6 +77,20 @@ impl<'r> Keyed<'r> {
         })
     }
 
+    /// A declared element as compared: its identity fields are left out
+    /// (alignment already matched them, possibly through the id prefix).
+    pub fn comparable(&self, de: &Value) -> Value {
+        match (self.rule.id_prefix.as_ref(), de) {
+            (Some(_), Value::Object(o)) => Value::Object(
+                o.iter()
+                    .filter(|(k, _)| !self.rule.keys.iter().any(|x| x == *k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+            _ => self.value(de).clone(),
+        }
+    }
+
     /// The reported value of an element: a bag's value field, else itself.
     pub fn value<'v>(&self, e: &'v Value) -> &'v Value {
         match &self.rule.value_field {

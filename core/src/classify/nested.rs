@@ -88,7 +88,7 @@ pub(crate) fn collect(
                     Some(dv) => collect(scope, live_top, &child, dv, lv, out),
                     None => {
                         let before = out.findings.len();
-                        classify_value(scope, live_top, &child, lv, true, out);
+                        classify_value(scope, live_top, lm, &child, lv, true, out);
                         if free_form {
                             for f in &mut out.findings[before..] {
                                 if f.tier == Tier::Undeclared {
@@ -120,7 +120,15 @@ pub(crate) fn collect(
                             }
                         }
                     } else {
-                        classify_value(scope, live_top, &child, k.value(le), true, out);
+                        classify_value(
+                            scope,
+                            live_top,
+                            &Map::new(),
+                            &child,
+                            k.value(le),
+                            true,
+                            out,
+                        );
                     }
                 }
                 return;

@@ -4,7 +4,7 @@
 
 use super::context::{ClassifyContext, ResourceInput};
 use crate::declared::CORPUS_UNRESOLVED_MARKER;
-use crate::normalize::aws_facts::{facts, TypeFacts};
+use crate::normalize::aws_facts::{facts, Equivalence, TypeFacts};
 use crate::normalize::path::{Path, Pattern};
 use crate::schema::SchemaFacts;
 use serde_json::{Map, Value};
@@ -108,26 +108,50 @@ impl<'a> Scope<'a> {
         Self::any(&self.write_only, path)
     }
 
-    /// The live key a declared key is read back as inside the object at
-    /// `parent` (the key itself, or the service's renamed alias).
-    pub fn live_key<'k>(
-        &'k self,
-        parent: &Path,
-        key: &'k str,
-        live: &Map<String, Value>,
-    ) -> &'k str {
-        if live.contains_key(key) {
-            return key;
-        }
+    /// The per-type equivalences that apply at `path`.
+    pub fn equivalences_at<'p>(&'p self, path: &'p Path) -> impl Iterator<Item = Equivalence> + 'p {
         self.facts
-            .key_aliases
+            .equivalences
             .iter()
-            .find(|(p, a)| a.declared == key && p.matches(parent) && live.contains_key(&a.live))
-            .map_or(key, |(_, a)| a.live.as_str())
+            .filter(move |(p, _)| p.matches(path))
+            .map(|(_, e)| *e)
     }
 
-    /// True when live key `key` at `parent` is the renamed form of a key the
-    /// declared object sets.
+    /// The live value a declared key is read back as inside the object at
+    /// `parent`: the key itself, the service's renamed alias, or (where the
+    /// read handler re-cases map keys) the same key in another case.
+    pub fn live_get<'l>(
+        &self,
+        parent: &Path,
+        key: &str,
+        live: &'l Map<String, Value>,
+    ) -> Option<&'l Value> {
+        if let Some(v) = live.get(key) {
+            return Some(v);
+        }
+        let alias = self
+            .facts
+            .key_aliases
+            .iter()
+            .find(|(p, a)| a.declared == key && p.matches(parent))
+            .and_then(|(_, a)| live.get(&a.live));
+        if alias.is_some() {
+            return alias;
+        }
+        if self
+            .equivalences_at(parent)
+            .any(|e| e == Equivalence::CaseInsensitiveKeys)
+        {
+            return live
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(key))
+                .map(|(_, v)| v);
+        }
+        None
+    }
+
+    /// True when live key `key` at `parent` is the renamed (or re-cased)
+    /// form of a key the declared object sets.
     pub fn is_alias_of_declared(
         &self,
         parent: &Path,
@@ -138,6 +162,10 @@ impl<'a> Scope<'a> {
             .key_aliases
             .iter()
             .any(|(p, a)| a.live == key && p.matches(parent) && declared.contains_key(&a.declared))
+            || (self
+                .equivalences_at(parent)
+                .any(|e| e == Equivalence::CaseInsensitiveKeys)
+                && declared.keys().any(|d| d.eq_ignore_ascii_case(key)))
     }
 
     /// True when a top-level declared property is write-only.

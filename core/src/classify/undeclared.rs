@@ -12,6 +12,7 @@ use crate::finding::Tier;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::generated::{is_cfn_minted_name, is_physical_id_segment};
 use crate::normalize::path::{Path, Seg};
+use crate::normalize::scalars::base64_encode;
 use serde_json::{Map, Value};
 
 /// True when an undeclared value is an identifier AWS or CloudFormation
@@ -60,6 +61,32 @@ fn is_echo(scope: &Scope<'_>, key: &str, v: &Value) -> bool {
     })
 }
 
+/// True when the value is an encoded copy of a sibling value in the same
+/// live object (WAF's `SearchStringBase64` beside `SearchString`).
+fn is_derived_echo(scope: &Scope<'_>, parent: &Map<String, Value>, path: &Path, v: &Value) -> bool {
+    scope.facts.derived_echoes.iter().any(|(p, e)| {
+        p.matches(path)
+            && e.encoding == "base64"
+            && parent
+                .get(&e.source)
+                .and_then(Value::as_str)
+                .is_some_and(|src| v.as_str() == Some(base64_encode(src).as_str()))
+    })
+}
+
+/// True when the value is one a service attaches on its own (an AWS log
+/// delivery's resource policy), equal to its known shape.
+fn is_service_attached(scope: &Scope<'_>, path: &Path, v: &Value) -> bool {
+    scope.facts.service_attached.iter().any(|kd| {
+        kd.pattern.matches(path)
+            && kd
+                .entry
+                .values
+                .iter()
+                .any(|d| matches_default(v, &expand(d, scope)))
+    })
+}
+
 /// True when a value carries nothing once echoes of this resource's own
 /// physical id are removed: `{Name: <physical id>, Policy: {}}` is the
 /// resource describing itself, not configuration.
@@ -75,6 +102,7 @@ fn is_structural_noise(v: &Value, physical_id: &str) -> bool {
 pub(crate) fn classify_value(
     scope: &Scope<'_>,
     live: &Map<String, Value>,
+    parent: &Map<String, Value>,
     path: &Path,
     v: &Value,
     nested: bool,
@@ -82,6 +110,9 @@ pub(crate) fn classify_value(
 ) {
     // Inside a declared or descended object, an unset sub-option is noise.
     if nested && is_trivially_empty(v) {
+        return;
+    }
+    if is_derived_echo(scope, parent, path, v) || is_service_attached(scope, path, v) {
         return;
     }
     let verdict = match path.segs() {
@@ -141,7 +172,15 @@ pub(crate) fn classify_value(
     {
         for e in items {
             if let Some(id) = k.id(e) {
-                classify_value(scope, live, &path.child(Seg::Id(id)), k.value(e), true, out);
+                classify_value(
+                    scope,
+                    live,
+                    parent,
+                    &path.child(Seg::Id(id)),
+                    k.value(e),
+                    true,
+                    out,
+                );
             }
         }
         return;
@@ -149,7 +188,7 @@ pub(crate) fn classify_value(
     if let Value::Object(o) = v {
         if Scope::any(&scope.facts.descend, path) {
             for (k, x) in o {
-                classify_value(scope, live, &path.with_key(k), x, true, out);
+                classify_value(scope, live, o, &path.with_key(k), x, true, out);
             }
             return;
         }
@@ -168,6 +207,6 @@ pub(crate) fn run(
         if scope.declared.contains_key(k) || consumed.iter().any(|c| c == k) {
             continue;
         }
-        classify_value(scope, live, &Path::key(k), v, false, out);
+        classify_value(scope, live, live, &Path::key(k), v, false, out);
     }
 }

@@ -99,12 +99,38 @@ pub fn is_managed_kms_alias_match(
     let (Some(alias), Some(key)) = (managed_alias(declared), kms_key_id(live)) else {
         return false;
     };
-    match targets {
-        Some(map) => map
-            .get(alias)
-            .is_some_and(|t| kms_key_id(t).unwrap_or(t) == key),
+    // With the alias's target known the match is strict (a customer key
+    // swapped in is drift); an alias the account map does not list (or no
+    // map at all) falls back to the shape (noise, never a false positive).
+    match targets.and_then(|map| map.get(alias)) {
+        Some(t) => kms_key_id(t).unwrap_or(t) == key,
         None => true,
     }
+}
+
+/// API Gateway expands the `execute-api:/<stage>/<verb>/<path>` shorthand of
+/// a REST API resource policy to the full ARN of THIS API: equal only for
+/// the stack's own account, region and API id.
+pub fn is_execute_api_shorthand_match(
+    declared: &str,
+    live: &str,
+    account: Option<&str>,
+    region: Option<&str>,
+    api_id: &str,
+) -> bool {
+    let (Some(rest), Some(acct), Some(reg)) =
+        (declared.strip_prefix("execute-api:"), account, region)
+    else {
+        return false;
+    };
+    let Some(arn) = parse_arn(live) else {
+        return false;
+    };
+    !api_id.is_empty()
+        && arn.service == "execute-api"
+        && arn.account == acct
+        && arn.region == reg
+        && arn.resource.strip_prefix(api_id) == Some(rest)
 }
 
 #[cfg(test)]
@@ -129,6 +155,32 @@ mod tests {
             "arn:aws:s3:::b",
             Some("1"),
             Some("r")
+        ));
+    }
+
+    #[test]
+    fn execute_api_shorthand_is_this_api_only() {
+        let live = "arn:aws:execute-api:us-east-1:111:abc123/*";
+        assert!(is_execute_api_shorthand_match(
+            "execute-api:/*",
+            live,
+            Some("111"),
+            Some("us-east-1"),
+            "abc123"
+        ));
+        assert!(!is_execute_api_shorthand_match(
+            "execute-api:/*",
+            live,
+            Some("111"),
+            Some("us-east-1"),
+            "zzz"
+        ));
+        assert!(!is_execute_api_shorthand_match(
+            "execute-api:/prod/*",
+            live,
+            Some("111"),
+            Some("us-east-1"),
+            "abc123"
         ));
     }
 

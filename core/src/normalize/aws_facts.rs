@@ -48,6 +48,43 @@ pub struct PathRule {
     pub reason: String,
 }
 
+/// A scalar (or key) equivalence the service applies at a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Equivalence {
+    /// Values equal ignoring ASCII case.
+    CaseInsensitive,
+    /// A declared `LATEST` resolves to a concrete version.
+    LatestSentinel,
+    /// Versions equal when one is a dotted prefix of the other.
+    VersionPrefix,
+    /// An epoch-seconds value AWS rounds down to the hour.
+    EpochHourFloor,
+    /// A Redis/Valkey ACL string AWS rewrites with a `-@all` baseline.
+    AccessString,
+    /// DNS names: case-insensitive, trailing dot optional.
+    DnsName,
+    /// `rate(60 minutes)` and `rate(1 hour)` are the same schedule.
+    RateExpression,
+    /// A free-form map whose KEYS the read handler re-cases.
+    CaseInsensitiveKeys,
+}
+
+/// A per-type equivalence rule.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EquivalenceRule {
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Dotted path (`*` = any array element or map key).
+    pub path: String,
+    /// The equivalence.
+    pub rule: Equivalence,
+    /// Why.
+    pub reason: String,
+}
+
 /// A path whose value is AWS-generated for this resource.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -147,6 +184,24 @@ pub struct KeyAlias {
     pub reason: String,
 }
 
+/// A live value the service derives from a sibling value in the same object
+/// (an encoded copy), dropped when it equals the encoding of that sibling.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DerivedEcho {
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Path of the derived value (`*` allowed).
+    pub path: String,
+    /// The sibling key it is derived from.
+    pub source: String,
+    /// The derivation (`base64`).
+    pub encoding: String,
+    /// Why.
+    pub reason: String,
+}
+
 /// A name CloudControl maintains on its own (timestamps, revision ids).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -196,6 +251,12 @@ struct TypeRulesFile {
     owned_elsewhere: Vec<PathRule>,
     #[serde(default, rename = "keyAliases")]
     key_aliases: Vec<KeyAlias>,
+    #[serde(default)]
+    equivalences: Vec<EquivalenceRule>,
+    #[serde(default, rename = "serviceAttached")]
+    service_attached: Vec<KnownDefaultEntry>,
+    #[serde(default, rename = "derivedEchoes")]
+    derived_echoes: Vec<DerivedEcho>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -231,12 +292,6 @@ pub struct TypeFacts {
     pub defaults: Vec<KnownDefault>,
     /// Arrays AWS reorders although the schema does not say so.
     pub unordered: Vec<Pattern>,
-    /// Values compared ignoring ASCII case.
-    pub case_insensitive: Vec<Pattern>,
-    /// Paths where a declared `LATEST` resolves to a concrete version.
-    pub latest_sentinel: Vec<Pattern>,
-    /// Version paths compared by dotted prefix.
-    pub version_prefix: Vec<Pattern>,
     /// Declared collections AWS never returns (absence is a readGap).
     pub readgap_collections: Vec<Pattern>,
     /// Undeclared objects walked leaf by leaf instead of reported whole.
@@ -257,6 +312,12 @@ pub struct TypeFacts {
     pub owned_elsewhere: Vec<Pattern>,
     /// Keys the service renames inside objects.
     pub key_aliases: Vec<(Pattern, KeyAlias)>,
+    /// Scalar / key equivalences by path.
+    pub equivalences: Vec<(Pattern, Equivalence)>,
+    /// Undeclared values a service attaches on its own (dropped when equal).
+    pub service_attached: Vec<KnownDefault>,
+    /// Values derived from a sibling value (encoded copies).
+    pub derived_echoes: Vec<(Pattern, DerivedEcho)>,
 }
 
 /// The loaded registry.
@@ -311,11 +372,37 @@ pub fn load() -> Result<AwsFacts, FactsError> {
             entry: e,
         });
     }
-    let lists: [(Vec<PathRule>, fn(&mut TypeFacts) -> &mut Vec<Pattern>); 7] = [
+    for (rules, eq) in [
+        (&tr.case_insensitive, Equivalence::CaseInsensitive),
+        (&tr.latest_sentinel, Equivalence::LatestSentinel),
+        (&tr.version_prefix, Equivalence::VersionPrefix),
+    ] {
+        for r in rules {
+            entry(by, &r.type_name)
+                .equivalences
+                .push((Pattern::parse(&r.path), eq));
+        }
+    }
+    for r in &tr.equivalences {
+        entry(by, &r.type_name)
+            .equivalences
+            .push((Pattern::parse(&r.path), r.rule));
+    }
+    for r in tr.derived_echoes {
+        entry(by, &r.type_name.clone())
+            .derived_echoes
+            .push((Pattern::parse(&r.path), r));
+    }
+    for e in tr.service_attached {
+        entry(by, &e.type_name.clone())
+            .service_attached
+            .push(KnownDefault {
+                pattern: Pattern::parse(&e.path),
+                entry: e,
+            });
+    }
+    let lists: [(Vec<PathRule>, fn(&mut TypeFacts) -> &mut Vec<Pattern>); 4] = [
         (tr.unordered_arrays, |f| &mut f.unordered),
-        (tr.case_insensitive, |f| &mut f.case_insensitive),
-        (tr.latest_sentinel, |f| &mut f.latest_sentinel),
-        (tr.version_prefix, |f| &mut f.version_prefix),
         (tr.readgap_collections, |f| &mut f.readgap_collections),
         (tr.descend_undeclared, |f| &mut f.descend),
         (tr.owned_elsewhere, |f| &mut f.owned_elsewhere),

@@ -71,8 +71,8 @@ mod tests {
             "arn:aws:sns:us-east-1:111111111111:topic-name"
         ));
         assert!(is_physical_id_segment(
-            "q1",
-            "https://sqs.us-east-1.amazonaws.com/111111111111/q1"
+            "queue1",
+            "https://sqs.us-east-1.amazonaws.com/111111111111/queue1"
         ));
         assert!(is_physical_id_segment("qu3ue7", "a1b2c3d4e5|qu3ue7|POST"));
         assert!(!is_physical_id_segment(

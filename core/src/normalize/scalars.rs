@@ -99,6 +99,88 @@ pub fn is_version_prefix_match(a: &str, b: &str) -> bool {
         && long.as_bytes().get(short.len()) == Some(&b'.')
 }
 
+/// True when `live` is `declared` epoch seconds rounded down to the hour.
+pub fn is_epoch_hour_floor(declared: &Value, live: &Value) -> bool {
+    match (declared.as_i64(), live.as_i64()) {
+        (Some(d), Some(l)) => d != l && d - d.rem_euclid(3600) == l,
+        _ => false,
+    }
+}
+
+/// Redis/Valkey ACL strings are equal when their token sequences match after
+/// dropping the `-@all` baseline the service inserts. Order is semantic, so
+/// tokens are never sorted.
+pub fn is_access_string_equal(declared: &str, live: &str) -> bool {
+    let toks = |s: &str| -> Vec<String> {
+        s.split_whitespace()
+            .filter(|t| *t != "-@all")
+            .map(str::to_string)
+            .collect()
+    };
+    toks(declared) == toks(live)
+}
+
+/// DNS names: case-insensitive, the trailing root dot optional.
+pub fn is_dns_name_equal(a: &str, b: &str) -> bool {
+    a.trim_end_matches('.')
+        .eq_ignore_ascii_case(b.trim_end_matches('.'))
+}
+
+/// `rate(N unit)` in minutes, for `rate(...)` schedule expressions.
+fn rate_minutes(s: &str) -> Option<u64> {
+    let inner = s.trim().strip_prefix("rate(")?.strip_suffix(')')?;
+    let (n, unit) = inner.trim().split_once(' ')?;
+    let n: u64 = n.trim().parse().ok()?;
+    let per = match unit.trim().trim_end_matches('s') {
+        "minute" => 1,
+        "hour" => 60,
+        "day" => 1440,
+        _ => return None,
+    };
+    n.checked_mul(per)
+}
+
+/// `rate(60 minutes)` and `rate(1 hour)` denote the same schedule.
+pub fn is_rate_expression_equal(a: &str, b: &str) -> bool {
+    matches!((rate_minutes(a), rate_minutes(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// CloudFormation's GetTemplate replaces every non-ASCII character with
+/// `?`: a declared string that equals live except where it holds `?` for a
+/// non-ASCII live character cannot be verified (never drift, never equal).
+pub fn is_masked_non_ascii(declared: &str, live: &str) -> bool {
+    let (d, l): (Vec<char>, Vec<char>) = (declared.chars().collect(), live.chars().collect());
+    d.len() == l.len()
+        && d.contains(&'?')
+        && d.iter()
+            .zip(&l)
+            .all(|(x, y)| x == y || (*x == '?' && !y.is_ascii()))
+        && l.iter().any(|c| !c.is_ascii())
+}
+
+/// Standard base64 (with padding) of a string's bytes.
+pub fn base64_encode(s: &str) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let bytes = s.as_bytes();
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +214,40 @@ mod tests {
             a,
             "-----BEGIN KEY-----\nBBB\n-----END KEY-----"
         ));
+    }
+
+    #[test]
+    fn service_rewrites_fold_but_changes_do_not() {
+        assert!(is_epoch_hour_floor(&json!(1784632175), &json!(1784631600)));
+        assert!(!is_epoch_hour_floor(&json!(1784632175), &json!(1784628000)));
+        assert!(is_access_string_equal(
+            "on ~app:* +@read",
+            "on ~app:* -@all +@read"
+        ));
+        assert!(!is_access_string_equal(
+            "on ~app:* +@read",
+            "on ~app:* -@all +@write"
+        ));
+        assert!(is_dns_name_equal("a.internal", "A.internal."));
+        assert!(!is_dns_name_equal("a.internal", "b.internal."));
+        assert!(is_rate_expression_equal("rate(60 minutes)", "rate(1 hour)"));
+        assert!(!is_rate_expression_equal(
+            "rate(30 minutes)",
+            "rate(1 hour)"
+        ));
+        assert!(is_masked_non_ascii(
+            "?????",
+            "\u{e1}\u{e9}\u{ed}\u{f3}\u{fa}"
+        ));
+        assert!(!is_masked_non_ascii("hello", "world"));
+        assert!(!is_masked_non_ascii("a?", "ab"));
+    }
+
+    #[test]
+    fn base64_matches_the_standard_encoding() {
+        assert_eq!(base64_encode("cdkrd-hunt"), "Y2RrcmQtaHVudA==");
+        assert_eq!(base64_encode("x"), "eA==");
+        assert_eq!(base64_encode("abc"), "YWJj");
     }
 
     #[test]
