@@ -4,6 +4,7 @@ use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::BeforeSerializationInterceptorContextRef;
 use aws_smithy_runtime_api::client::interceptors::Intercept;
 use aws_smithy_runtime_api::client::orchestrator::Metadata;
+use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::config_bag::ConfigBag;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -64,9 +65,12 @@ impl Intercept for CountingInterceptor {
         "RealdriftCallCounter"
     }
 
-    fn read_before_execution(
+    // Serialization happens once per call, before the retry loop, and (unlike
+    // `read_before_execution`) after the operation's metadata is in the bag.
+    fn read_before_serialization(
         &self,
         _context: &BeforeSerializationInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
         cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
         let key = match cfg.load::<Metadata>() {

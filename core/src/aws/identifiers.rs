@@ -147,15 +147,22 @@ fn named_part(name: &str, physical_id: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn req(t: &str, pid: &str, declared: &[(&str, DeclaredValue)]) -> ReadRequest {
+    fn req(t: &str, pid: &str, declared: &[(&str, &str)]) -> ReadRequest {
         ReadRequest {
             resource_type: t.into(),
             physical_id: pid.into(),
             declared: declared
                 .iter()
-                .map(|(k, v)| (k.to_string(), v.clone()))
+                .map(|(k, v)| (k.to_string(), DeclaredValue::String(v.to_string())))
                 .collect(),
             ..Default::default()
+        }
+    }
+
+    fn ready(r: &ReadRequest) -> String {
+        match cc_identifier(r) {
+            CcIdentifier::Ready(id) => id,
+            other => panic!("{other:?}"),
         }
     }
 
@@ -173,5 +180,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn composites_follow_the_table_order() {
+        assert_eq!(
+            ready(&req("AWS::SQS::Queue", "https://q", &[])),
+            "https://q"
+        );
+        assert_eq!(
+            ready(&req("AWS::ECS::Service", "arn:svc", &[("Cluster", "c1")])),
+            "arn:svc|c1"
+        );
+        assert_eq!(
+            ready(&req("AWS::ApiGatewayV2::Stage", "prod", &[("ApiId", "a1")])),
+            "a1|prod"
+        );
+        assert_eq!(
+            ready(&req(
+                "AWS::ApiGateway::BasePathMapping",
+                "d.example.com",
+                &[("DomainName", "d.example.com")]
+            )),
+            "d.example.com|"
+        );
+        assert_eq!(
+            ready(&req(
+                "AWS::AppSync::GraphQLApi",
+                "arn:aws:appsync:us-east-1:1:apis/abc123",
+                &[]
+            )),
+            "abc123"
+        );
+        assert_eq!(
+            ready(&req(
+                "AWS::Batch::JobDefinition",
+                "arn:aws:batch:us-east-1:1:job-definition/jd:7",
+                &[]
+            )),
+            "jd"
+        );
+        assert!(matches!(
+            cc_identifier(&req("AWS::AppSync::GraphQLApi", "not-an-arn", &[])),
+            CcIdentifier::Impossible(_)
+        ));
+        assert!(matches!(
+            cc_identifier(&req("AWS::ECS::Service", "arn:svc", &[])),
+            CcIdentifier::Impossible(_)
+        ));
     }
 }

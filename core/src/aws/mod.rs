@@ -14,6 +14,8 @@ mod identifiers;
 mod kms;
 mod live_reader;
 mod readers;
+mod s3_store;
+mod schema_source;
 
 pub use children::{AwsChildEnumerator, ENUMERATORS};
 pub use clients::{AwsClients, AwsOptions, ClientsError, CLOUDCONTROL_ENDPOINT_ENV};
@@ -24,6 +26,8 @@ pub use identifiers::{cc_identifier, has_adapter, CcIdentifier};
 pub use kms::AwsKmsAliases;
 pub use live_reader::AwsLiveReader;
 pub use readers::{reader_for, READERS};
+pub use s3_store::S3BaselineStore;
+pub use schema_source::DescribeTypeSchemas;
 
 impl AwsClients {
     /// Every pipeline adapter over this bundle, ready for [`crate::pipeline::Pipeline`].
@@ -34,6 +38,28 @@ impl AwsClients {
             children: AwsChildEnumerator::new(self.clone()),
             kms: AwsKmsAliases::new(self.clone()),
         }
+    }
+}
+
+impl AwsClients {
+    /// The pipeline over this bundle: CloudFormation stacks, AWS live reads,
+    /// child enumerators, managed KMS aliases, and schema facts from the
+    /// bundled snapshot with DescribeType for types it lacks. Per-stack call
+    /// counts come from this bundle's counter.
+    pub fn pipeline(&self) -> Result<crate::pipeline::Pipeline, crate::schema::SchemaError> {
+        use crate::schema::{BundledSchemas, SchemaChain, SchemaSource};
+        use std::sync::Arc;
+        let bundled: Arc<dyn SchemaSource> = Arc::new(BundledSchemas::shared()?);
+        let describe = Arc::new(DescribeTypeSchemas::new(self.clone()));
+        let chain = SchemaChain::new().then(bundled).then(describe.clone());
+        let a = self.adapters();
+        Ok(
+            crate::pipeline::Pipeline::new(Arc::new(a.stacks), Arc::new(a.reader), Arc::new(chain))
+                .with_children(Arc::new(a.children))
+                .with_kms(Arc::new(a.kms))
+                .with_schema_prefetch(describe)
+                .with_counter(self.counter.clone()),
+        )
     }
 }
 

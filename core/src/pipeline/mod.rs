@@ -5,13 +5,22 @@
 //! [`memory`] for tests.
 
 mod children;
+mod discovery;
+mod gather;
 mod live;
+pub mod memory;
+mod report;
 mod source;
 mod stack;
 
 pub use children::{ChildQuery, DeclaredResource, LiveChild};
+pub use discovery::{discover_stacks, is_cdk_template, Discovery, DiscoveryError};
+pub use gather::{added_logical_id, Pipeline, PipelineError, DEFAULT_CONCURRENCY};
 pub use live::{LiveModel, ReadOutcome, ReadRequest};
-pub use source::{ChildEnumerator, KmsAliasSource, LiveReader, SourceError, StackSource};
+pub use report::{Coverage, ResourceRecord, StackReport};
+pub use source::{
+    ChildEnumerator, KmsAliasSource, LiveReader, SchemaPrefetch, SourceError, StackSource,
+};
 pub use stack::{status_is_checkable, StackDescription, StackResourceRow, StackSummary};
 
 /// Why a type is never read, or `None` when it is readable.

@@ -74,3 +74,10 @@ pub trait KmsAliasSource: Send + Sync {
     fn managed_alias_targets(&self)
         -> BoxFuture<'_, Result<BTreeMap<String, String>, SourceError>>;
 }
+
+/// Fetches schemas a synchronous [`crate::schema::SchemaSource`] will then
+/// answer from cache (DescribeType is async; classify asks synchronously).
+pub trait SchemaPrefetch: Send + Sync {
+    /// Fetches the given types; returns a note per type that could not be fetched.
+    fn prefetch<'a>(&'a self, types: &'a [String]) -> BoxFuture<'a, Vec<String>>;
+}

@@ -137,9 +137,10 @@ pub(crate) fn undeclared_aliases(query: &ChildQuery, aliases: &[LiveAlias]) -> V
                 let same_fn = d
                     .declared_str("FunctionName")
                     .is_some_and(|f| refers_to_function(f, name, parent_arn(query)));
-                (same_name && same_fn)
-                    || (same_name && d.declared_unresolved("FunctionName"))
-                    || d.declared_unresolved("Name")
+                // An unresolved part might be this alias: not reported.
+                let fn_matches = same_fn || d.declared_unresolved("FunctionName");
+                let name_matches = same_name || d.declared_unresolved("Name");
+                fn_matches && name_matches
             })
         })
         .map(|a| LiveChild {
@@ -277,7 +278,10 @@ mod tests {
         )]);
         assert!(undeclared_urls(&q, &[fn_arn.to_string()]).is_empty());
         let qualified = format!("{fn_arn}:live");
-        assert_eq!(undeclared_urls(&q, &[qualified.clone()]).len(), 1);
+        assert_eq!(
+            undeclared_urls(&q, std::slice::from_ref(&qualified)).len(),
+            1
+        );
         let none = query(vec![]);
         assert_eq!(
             undeclared_urls(&none, &[fn_arn.to_string()])[0].identifier,

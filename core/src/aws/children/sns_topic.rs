@@ -174,7 +174,7 @@ fn canonical_actions(doc: &Value) -> Value {
     if let Some(Value::Array(stmts)) = doc.get_mut("Statement") {
         for s in stmts {
             if let Some(Value::Array(actions)) = s.get_mut("Action") {
-                actions.sort_by(|a, b| a.to_string().cmp(&b.to_string()));
+                actions.sort_by_key(|a| a.to_string());
             }
         }
     }
