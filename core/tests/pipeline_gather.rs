@@ -552,3 +552,46 @@ fn corpus_values_used_here_are_json_objects() {
         assert!(matches!(c.live_raw, Value::Object(_)));
     }
 }
+
+#[tokio::test]
+async fn gather_many_follows_nested_stacks_and_survives_failures() {
+    let f = fixture();
+    let mut stacks = f.stacks.clone();
+    let nested_id = "arn:aws:cloudformation:us-east-1:111111111111:stack/App-Nested/1";
+    stacks = stacks.with_stack(MemoryStack {
+        description: StackDescription {
+            name: "App-Nested".into(),
+            stack_id: nested_id.into(),
+            status: "CREATE_COMPLETE".into(),
+            parent_id: Some(STACK_ID.into()),
+            ..Default::default()
+        },
+        template: json!({"Resources": {"T": {"Type": "AWS::SNS::Topic"}}}).to_string(),
+        resources: vec![row(
+            "T",
+            "AWS::SNS::Topic",
+            Some("arn:aws:sns:us-east-1:111111111111:n"),
+        )],
+    });
+    let p = Pipeline::new(
+        Arc::new(stacks),
+        Arc::new(f.reader.clone()),
+        Arc::new(f.schemas.clone()),
+    );
+    let out = p
+        .gather_many(&["Missing".to_string(), "App".to_string()])
+        .await;
+    assert_eq!(out.len(), 3);
+    assert!(matches!(&out[0], Err(PipelineError::Source { stack, .. }) if stack == "Missing"));
+    assert_eq!(out[1].as_ref().unwrap().stack, "App");
+    let nested = out[2].as_ref().unwrap();
+    assert_eq!(nested.stack, "App-Nested");
+    assert_eq!(
+        nested
+            .findings
+            .iter()
+            .filter(|x| x.tier == Tier::Deleted)
+            .count(),
+        1
+    );
+}

@@ -456,6 +456,26 @@ impl Pipeline {
         })
     }
 
+    /// Gathers stacks one after another (so per-stack call counts are exact),
+    /// following nested stacks into their own reports. One stack's failure
+    /// does not stop the others: each result names its stack.
+    pub async fn gather_many(&self, stacks: &[String]) -> Vec<Result<StackReport, PipelineError>> {
+        let mut queue: std::collections::VecDeque<String> = stacks.iter().cloned().collect();
+        let mut seen = BTreeSet::new();
+        let mut out = Vec::new();
+        while let Some(stack) = queue.pop_front() {
+            if !seen.insert(stack.clone()) {
+                continue;
+            }
+            let result = self.gather(&stack).await;
+            if let Ok(r) = &result {
+                queue.extend(r.nested_stacks.iter().cloned());
+            }
+            out.push(result);
+        }
+        out
+    }
+
     /// The read request for a planned resource.
     fn request(&self, p: &Planned, desc: &StackDescription) -> ReadRequest {
         ReadRequest {
