@@ -102,19 +102,21 @@ pub struct Cause {
     pub event_id: Option<String>,
 }
 
+/// The whole array a declared element-level finding must be reverted through.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WholeArrayRevert {
+    /// Dotted path of the array.
+    pub path: String,
+    /// The desired (template) value of the whole array.
+    pub value: Value,
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }
 
 /// Reads a flag written either as a boolean or as a (non-null) object.
-fn bool_or_object<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::Bool(b) => b,
-        Value::Null => false,
-        _ => true,
-    })
-}
-
 /// One finding, in the JSON shape of the corpus Finding format.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -155,13 +157,9 @@ pub struct Finding {
     #[serde(default, skip_serializing_if = "is_false")]
     pub free_form_key: bool,
     /// Revert must rewrite the whole array. Recorded cases carry either
-    /// `true` or the `{path, value}` of the array; both read as `true`.
-    #[serde(
-        default,
-        skip_serializing_if = "is_false",
-        deserialize_with = "bool_or_object"
-    )]
-    pub whole_array_revert: bool,
+    /// Revert must rewrite the whole array: the array's path and its desired value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whole_array_revert: Option<WholeArrayRevert>,
     /// An undeclared value with no baseline entry (potential drift, not confirmed).
     #[serde(default, skip_serializing_if = "is_false")]
     pub unrecorded: bool,
@@ -192,7 +190,7 @@ impl Finding {
             note: None,
             attribute_key: None,
             free_form_key: false,
-            whole_array_revert: false,
+            whole_array_revert: None,
             unrecorded: false,
             cause: None,
         }
