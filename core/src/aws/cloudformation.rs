@@ -22,14 +22,16 @@ impl CfnStackSource {
 }
 
 /// Maps a CloudFormation error for `op` on `stack`.
-fn cfn_error<E, R>(
-    err: &aws_smithy_runtime_api::client::result::SdkError<E, R>,
+fn cfn_error<E>(
+    err: &aws_smithy_runtime_api::client::result::SdkError<
+        E,
+        aws_smithy_runtime_api::http::Response,
+    >,
     op: &str,
     stack: &str,
 ) -> SourceError
 where
     E: aws_smithy_types::error::metadata::ProvideErrorMetadata + std::error::Error + 'static,
-    R: std::fmt::Debug,
 {
     let info = describe(err, &[]);
     // CloudFormation reports a missing stack as a ValidationError whose message

@@ -1,6 +1,7 @@
 //! Maps SDK errors to the few outcomes the pipeline distinguishes.
 
 use aws_smithy_runtime_api::client::result::SdkError;
+use aws_smithy_runtime_api::http::Response as HttpResponse;
 use aws_smithy_types::error::display::DisplayErrorContext;
 use aws_smithy_types::error::metadata::ProvideErrorMetadata;
 
@@ -50,15 +51,20 @@ const THROTTLING_CODES: &[&str] = &[
 ];
 
 /// Describes an SDK error; `not_found_codes` are the service codes meaning "gone".
-pub fn describe<E, R>(err: &SdkError<E, R>, not_found_codes: &[&str]) -> AwsErrorInfo
+pub fn describe<E>(err: &SdkError<E, HttpResponse>, not_found_codes: &[&str]) -> AwsErrorInfo
 where
     E: ProvideErrorMetadata + std::error::Error + 'static,
-    R: std::fmt::Debug,
 {
     let code = err.code().map(str::to_string);
-    let message = match (err.code(), err.message()) {
-        (Some(c), Some(m)) => format!("{c}: {m}"),
-        (Some(c), None) => c.to_string(),
+    let message = match (err.code(), err.message(), err) {
+        (Some(c), Some(m), _) => format!("{c}: {m}"),
+        (Some(c), None, _) => c.to_string(),
+        // A response the SDK could not read as an AWS error (an emulator's
+        // HTML 404, a proxy page): the status says enough, the body is noise.
+        (None, _, SdkError::ServiceError(se)) => format!(
+            "HTTP {} with a response that is not an AWS error (operation not supported by this endpoint?)",
+            se.raw().status().as_u16()
+        ),
         _ => DisplayErrorContext(err).to_string(),
     };
     let class = match code.as_deref() {

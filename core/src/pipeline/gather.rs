@@ -387,7 +387,8 @@ impl Pipeline {
                 declared: r.declared.clone(),
             })
             .collect();
-        for record in records.iter_mut() {
+        let mut queries = Vec::new();
+        for (idx, record) in records.iter().enumerate() {
             let Some(enumerator) = self.enumerator_for(&record.resource_type) else {
                 continue;
             };
@@ -406,7 +407,20 @@ impl Pipeline {
                 region: desc.region(),
                 partition: desc.partition(),
             };
-            match enumerator.enumerate(&query).await {
+            queries.push((idx, enumerator.clone(), query));
+        }
+        // Parents are listed concurrently; results are handled in template order.
+        let listed: Vec<_> = stream::iter(queries)
+            .map(|(idx, enumerator, query)| async move {
+                let result = enumerator.enumerate(&query).await;
+                (idx, query, result)
+            })
+            .buffered(self.concurrency)
+            .collect()
+            .await;
+        for (idx, query, result) in listed {
+            let record = &mut records[idx];
+            match result {
                 Ok(children) => {
                     record.children = ChildScan::Complete;
                     for child in children {

@@ -13,6 +13,7 @@ mod report;
 mod source;
 mod stack;
 
+pub use crate::baseline::{ChildScan, ReadState};
 pub use children::{ChildQuery, DeclaredResource, LiveChild};
 pub use discovery::{discover_stacks, is_cdk_template, Discovery, DiscoveryError};
 pub use gather::{added_logical_id, Pipeline, PipelineError, DEFAULT_CONCURRENCY};
