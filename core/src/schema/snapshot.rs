@@ -15,7 +15,7 @@ use std::io::Read;
 
 /// File magic and format version.
 const MAGIC: &[u8] = b"RDSCHEMA\x01";
-/// Largest inflated document accepted (the largest real one is ~1.5 MB).
+/// Largest inflated document accepted (the largest pruned one is ~180 KB).
 const MAX_INFLATED: u64 = 64 * 1024 * 1024;
 
 /// Where the snapshot's schemas came from.
