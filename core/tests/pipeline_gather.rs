@@ -595,3 +595,15 @@ async fn gather_many_follows_nested_stacks_and_survives_failures() {
         1
     );
 }
+
+#[test]
+fn gather_futures_can_be_spawned() {
+    fn assert_send<T: Send>(_: &T) {}
+    let f = fixture();
+    let p = pipeline(&f, 2);
+    let names = vec!["App".to_string()];
+    let one = p.gather("App");
+    assert_send(&one);
+    let many = p.gather_many(&names);
+    assert_send(&many);
+}

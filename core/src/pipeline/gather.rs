@@ -19,6 +19,7 @@ use crate::template::{
     resolve_resource, sibling_policy_names, template_hash, ResolvedResource, ResolverContext,
     Template,
 };
+use futures_util::future::{BoxFuture, FutureExt};
 use futures_util::stream::{self, StreamExt};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
@@ -410,11 +411,19 @@ impl Pipeline {
             queries.push((idx, enumerator.clone(), query));
         }
         // Parents are listed concurrently; results are handled in template order.
-        let listed: Vec<_> = stream::iter(queries)
-            .map(|(idx, enumerator, query)| async move {
-                let result = enumerator.enumerate(&query).await;
-                (idx, query, result)
+        // The futures are built outside the stream so no closure is held across
+        // an await (keeps the gather future `Send`).
+        let listings: Vec<BoxFuture<'_, _>> = queries
+            .into_iter()
+            .map(|(idx, enumerator, query)| {
+                async move {
+                    let result = enumerator.enumerate(&query).await;
+                    (idx, query, result)
+                }
+                .boxed()
             })
+            .collect();
+        let listed: Vec<_> = stream::iter(listings)
             .buffered(self.concurrency)
             .collect()
             .await;
@@ -505,15 +514,18 @@ impl Pipeline {
 
     /// Reads every request, at most `concurrency` at once.
     async fn read_all(&self, reqs: Vec<(usize, ReadRequest)>) -> BTreeMap<usize, ReadSlot> {
-        let reader = self.reader.clone();
-        stream::iter(reqs)
+        let reads: Vec<BoxFuture<'_, (usize, ReadSlot)>> = reqs
+            .into_iter()
             .map(|(i, req)| {
-                let reader = reader.clone();
+                let reader = self.reader.clone();
                 async move {
                     let outcome = reader.read(&req).await;
                     (i, ReadSlot { outcome })
                 }
+                .boxed()
             })
+            .collect();
+        stream::iter(reads)
             .buffer_unordered(self.concurrency)
             .collect()
             .await
