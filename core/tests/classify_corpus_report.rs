@@ -103,3 +103,37 @@ fn corpus_disagreement_report() {
     }
     println!("corpus: {exact}/{total} exact");
 }
+
+/// Average classify time per corpus case (inputs built outside the timing).
+/// `cargo test -p realdrift-core --test classify_corpus_report -- --ignored timing --nocapture`
+#[test]
+#[ignore]
+fn timing() {
+    use realdrift_core::classify::classify;
+    use realdrift_core::corpus::{context_from_opts, resource_from_case};
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("corpus dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let prepared: Vec<_> = files
+        .iter()
+        .map(|p| {
+            let c = CorpusCase::load(p).expect("case loads");
+            let r = resource_from_case(&c);
+            let ctx = context_from_opts(&c.opts, c.resource.construct_path.as_deref());
+            (r, c.live_raw, c.schema, ctx)
+        })
+        .collect();
+    let rounds = 5;
+    let start = std::time::Instant::now();
+    let mut n = 0usize;
+    for _ in 0..rounds {
+        for (r, live, schema, ctx) in &prepared {
+            n += classify(r, live, schema, ctx).len();
+        }
+    }
+    let per = start.elapsed().as_secs_f64() * 1e6 / (rounds * prepared.len()) as f64;
+    println!("classify: {per:.1} us per case ({n} findings)");
+}

@@ -42,7 +42,7 @@ pub(crate) struct Cmp<'s, 'a> {
 
 impl Cmp<'_, '_> {
     /// Scalar equivalences (both sides are scalars or JSON text).
-    fn scalar_eq(&self, path: &Path, d: &Value, l: &Value) -> bool {
+    fn scalar_eq(&self, path: &mut Path, d: &Value, l: &Value) -> bool {
         if is_stringly_equal(d, l) {
             return true;
         }
@@ -85,21 +85,23 @@ impl Cmp<'_, '_> {
     }
 
     /// Declared-vs-live equality under every fold. Both sides are expected
-    /// in canonical form (see `canonicalize_in_place`).
-    pub fn eq(&self, path: &Path, d: &Value, l: &Value) -> bool {
-        if d == l || is_unresolved_marker(d) {
+    /// in canonical form (see `canonicalize_in_place`). `path` is a walk
+    /// stack: pushed and popped, never cloned.
+    pub fn eq(&self, path: &mut Path, d: &Value, l: &Value) -> bool {
+        if is_unresolved_marker(d) {
             return true;
         }
         match (d, l) {
             (Value::Object(dm), Value::Object(lm)) => dm.iter().all(|(k, dv)| {
-                let child = path.with_key(k);
-                if self.scope.is_write_only(&child) {
-                    return true;
-                }
-                match self.scope.live_get(path, k, lm) {
-                    Some(lv) => self.eq(&child, dv, lv),
-                    None => is_trivially_empty(dv) || is_unresolved_marker(dv),
-                }
+                let lv = self.scope.live_get(path, k, lm);
+                path.push_key(k);
+                let ok = self.scope.is_write_only(path)
+                    || match lv {
+                        Some(lv) => self.eq(path, dv, lv),
+                        None => is_trivially_empty(dv) || is_unresolved_marker(dv),
+                    };
+                path.pop();
+                ok
             }),
             (Value::Array(da), Value::Array(la)) => {
                 if let Some(k) = keyed_rule(self.scope, path) {
@@ -111,10 +113,12 @@ impl Cmp<'_, '_> {
                 if self.scope.is_unordered(path) {
                     self.multiset_eq(path, da, la)
                 } else {
-                    da.iter()
-                        .zip(la)
-                        .enumerate()
-                        .all(|(i, (x, y))| self.eq(&path.child(Seg::Index(i)), x, y))
+                    da.iter().zip(la).enumerate().all(|(i, (x, y))| {
+                        path.push(Seg::Index(i));
+                        let ok = self.eq(path, x, y);
+                        path.pop();
+                        ok
+                    })
                 }
             }
             (Value::String(s), other @ (Value::Object(_) | Value::Array(_)))
@@ -129,18 +133,21 @@ impl Cmp<'_, '_> {
                     self.eq(path, other, &parsed)
                 }
             }
-            _ => self.scalar_eq(path, d, l),
+            _ => d == l || self.scalar_eq(path, d, l),
         }
     }
 
     /// Keyed superset equality: every declared element has a live element
     /// with the same identity, and they are equal.
-    fn keyed_eq(&self, k: Keyed<'_>, path: &Path, da: &[Value], la: &[Value]) -> bool {
+    fn keyed_eq(&self, k: Keyed<'_>, path: &mut Path, da: &[Value], la: &[Value]) -> bool {
         da.iter().all(|de| {
             let Some(id) = k.id(de) else { return false };
             match k.find(la, &id) {
                 Some((lid, le)) => {
-                    self.eq(&path.child(Seg::Id(lid)), &k.comparable(de), k.value(le))
+                    path.push(Seg::Id(lid));
+                    let ok = self.eq(path, &k.comparable(de), k.value(le));
+                    path.pop();
+                    ok
                 }
                 None => false,
             }
@@ -149,11 +156,13 @@ impl Cmp<'_, '_> {
 
     /// Multiset equality: every declared element pairs with a distinct live
     /// element it equals.
-    fn multiset_eq(&self, path: &Path, da: &[Value], la: &[Value]) -> bool {
+    fn multiset_eq(&self, path: &mut Path, da: &[Value], la: &[Value]) -> bool {
         let mut used = vec![false; la.len()];
         da.iter().enumerate().all(|(i, x)| {
-            let p = path.child(Seg::Index(i));
-            match (0..la.len()).find(|&j| !used[j] && self.eq(&p, x, &la[j])) {
+            path.push(Seg::Index(i));
+            let pick = (0..la.len()).find(|&j| !used[j] && self.eq(path, x, &la[j]));
+            path.pop();
+            match pick {
                 Some(j) => {
                     used[j] = true;
                     true
@@ -166,40 +175,41 @@ impl Cmp<'_, '_> {
     /// Collects the mismatches between declared `d` and live `l` at `path`.
     pub fn diff(
         &self,
-        path: &Path,
+        path: &mut Path,
         d: &Value,
         l: &Value,
         whole: Option<&(Path, Value)>,
         out: &mut Vec<Mismatch>,
     ) {
-        if self.eq(path, d, l) {
-            return;
-        }
         match (d, l) {
             (Value::Array(da), Value::Array(la)) if keyed_rule(self.scope, path).is_some() => {
                 if let Some(k) = keyed_rule(self.scope, path) {
                     self.keyed_diff(k, path, d, da, la, whole, out);
                 }
             }
+            // Objects recurse key by key (no up-front equality: each level
+            // is compared exactly once).
             (Value::Object(dm), Value::Object(lm)) => {
                 for (k, dv) in dm {
-                    let child = path.with_key(k);
-                    if self.scope.is_write_only(&child) {
-                        continue;
+                    let lv = self.scope.live_get(path, k, lm);
+                    path.push_key(k);
+                    if !self.scope.is_write_only(path) {
+                        match lv {
+                            Some(lv) => self.diff(path, dv, lv, whole, out),
+                            None if is_trivially_empty(dv) || is_unresolved_marker(dv) => {}
+                            None => out.push(Mismatch {
+                                path: path.clone(),
+                                desired: dv.clone(),
+                                actual: None,
+                                whole_array: whole.cloned(),
+                                attribute_key: None,
+                            }),
+                        }
                     }
-                    match self.scope.live_get(path, k, lm) {
-                        Some(lv) => self.diff(&child, dv, lv, whole, out),
-                        None if is_trivially_empty(dv) || is_unresolved_marker(dv) => {}
-                        None => out.push(Mismatch {
-                            path: child,
-                            desired: dv.clone(),
-                            actual: None,
-                            whole_array: whole.cloned(),
-                            attribute_key: None,
-                        }),
-                    }
+                    path.pop();
                 }
             }
+            _ if self.eq(path, d, l) => {}
             (Value::Array(da), Value::Array(la))
                 if da.len() == la.len()
                     && !self.scope.is_unordered(path)
@@ -207,7 +217,9 @@ impl Cmp<'_, '_> {
             {
                 let w = whole.cloned().unwrap_or_else(|| (path.clone(), d.clone()));
                 for (i, (x, y)) in da.iter().zip(la).enumerate() {
-                    self.diff(&path.child(Seg::Index(i)), x, y, Some(&w), out);
+                    path.push(Seg::Index(i));
+                    self.diff(path, x, y, Some(&w), out);
+                    path.pop();
                 }
             }
             _ => out.push(Mismatch {
@@ -226,7 +238,7 @@ impl Cmp<'_, '_> {
     fn keyed_diff(
         &self,
         k: Keyed<'_>,
-        path: &Path,
+        path: &mut Path,
         d: &Value,
         da: &[Value],
         la: &[Value],
@@ -244,35 +256,37 @@ impl Cmp<'_, '_> {
                 });
                 return;
             };
-            let found = k.find(la, &id);
-            let (lid, le) = match found {
+            let (lid, le) = match k.find(la, &id) {
                 Some((lid, le)) => (lid, Some(le)),
                 None => (id.clone(), None),
             };
-            let child = path.child(Seg::Id(lid));
             let de_cmp = k.comparable(de);
-            if le.is_some_and(|le| self.eq(&child, &de_cmp, k.value(le))) {
-                continue;
+            path.push(Seg::Id(lid));
+            let same = le.is_some_and(|le| self.eq(path, &de_cmp, k.value(le)));
+            if !same {
+                if k.is_bag() {
+                    path.pop();
+                    out.push(Mismatch {
+                        path: path.clone(),
+                        desired: k.value(de).clone(),
+                        actual: le.map(|le| k.value(le).clone()),
+                        whole_array: whole.cloned(),
+                        attribute_key: Some(id),
+                    });
+                    continue;
+                } else if let Some(le) = le {
+                    self.diff(path, &de_cmp, le, whole, out);
+                } else {
+                    out.push(Mismatch {
+                        path: path.clone(),
+                        desired: de.clone(),
+                        actual: None,
+                        whole_array: whole.cloned(),
+                        attribute_key: None,
+                    });
+                }
             }
-            if k.is_bag() {
-                out.push(Mismatch {
-                    path: path.clone(),
-                    desired: k.value(de).clone(),
-                    actual: le.map(|le| k.value(le).clone()),
-                    whole_array: whole.cloned(),
-                    attribute_key: Some(id),
-                });
-            } else if let Some(le) = le {
-                self.diff(&child, &de_cmp, le, whole, out);
-            } else {
-                out.push(Mismatch {
-                    path: child,
-                    desired: de.clone(),
-                    actual: None,
-                    whole_array: whole.cloned(),
-                    attribute_key: None,
-                });
-            }
+            path.pop();
         }
     }
 }

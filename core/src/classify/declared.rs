@@ -7,7 +7,6 @@ use super::emit::Out;
 use super::nested;
 use super::scope::Scope;
 use crate::finding::Tier;
-use crate::normalize::canonicalize_in_place;
 use crate::normalize::empty::is_empty_collection;
 use crate::normalize::path::Path;
 use crate::normalize::scalars::is_masked_non_ascii;
@@ -49,36 +48,36 @@ pub(crate) fn run(
     let mut consumed = Vec::new();
     let cmp = Cmp { scope };
     for (key, dv) in &scope.res.declared {
-        let path = Path::key(key);
+        let mut path = Path::key(key);
         let lv = live.get(key);
+        // The canonical JSON view (built once in the scope).
+        let Some(d) = scope.declared.get(key) else {
+            continue;
+        };
         if scope.is_write_only_top(key) {
             let f = out.push(Tier::ReadGap, &path);
             f.write_only = true;
             f.note = Some(NOTE_WRITE_ONLY.to_string());
             // AWS may store the write-only input under another, readable name.
-            if let (Some(alt), Some(d)) = (alt_live_name(scope, key, live), dv.to_json()) {
+            if let Some(alt) = alt_live_name(scope, key, live) {
                 consumed.push(alt.to_string());
-                if let Some(l) = live.get(alt) {
-                    compare(scope, &cmp, live, &Path::key(alt), &d, l, out);
+                if let (Some(l), true) = (live.get(alt), dv.is_fully_resolved()) {
+                    compare(scope, &cmp, live, &mut Path::key(alt), d, l, out);
                 }
             }
             continue;
         }
         if !dv.is_fully_resolved() {
             out.push(Tier::Unresolved, &path);
-            if let (Some(d), Some(l)) = (scope.declared.get(key), lv) {
-                nested::collect(scope, live, &path, d, l, out);
+            if let Some(l) = lv {
+                nested::collect(scope, live, &mut path, d, l, out);
             }
             continue;
         }
-        let Some(d) = dv.to_json() else { continue };
-        let Some(l) = lv else {
-            let mut dc = d.clone();
-            canonicalize_in_place(&mut dc);
-            absent(scope, &path, &dc, out);
-            continue;
-        };
-        compare(scope, &cmp, live, &path, &d, l, out);
+        match lv {
+            None => absent(scope, &path, d, out),
+            Some(l) => compare(scope, &cmp, live, &mut path, d, l, out),
+        }
     }
     consumed
 }
@@ -100,17 +99,14 @@ fn compare(
     scope: &Scope<'_>,
     cmp: &Cmp<'_, '_>,
     live: &Map<String, Value>,
-    path: &Path,
+    path: &mut Path,
     d: &Value,
     l: &Value,
     out: &mut Out<'_, '_>,
 ) {
-    let mut dc = d.clone();
-    let mut lc = l.clone();
-    canonicalize_in_place(&mut dc);
-    canonicalize_in_place(&mut lc);
+    // Both sides are canonical already (prepared once per resource).
     let mut mismatches: Vec<Mismatch> = Vec::new();
-    cmp.diff(path, &dc, &lc, None, &mut mismatches);
+    cmp.diff(path, d, l, None, &mut mismatches);
     for m in mismatches {
         if transformed_equal(scope, &m) {
             continue;
@@ -133,9 +129,7 @@ fn compare(
             });
         }
     }
-    let mut lraw = l.clone();
-    canonicalize_in_place(&mut lraw);
-    nested::collect(scope, live, path, &dc, &lraw, out);
+    nested::collect(scope, live, path, d, l, out);
 }
 
 /// The schema `propertyTransform` fold: the mismatch vanishes when the
@@ -144,7 +138,11 @@ fn transformed_equal(scope: &Scope<'_>, m: &Mismatch) -> bool {
     let Some(actual) = m.actual.as_ref() else {
         return false;
     };
-    let Some((_, expr)) = scope.transforms.iter().find(|(p, _)| p.matches(&m.path)) else {
+    let Some((_, expr)) = scope
+        .transforms
+        .iter()
+        .find(|(p, _)| m.path.matches_dotted(p))
+    else {
         return false;
     };
     let root = Value::Object(scope.declared.clone());

@@ -11,8 +11,27 @@ use crate::normalize::scalars::{is_stringly_equal, parse_json_text};
 use serde_json::{Map, Value};
 
 /// Expands `${AccountId}`, `${Region}`, `${PhysicalId}` in every string.
-pub(crate) fn expand(v: &Value, scope: &Scope<'_>) -> Value {
+pub(crate) fn expand<'v>(v: &'v Value, scope: &Scope<'_>) -> std::borrow::Cow<'v, Value> {
+    if has_placeholder(v) {
+        std::borrow::Cow::Owned(expand_owned(v, scope))
+    } else {
+        std::borrow::Cow::Borrowed(v)
+    }
+}
+
+/// True when a value holds a placeholder to expand.
+fn has_placeholder(v: &Value) -> bool {
     match v {
+        Value::String(s) => s.contains("${") || s == AWS_MANAGED_KMS,
+        Value::Array(a) => a.iter().any(has_placeholder),
+        Value::Object(o) => o.values().any(has_placeholder),
+        _ => false,
+    }
+}
+
+fn expand_owned(v: &Value, scope: &Scope<'_>) -> Value {
+    match v {
+        Value::String(s) if s == AWS_MANAGED_KMS => managed_kms_pattern(scope),
         Value::String(s) if s.contains("${") => {
             let mut t = s.clone();
             if let Some(a) = scope.ctx.account_id.as_deref() {
@@ -24,43 +43,53 @@ pub(crate) fn expand(v: &Value, scope: &Scope<'_>) -> Value {
             t = t.replace("${PhysicalId}", scope.physical_id);
             Value::String(t)
         }
-        Value::Array(a) => Value::Array(a.iter().map(|x| expand(x, scope)).collect()),
+        Value::Array(a) => Value::Array(a.iter().map(|x| expand_owned(x, scope)).collect()),
         Value::Object(o) => Value::Object(
             o.iter()
-                .map(|(k, x)| (k.clone(), expand(x, scope)))
+                .map(|(k, x)| (k.clone(), expand_owned(x, scope)))
                 .collect(),
         ),
         other => other.clone(),
     }
 }
 
-/// Drops trivially-empty members of objects (recursively): an unset
-/// sub-option and an absent one are the same default.
-fn prune(v: &Value) -> Value {
-    match v {
-        Value::Object(o) => {
-            let m: Map<String, Value> = o
-                .iter()
-                .filter(|(_, x)| !is_trivially_empty(x))
-                .map(|(k, x)| (k.clone(), prune(x)))
-                .collect();
-            Value::Object(m)
-        }
-        Value::Array(a) => Value::Array(a.iter().map(prune).collect()),
-        other => other.clone(),
-    }
+/// The sentinel for "an AWS-managed (alias/aws/*) KMS key of this account".
+const AWS_MANAGED_KMS: &str = "kms:aws-managed";
+
+/// A regex default matching this account's AWS-managed keys (by alias or by
+/// the key ids the managed aliases target). Without the alias map nothing
+/// matches: a key that cannot be proven AWS-managed stays visible.
+fn managed_kms_pattern(scope: &Scope<'_>) -> Value {
+    let ids: Vec<String> = scope
+        .ctx
+        .kms_alias_targets
+        .as_ref()
+        .map(|m| m.values().map(|id| regex::escape(id)).collect())
+        .unwrap_or_default();
+    let (Some(acct), false) = (scope.ctx.account_id.as_deref(), ids.is_empty()) else {
+        return Value::String(AWS_MANAGED_KMS.to_string());
+    };
+    let ids = ids.join("|");
+    let acct = regex::escape(acct);
+    Value::String(format!(
+        "re:^(?:alias/aws/[^/]+|(?:{ids})|arn:aws[a-z-]*:kms:[^:]*:{acct}:(?:key/(?:{ids})|alias/aws/[^/]+))$"
+    ))
+}
+
+/// Non-empty members of an object (an unset sub-option and an absent one
+/// are the same default).
+fn members(o: &Map<String, Value>) -> impl Iterator<Item = (&String, &Value)> {
+    o.iter().filter(|(_, x)| !is_trivially_empty(x))
 }
 
 /// Equality for default matching: exact structure (live extras count),
 /// modulo trivially-empty members, stringly-typed scalars, JSON text, and
-/// element order.
+/// element order. Both sides are expected in canonical form.
 fn same(a: &Value, b: &Value) -> bool {
-    if a == b {
-        return true;
-    }
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+            members(x).count() == members(y).count()
+                && members(x).all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
         (Value::Array(x), Value::Array(y)) => {
             if x.len() != y.len() {
@@ -84,8 +113,9 @@ fn same(a: &Value, b: &Value) -> bool {
         | (o @ (Value::Object(_) | Value::Array(_)), Value::String(s)) => parse_json_text(s)
             .is_some_and(|mut p| {
                 canonicalize_in_place(&mut p);
-                same(&prune(&p), o)
+                same(&p, o)
             }),
+        (Value::String(x), Value::String(y)) if x == y => true,
         (Value::String(live), Value::String(d)) if d.starts_with("re:") => {
             regex_matches(&d[3..], live)
         }
@@ -93,11 +123,11 @@ fn same(a: &Value, b: &Value) -> bool {
             (Some(mut p), Some(mut q)) => {
                 canonicalize_in_place(&mut p);
                 canonicalize_in_place(&mut q);
-                same(&prune(&p), &prune(&q))
+                same(&p, &q)
             }
             _ => false,
         },
-        _ => is_stringly_equal(a, b),
+        _ => a == b || is_stringly_equal(a, b),
     }
 }
 
@@ -117,13 +147,20 @@ fn regex_matches(pattern: &str, s: &str) -> bool {
         .is_some_and(|r| r.is_match(s))
 }
 
-/// True when live value `v` equals default `d` (canonicalized, pruned).
+/// True when live value `v` and data default `d` (both canonical) match.
+pub(crate) fn matches_canonical(v: &Value, d: &Value) -> bool {
+    same(v, d)
+}
+
+/// True when live value `v` (canonical, as prepared) equals default `d`.
 pub(crate) fn matches_default(v: &Value, d: &Value) -> bool {
-    let mut x = v.clone();
-    let mut y = d.clone();
-    canonicalize_in_place(&mut x);
-    canonicalize_in_place(&mut y);
-    same(&prune(&x), &prune(&y))
+    if d.is_object() || d.is_array() {
+        let mut y = d.clone();
+        canonicalize_in_place(&mut y);
+        same(v, &y)
+    } else {
+        same(v, d)
+    }
 }
 
 fn when_holds(
@@ -152,26 +189,40 @@ pub(crate) fn is_known_default(
         }
     }
     if scope
+        .schema
         .default_paths
         .iter()
-        .any(|(p, d)| p.matches(path) && matches_default(v, d))
+        .any(|(p, d)| path.matches_dotted(p) && matches_default(v, d))
     {
         return true;
     }
-    scope.facts.defaults.iter().any(|kd| {
-        kd.pattern.matches(path)
-            && kd
-                .entry
-                .when
-                .as_ref()
-                .is_none_or(|w| when_holds(scope, live, w))
-            && ((kd.entry.any && !is_trivially_empty(v))
-                || kd
+    let create_only = path.len() == 1
+        && path
+            .top()
+            .is_some_and(|k| scope.schema.create_only.iter().any(|c| c == k));
+    let cross = crate::normalize::aws_facts::facts()
+        .cross_type_defaults
+        .candidates(path.top())
+        .filter(|kd| !kd.entry.create_only || create_only);
+    scope
+        .facts
+        .defaults
+        .candidates(path.top())
+        .chain(cross)
+        .any(|kd| {
+            kd.pattern.matches(path)
+                && kd
                     .entry
-                    .values
-                    .iter()
-                    .any(|d| matches_default(v, &expand(d, scope))))
-    })
+                    .when
+                    .as_ref()
+                    .is_none_or(|w| when_holds(scope, live, w))
+                && ((kd.entry.any && !is_trivially_empty(v))
+                    || kd
+                        .entry
+                        .values
+                        .iter()
+                        .any(|d| matches_canonical(v, &expand(d, scope))))
+        })
 }
 
 #[cfg(test)]

@@ -45,7 +45,7 @@ pub(crate) fn identity_of(e: &Value, keys: &[String]) -> Option<String> {
 fn positional(
     scope: &Scope<'_>,
     live_top: &Map<String, Value>,
-    path: &Path,
+    path: &mut Path,
     da: &[Value],
     la: &[Value],
     out: &mut Out<'_, '_>,
@@ -53,42 +53,48 @@ fn positional(
     let cmp = Cmp { scope };
     let mut used = vec![false; la.len()];
     for de in da {
-        let pick =
-            (0..la.len()).find(|&j| !used[j] && cmp.eq(&path.child(Seg::Index(j)), de, &la[j]));
+        let pick = (0..la.len()).find(|&j| {
+            path.push(Seg::Index(j));
+            let ok = !used[j] && cmp.eq(path, de, &la[j]);
+            path.pop();
+            ok
+        });
         if let Some(j) = pick {
             used[j] = true;
-            collect(scope, live_top, &path.child(Seg::Index(j)), de, &la[j], out);
+            path.push(Seg::Index(j));
+            collect(scope, live_top, path, de, &la[j], out);
+            path.pop();
         }
     }
 }
 
-/// Emits nested findings for live-only sub-keys of declared `d` at `path`.
+/// Emits nested findings for live-only sub-keys of declared `d` at `path`
+/// (a walk stack: pushed and popped).
 pub(crate) fn collect(
     scope: &Scope<'_>,
     live_top: &Map<String, Value>,
-    path: &Path,
+    path: &mut Path,
     d: &Value,
     l: &Value,
     out: &mut Out<'_, '_>,
 ) {
     if is_unresolved_marker(d) {
-        // Structure unknown below an unresolved leaf: nothing to attribute,
-        // except sub-keys of a live object the declared side cannot cover.
+        // Structure unknown below an unresolved leaf: nothing to attribute.
         return;
     }
     match (d, l) {
         (Value::Object(dm), Value::Object(lm)) => {
             let free_form = scope.is_free_form(path);
             for (k, lv) in lm {
-                let child = path.with_key(k);
                 if !dm.contains_key(k) && scope.is_alias_of_declared(path, k, dm) {
                     continue;
                 }
+                path.push_key(k);
                 match dm.get(k) {
-                    Some(dv) => collect(scope, live_top, &child, dv, lv, out),
+                    Some(dv) => collect(scope, live_top, path, dv, lv, out),
                     None => {
                         let before = out.findings.len();
-                        classify_value(scope, live_top, lm, &child, lv, true, out);
+                        classify_value(scope, live_top, lm, path, lv, true, out);
                         if free_form {
                             for f in &mut out.findings[before..] {
                                 if f.tier == Tier::Undeclared {
@@ -98,6 +104,7 @@ pub(crate) fn collect(
                         }
                     }
                 }
+                path.pop();
             }
         }
         (Value::Array(da), Value::Array(la)) => {
@@ -106,30 +113,25 @@ pub(crate) fn collect(
                 // identity field; elsewhere AWS default-fills element bodies.
                 let walk_matched =
                     !k.is_bag() && identity_key_of(da, &ALIGN_IDENTITY_KEYS).is_some();
+                let none = Map::new();
                 for le in la {
                     let Some(id) = k.id(le) else { continue };
-                    let child = path.child(Seg::Id(id.clone()));
-                    if k.is_declared(da, &id) {
+                    let declared = k.is_declared(da, &id);
+                    path.push(Seg::Id(id));
+                    if declared {
                         if walk_matched {
                             let de = da.iter().find(|de| {
                                 k.id(de)
                                     .is_some_and(|d| k.find(std::slice::from_ref(le), &d).is_some())
                             });
                             if let Some(de) = de {
-                                collect(scope, live_top, &child, de, le, out);
+                                collect(scope, live_top, path, de, le, out);
                             }
                         }
                     } else {
-                        classify_value(
-                            scope,
-                            live_top,
-                            &Map::new(),
-                            &child,
-                            k.value(le),
-                            true,
-                            out,
-                        );
+                        classify_value(scope, live_top, &none, path, k.value(le), true, out);
                     }
+                    path.pop();
                 }
                 return;
             }
@@ -147,7 +149,9 @@ pub(crate) fn collect(
                     .iter()
                     .find(|de| identity_of(de, &keys).as_deref() == Some(id.as_str()))
                 {
-                    collect(scope, live_top, &path.child(Seg::Id(id)), de, le, out);
+                    path.push(Seg::Id(id));
+                    collect(scope, live_top, path, de, le, out);
+                    path.pop();
                 }
             }
         }

@@ -2,30 +2,52 @@
 //! configuration (schema read-only outputs, write-only echoes, managed
 //! timestamps, `aws:*` tags, propagated stack tags) and what a sibling
 //! resource owns (IAM policies attached by a sibling `AWS::IAM::Policy`).
+//!
+//! The copy is built in ONE pass that leaves stripped values out (they are
+//! never cloned); the normalize modules hold the same rules as in-place
+//! functions for other callers.
 
 use super::context::SiblingPolicyNames;
 use super::scope::Scope;
 use super::siblings;
 use crate::normalize::aws_facts::facts;
 use crate::normalize::canonicalize_in_place;
-use crate::normalize::managed_fields::strip_managed_fields;
-use crate::normalize::schema_strip::strip_paths;
-use crate::normalize::tags::{declared_tag_keys, strip_aws_tags_deep, strip_stack_tags};
+use crate::normalize::tags::{
+    declared_tag_keys, is_aws_key, is_tag_key, is_tag_list, strip_stack_tags,
+};
 use serde_json::{Map, Value};
 
 /// The prepared live model.
 pub(crate) fn prepare_live(scope: &Scope<'_>, live: &Map<String, Value>) -> Map<String, Value> {
-    let mut m = live.clone();
-    let declared = |k: &str| scope.declared.contains_key(k);
-    strip_paths(&mut m, &scope.read_only, declared);
-    strip_paths(&mut m, &scope.write_only, |_| false);
-    let mut v = Value::Object(m);
-    strip_managed_fields(&mut v, &facts().managed_names, &scope.free_form);
     let tag_prop = scope.schema.tag_property.as_deref().unwrap_or("Tags");
-    strip_aws_tags_deep(&mut v, &["Tags", tag_prop]);
-    let Value::Object(mut m) = v else {
-        return Map::new();
+    let strip: Vec<&str> = scope
+        .read_only
+        .iter()
+        .chain(scope.write_only.iter())
+        .copied()
+        .collect();
+    let copier = Copier {
+        strip,
+        free_form: scope.free_form_paths(),
+        managed: &facts().managed_names,
+        tag_keys: ["Tags", tag_prop],
     };
+    let all_strip: Active = (0..copier.strip.len()).map(|i| (i, 0)).collect();
+    let all_free: Active = (0..copier.free_form.len()).map(|i| (i, 0)).collect();
+    let mut m = Map::new();
+    for (k, v) in live {
+        let s = Copier::step(&copier.strip, &all_strip, Some(k));
+        // A declared read-only property is compared, not stripped (a
+        // write-only one is never returned, so it goes either way).
+        let declared_read_only =
+            scope.declared.contains_key(k) && !scope.write_only.iter().any(|w| w == k);
+        if (s.done && !declared_read_only) || copier.managed.iter().any(|n| n == k) {
+            continue;
+        }
+        let f = Copier::step(copier.free_form, &all_free, Some(k));
+        let tags = copier.is_tag_key(k) && v.is_object();
+        m.insert(k.clone(), copier.copy(v, &s.active, &f, tags));
+    }
     let declared_keys = declared_tag_keys(scope.declared.get(tag_prop));
     strip_stack_tags(&mut m, tag_prop, &scope.ctx.stack_tags, &declared_keys);
     drop_sibling_policies(scope, &mut m);
@@ -37,6 +59,114 @@ pub(crate) fn prepare_live(scope: &Scope<'_>, live: &Map<String, Value>) -> Map<
     match v {
         Value::Object(m) => m,
         _ => Map::new(),
+    }
+}
+
+/// Partial matches of dotted patterns: (pattern index, byte offset of the
+/// next segment).
+type Active = Vec<(usize, usize)>;
+
+/// The outcome of stepping partial matches over one path segment.
+#[derive(Default)]
+struct Step {
+    /// Some pattern matched the whole path.
+    done: bool,
+    /// Patterns still matching a prefix.
+    active: Active,
+}
+
+/// The single-pass copier.
+struct Copier<'m> {
+    strip: Vec<&'m str>,
+    free_form: &'m [&'m str],
+    managed: &'m [String],
+    tag_keys: [&'m str; 2],
+}
+
+impl Copier<'_> {
+    fn is_tag_key(&self, k: &str) -> bool {
+        is_tag_key(k, &self.tag_keys)
+    }
+
+    /// Steps partial matches over one segment (`None` = an array element,
+    /// matched by `*`).
+    fn step(pats: &[&str], active: &Active, seg: Option<&str>) -> Step {
+        let mut out = Step::default();
+        for &(i, pos) in active {
+            let rest = &pats[i][pos..];
+            let head_len = |h: &str| {
+                (rest.starts_with(h) && (rest.len() == h.len() || rest.as_bytes()[h.len()] == b'.'))
+                    .then_some(h.len())
+            };
+            let Some(n) = head_len("*").or_else(|| seg.and_then(head_len)) else {
+                continue;
+            };
+            if n == rest.len() {
+                out.done = true;
+            } else {
+                out.active.push((i, pos + n + 1));
+            }
+        }
+        out
+    }
+
+    /// Copies `v`, leaving out stripped paths, managed fields (outside
+    /// free-form and tag maps) and `aws:*` tags.
+    fn copy(&self, v: &Value, strip: &Active, free: &Step, in_tags: bool) -> Value {
+        match v {
+            Value::Object(o) => {
+                // Inside a free-form user map (or a tag map) every key is data.
+                let user_map = free.done || in_tags;
+                let mut out = Map::new();
+                for (k, x) in o {
+                    if in_tags && is_aws_key(k) {
+                        continue;
+                    }
+                    let s = if strip.is_empty() {
+                        Step::default()
+                    } else {
+                        Self::step(&self.strip, strip, Some(k))
+                    };
+                    if s.done || (!user_map && self.managed.iter().any(|n| n == k)) {
+                        continue;
+                    }
+                    let f = if free.active.is_empty() {
+                        Step::default()
+                    } else {
+                        Self::step(self.free_form, &free.active, Some(k))
+                    };
+                    let child_tags = !user_map && self.is_tag_key(k) && x.is_object();
+                    out.insert(k.clone(), self.copy(x, &s.active, &f, child_tags));
+                }
+                Value::Object(out)
+            }
+            Value::Array(a) => {
+                let tag_list = is_tag_list(a);
+                let s = if strip.is_empty() {
+                    Step::default()
+                } else {
+                    Self::step(&self.strip, strip, None)
+                };
+                if s.done {
+                    return Value::Array(Vec::new());
+                }
+                let f = if free.active.is_empty() {
+                    Step::default()
+                } else {
+                    Self::step(self.free_form, &free.active, None)
+                };
+                Value::Array(
+                    a.iter()
+                        .filter(|e| {
+                            !(tag_list
+                                && e.get("Key").and_then(Value::as_str).is_some_and(is_aws_key))
+                        })
+                        .map(|e| self.copy(e, &s.active, &f, false))
+                        .collect(),
+                )
+            }
+            other => other.clone(),
+        }
     }
 }
 

@@ -5,6 +5,8 @@
 use super::context::{ClassifyContext, ResourceInput};
 use crate::declared::CORPUS_UNRESOLVED_MARKER;
 use crate::normalize::aws_facts::{facts, Equivalence, TypeFacts};
+use crate::normalize::canonicalize_in_place;
+use crate::normalize::generated::physical_id_segments;
 use crate::normalize::path::{Path, Pattern};
 use crate::schema::SchemaFacts;
 use serde_json::{Map, Value};
@@ -13,78 +15,83 @@ use serde_json::{Map, Value};
 /// of declared values. Only used to walk structure; never compared.
 pub(crate) const UNRESOLVED: &str = CORPUS_UNRESOLVED_MARKER;
 
-/// Per-call context.
+/// Per-call context. Schema paths are matched as written (dotted strings),
+/// never parsed per call: classify runs once per resource per scan.
 pub(crate) struct Scope<'a> {
     pub res: &'a ResourceInput,
     pub schema: &'a SchemaFacts,
     pub ctx: &'a ClassifyContext,
     pub facts: &'static TypeFacts,
     pub physical_id: &'a str,
-    pub read_only: Vec<Pattern>,
-    pub write_only: Vec<Pattern>,
-    pub unordered: Vec<Pattern>,
-    pub free_form: Vec<Pattern>,
-    pub default_paths: Vec<(Pattern, &'a Value)>,
-    pub transforms: Vec<(Pattern, &'a str)>,
-    /// Declared properties as JSON (unresolved leaves as [`UNRESOLVED`]).
+    /// Name-like segments of the physical id (see `physical_id_segments`).
+    pub physical_id_segments: Vec<&'a str>,
+    pub read_only: Vec<&'a str>,
+    pub write_only: Vec<&'a str>,
+    unordered: Vec<&'a str>,
+    free_form: Vec<&'a str>,
+    pub transforms: Vec<(String, &'a str)>,
+    /// Declared properties as canonical JSON (unresolved leaves as
+    /// [`UNRESOLVED`]), built once per call.
     pub declared: Map<String, Value>,
 }
 
-fn patterns(a: &[String], b: &[String]) -> Vec<Pattern> {
-    let mut out: Vec<Pattern> = Vec::with_capacity(a.len() + b.len());
-    for p in a.iter().chain(b) {
-        let pat = Pattern::parse(p);
-        if !out.contains(&pat) {
-            out.push(pat);
-        }
-    }
-    out
+fn strs<'a>(a: &'a [String], b: &'a [String]) -> Vec<&'a str> {
+    a.iter().chain(b).map(String::as_str).collect()
 }
 
 impl<'a> Scope<'a> {
     /// Gathers the per-call context.
     pub fn new(res: &'a ResourceInput, schema: &'a SchemaFacts, ctx: &'a ClassifyContext) -> Self {
         let facts = facts().for_type(&res.resource_type);
-        let mut unordered = patterns(
-            &schema.unordered_scalar_paths,
-            &schema.unordered_object_array_paths,
-        );
-        unordered.extend(facts.unordered.iter().cloned());
+        let physical_id = res.physical_id.as_deref().unwrap_or("");
         Scope {
             res,
             schema,
             ctx,
             facts,
-            physical_id: res.physical_id.as_deref().unwrap_or(""),
-            read_only: patterns(&schema.read_only, &schema.read_only_paths),
-            write_only: patterns(&schema.write_only, &schema.write_only_paths),
-            unordered,
+            physical_id,
+            physical_id_segments: physical_id_segments(physical_id),
+            read_only: strs(&schema.read_only, &schema.read_only_paths),
+            write_only: strs(&schema.write_only, &schema.write_only_paths),
+            unordered: strs(
+                &schema.unordered_scalar_paths,
+                &schema.unordered_object_array_paths,
+            ),
             free_form: schema
                 .free_form_map_paths
                 .iter()
-                .map(|p| Pattern::parse(p))
-                .collect(),
-            default_paths: schema
-                .default_paths
-                .iter()
-                .map(|(p, v)| (Pattern::parse(p), v))
+                .map(String::as_str)
                 .collect(),
             transforms: schema
                 .property_transforms
                 .iter()
-                .map(|(p, e)| (Pattern::parse(p.trim_start_matches('/')), e.as_str()))
+                .map(|(p, e)| (transform_path(p), e.as_str()))
                 .collect(),
             declared: res
                 .declared
                 .iter()
-                .map(|(k, v)| (k.clone(), v.to_corpus_json()))
+                .map(|(k, v)| {
+                    let mut j = v.to_corpus_json();
+                    canonicalize_in_place(&mut j);
+                    (k.clone(), j)
+                })
                 .collect(),
         }
     }
 
-    /// True when any pattern in `list` matches `path`.
+    /// True when any parsed pattern in `list` matches `path`.
     pub fn any(list: &[Pattern], path: &Path) -> bool {
         list.iter().any(|p| p.matches(path))
+    }
+
+    /// True when any dotted schema path in `list` matches `path`.
+    pub fn any_dotted(list: &[&str], path: &Path) -> bool {
+        list.iter().any(|p| path.matches_dotted(p))
+    }
+
+    /// The free-form map paths (dotted).
+    pub fn free_form_paths(&self) -> &[&'a str] {
+        &self.free_form
     }
 
     /// The stack name (first construct-path segment).
@@ -94,18 +101,18 @@ impl<'a> Scope<'a> {
 
     /// True when `path` is a free-form user map.
     pub fn is_free_form(&self, path: &Path) -> bool {
-        Self::any(&self.free_form, path)
+        Self::any_dotted(&self.free_form, path)
     }
 
     /// True when `path` is an unordered array (schema or per-type fact).
     pub fn is_unordered(&self, path: &Path) -> bool {
-        Self::any(&self.unordered, path)
+        Self::any_dotted(&self.unordered, path) || Self::any(&self.facts.unordered, path)
     }
 
     /// True when a (nested) path is write-only: never returned, so never
     /// compared (silently: too granular to report per path).
     pub fn is_write_only(&self, path: &Path) -> bool {
-        Self::any(&self.write_only, path)
+        Self::any_dotted(&self.write_only, path)
     }
 
     /// The per-type equivalences that apply at `path`.
@@ -158,6 +165,9 @@ impl<'a> Scope<'a> {
         key: &str,
         declared: &Map<String, Value>,
     ) -> bool {
+        if self.facts.key_aliases.is_empty() && self.facts.equivalences.is_empty() {
+            return false;
+        }
         self.facts
             .key_aliases
             .iter()
@@ -173,6 +183,13 @@ impl<'a> Scope<'a> {
         self.schema.write_only.iter().any(|k| k == key)
             || self.schema.write_only_paths.iter().any(|k| k == key)
     }
+}
+
+/// A transform path as a dotted pattern (`/properties/A/B` or `A.B`).
+fn transform_path(p: &str) -> String {
+    p.trim_start_matches("/properties/")
+        .trim_start_matches('/')
+        .replace('/', ".")
 }
 
 /// True for the JSON stand-in of an unresolved declared leaf.

@@ -70,13 +70,13 @@ pub(crate) fn top_level_verdict(scope: &Scope<'_>, key: &str, v: &Value) -> Opti
             return Some(Verdict::AtDefault);
         }
     }
-    if t == "AWS::EC2::Volume" && key == "Encrypted" {
-        if acct
+    if t == "AWS::EC2::Volume"
+        && key == "Encrypted"
+        && acct
             .and_then(|a| a.get("ebsEncryptionByDefault"))
             .is_some_and(|d| matches_default(v, d))
-        {
-            return Some(Verdict::AtDefault);
-        }
+    {
+        return Some(Verdict::AtDefault);
     }
     // The VPC of a Client VPN endpoint comes from its sibling association.
     if key == "VpcId" {
@@ -138,7 +138,7 @@ pub(crate) fn nested_verdict(
 ) -> Option<Verdict> {
     let segs = path.segs();
     // A staging distribution's continuous-deployment policy is a sibling's.
-    if path.render() == "DistributionConfig.ContinuousDeploymentPolicyId" {
+    if path.matches_dotted("DistributionConfig.ContinuousDeploymentPolicyId") {
         let d =
             fact(scope, "siblingCloudFrontCdPolicyIds").and_then(|m| m.get(&scope.res.logical_id));
         if d.is_some_and(|d| matches_default(v, d)) {

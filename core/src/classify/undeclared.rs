@@ -3,14 +3,14 @@
 //! resource's own minted identity -> `generated`; structural noise (trivially
 //! empty, physical-id echo) -> dropped; otherwise `undeclared`.
 
-use super::defaults::{expand, is_known_default, matches_default};
+use super::defaults::{expand, is_known_default, matches_canonical, matches_default};
 use super::emit::Out;
 use super::keyed::keyed_rule;
 use super::scope::Scope;
 use super::siblings::{self, Verdict};
 use crate::finding::Tier;
 use crate::normalize::empty::is_trivially_empty;
-use crate::normalize::generated::{is_cfn_minted_name, is_physical_id_segment};
+use crate::normalize::generated::is_cfn_minted_name;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::base64_encode;
 use serde_json::{Map, Value};
@@ -24,14 +24,14 @@ pub(crate) fn is_generated(scope: &Scope<'_>, path: &Path, v: &Value) -> bool {
         }
         let hit = match g.rule.match_kind.as_str() {
             "any" => true,
-            "physicalIdSegment" => v.as_str().is_some_and(|s| {
-                is_physical_id_segment(s, scope.physical_id) || s == scope.physical_id
-            }),
+            "physicalIdSegment" => v
+                .as_str()
+                .is_some_and(|s| scope.physical_id_segments.contains(&s) || s == scope.physical_id),
             "template" => g
                 .rule
                 .value
                 .as_ref()
-                .is_some_and(|t| matches_default(v, &expand(t, scope))),
+                .is_some_and(|t| matches_canonical(v, &expand(t, scope))),
             _ => false,
         };
         if hit {
@@ -45,7 +45,7 @@ pub(crate) fn is_generated(scope: &Scope<'_>, path: &Path, v: &Value) -> bool {
         return is_cfn_minted_name(s, scope.stack(), &scope.res.logical_id);
     }
     (path.len() > 1 && s == scope.physical_id)
-        || is_physical_id_segment(s, scope.physical_id)
+        || (s != scope.physical_id && scope.physical_id_segments.contains(&s))
         || is_cfn_minted_name(s, scope.stack(), &scope.res.logical_id)
 }
 
@@ -83,7 +83,7 @@ fn is_service_attached(scope: &Scope<'_>, path: &Path, v: &Value) -> bool {
                 .entry
                 .values
                 .iter()
-                .any(|d| matches_default(v, &expand(d, scope)))
+                .any(|d| matches_canonical(v, &expand(d, scope)))
     })
 }
 

@@ -33,18 +33,15 @@ const HTTP_VERBS: [&str; 7] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", 
 /// The identity field shared by every element of an object array, from
 /// `keys`, with string values that are unique within the array.
 pub fn identity_key_of<'k>(arr: &[Value], keys: &[&'k str]) -> Option<&'k str> {
-    if arr.is_empty() {
-        return None;
-    }
+    let first = arr.first()?.as_object()?;
     keys.iter().copied().find(|k| {
-        let mut seen: Vec<&str> = Vec::with_capacity(arr.len());
-        arr.iter().all(|e| match e.get(*k).and_then(Value::as_str) {
-            Some(id) if e.is_object() && !seen.contains(&id) => {
-                seen.push(id);
-                true
-            }
-            _ => false,
-        })
+        first.get(*k).is_some_and(Value::is_string)
+            && arr.iter().enumerate().all(|(i, e)| match e.get(*k) {
+                Some(Value::String(id)) => arr[..i]
+                    .iter()
+                    .all(|p| p.get(*k).and_then(Value::as_str) != Some(id.as_str())),
+                _ => false,
+            })
     })
 }
 
@@ -87,17 +84,26 @@ pub fn canonicalize_arrays_deep(v: &mut Value) {
         Value::Object(o) => o.values_mut().for_each(canonicalize_arrays_deep),
         Value::Array(a) => {
             a.iter_mut().for_each(canonicalize_arrays_deep);
-            if let Some(k) = identity_key_of(a, &SORT_IDENTITY_KEYS) {
-                a.sort_by(|x, y| {
-                    x.get(k)
-                        .and_then(Value::as_str)
-                        .cmp(&y.get(k).and_then(Value::as_str))
-                });
-            } else if is_id_set(a) {
-                a.sort_by(|x, y| x.as_str().cmp(&y.as_str()));
-            }
+            sort_set(a);
         }
         _ => {}
+    }
+}
+
+/// Orders one array (not its elements) when it is an identity-keyed object
+/// set or an id/ARN/verb set.
+pub fn sort_set(a: &mut [Value]) {
+    if a.len() < 2 {
+        return;
+    }
+    if let Some(k) = identity_key_of(a, &SORT_IDENTITY_KEYS) {
+        a.sort_by(|x, y| {
+            x.get(k)
+                .and_then(Value::as_str)
+                .cmp(&y.get(k).and_then(Value::as_str))
+        });
+    } else if is_id_set(a) {
+        a.sort_by(|x, y| x.as_str().cmp(&y.as_str()));
     }
 }
 

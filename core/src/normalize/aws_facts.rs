@@ -31,6 +31,10 @@ pub struct KnownDefaultEntry {
     /// Only when the live resource's sibling property has this value.
     #[serde(default)]
     pub when: Option<HashMap<String, Value>>,
+    /// Only when the schema marks the path create-only (a value AWS fixed at
+    /// creation, which cannot drift without replacing the resource).
+    #[serde(default, rename = "createOnly")]
+    pub create_only: bool,
     /// Why this is a default.
     pub reason: String,
 }
@@ -285,11 +289,49 @@ pub struct Generated {
     pub rule: GeneratedRule,
 }
 
+/// Known defaults indexed by the top-level property their path starts with
+/// (so a lookup scans only the entries that can match).
+#[derive(Debug, Default)]
+pub struct DefaultIndex {
+    by_top: HashMap<String, Vec<KnownDefault>>,
+    any_top: Vec<KnownDefault>,
+}
+
+impl DefaultIndex {
+    fn insert(&mut self, d: KnownDefault) {
+        match d.pattern.top() {
+            Some(t) => self.by_top.entry(t.to_string()).or_default().push(d),
+            None => self.any_top.push(d),
+        }
+    }
+
+    /// The entries that may match a path starting with `top`.
+    pub fn candidates<'s>(
+        &'s self,
+        top: Option<&str>,
+    ) -> impl Iterator<Item = &'s KnownDefault> + 's {
+        top.and_then(|t| self.by_top.get(t))
+            .into_iter()
+            .flatten()
+            .chain(self.any_top.iter())
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.by_top.values().map(Vec::len).sum::<usize>() + self.any_top.len()
+    }
+
+    /// True when there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// Everything known about one resource type.
 #[derive(Debug, Default)]
 pub struct TypeFacts {
     /// Known defaults.
-    pub defaults: Vec<KnownDefault>,
+    pub defaults: DefaultIndex,
     /// Arrays AWS reorders although the schema does not say so.
     pub unordered: Vec<Pattern>,
     /// Declared collections AWS never returns (absence is a readGap).
@@ -325,6 +367,9 @@ pub struct TypeFacts {
 pub struct AwsFacts {
     by_type: HashMap<String, TypeFacts>,
     empty: TypeFacts,
+    /// Defaults that hold across resource types (`"type": "*"`): the same
+    /// property name means the same AWS default wherever it appears.
+    pub cross_type_defaults: DefaultIndex,
     /// Names of managed fields stripped at any depth.
     pub managed_names: Vec<String>,
 }
@@ -366,11 +411,19 @@ pub fn load() -> Result<AwsFacts, FactsError> {
         by.entry(t.to_string()).or_default()
     }
     let by = &mut facts.by_type;
-    for e in kd.defaults {
-        entry(by, &e.type_name.clone()).defaults.push(KnownDefault {
+    let mut cross = DefaultIndex::default();
+    for mut e in kd.defaults {
+        // Stored canonical, so matching never re-canonicalizes data.
+        e.values.iter_mut().for_each(super::canonicalize_in_place);
+        let d = KnownDefault {
             pattern: Pattern::parse(&e.path),
             entry: e,
-        });
+        };
+        if d.entry.type_name == "*" {
+            cross.insert(d);
+        } else {
+            entry(by, &d.entry.type_name.clone()).defaults.insert(d);
+        }
     }
     for (rules, eq) in [
         (&tr.case_insensitive, Equivalence::CaseInsensitive),
@@ -393,7 +446,8 @@ pub fn load() -> Result<AwsFacts, FactsError> {
             .derived_echoes
             .push((Pattern::parse(&r.path), r));
     }
-    for e in tr.service_attached {
+    for mut e in tr.service_attached {
+        e.values.iter_mut().for_each(super::canonicalize_in_place);
         entry(by, &e.type_name.clone())
             .service_attached
             .push(KnownDefault {
@@ -401,7 +455,8 @@ pub fn load() -> Result<AwsFacts, FactsError> {
                 entry: e,
             });
     }
-    let lists: [(Vec<PathRule>, fn(&mut TypeFacts) -> &mut Vec<Pattern>); 4] = [
+    type Field = fn(&mut TypeFacts) -> &mut Vec<Pattern>;
+    let lists: [(Vec<PathRule>, Field); 4] = [
         (tr.unordered_arrays, |f| &mut f.unordered),
         (tr.readgap_collections, |f| &mut f.readgap_collections),
         (tr.descend_undeclared, |f| &mut f.descend),
@@ -412,7 +467,10 @@ pub fn load() -> Result<AwsFacts, FactsError> {
             field(entry(by, &r.type_name)).push(Pattern::parse(&r.path));
         }
     }
-    for r in tr.generated_paths {
+    for mut r in tr.generated_paths {
+        if let Some(v) = r.value.as_mut() {
+            super::canonicalize_in_place(v);
+        }
         entry(by, &r.type_name.clone()).generated.push(Generated {
             pattern: Pattern::parse(&r.path),
             rule: r,
@@ -439,6 +497,7 @@ pub fn load() -> Result<AwsFacts, FactsError> {
             .key_aliases
             .push((Pattern::parse(&r.parent), r));
     }
+    facts.cross_type_defaults = cross;
     Ok(facts)
 }
 
@@ -532,7 +591,7 @@ mod tests {
         let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS).expect("parses");
         for e in kd.defaults {
             assert!(
-                e.any != !e.values.is_empty(),
+                e.any == e.values.is_empty(),
                 "{} {}: exactly one of `values` / `any`",
                 e.type_name,
                 e.path

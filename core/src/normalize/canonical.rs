@@ -1,7 +1,7 @@
 //! The shared value canonicalization used by classify and baseline compare.
 
-use super::arrays::canonicalize_arrays_deep;
-use super::policy::canonicalize_policies_deep;
+use super::arrays::{canonicalize_arrays_deep, sort_set};
+use super::policy::{canonicalize_document, is_policy_document};
 use serde_json::Value;
 
 /// Canonical form of a value for equality: the same pipeline classify uses,
@@ -18,8 +18,24 @@ pub fn canonicalize_for_compare(value: &Value) -> Value {
 
 /// In-place variant of [`canonicalize_for_compare`].
 pub fn canonicalize_in_place(v: &mut Value) {
-    canonicalize_policies_deep(v);
-    canonicalize_arrays_deep(v);
+    // One post-order walk equal to "policies everywhere, then arrays
+    // everywhere": a policy document is canonicalized before its arrays are
+    // ordered, and every array is ordered after its elements are final.
+    match v {
+        Value::Object(o) => {
+            if is_policy_document(o) {
+                canonicalize_document(o);
+                o.values_mut().for_each(canonicalize_arrays_deep);
+            } else {
+                o.values_mut().for_each(canonicalize_in_place);
+            }
+        }
+        Value::Array(a) => {
+            a.iter_mut().for_each(canonicalize_in_place);
+            sort_set(a);
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]
@@ -40,6 +56,17 @@ mod tests {
             "SecurityGroupIds": ["sg-0aaaaaaaaaaaaaaaa", "sg-0bbbbbbbbbbbbbbbb"]
         });
         assert_eq!(canonicalize_for_compare(&a), canonicalize_for_compare(&b));
+    }
+
+    #[test]
+    fn one_pass_equals_policies_then_arrays() {
+        let v = json!({"Doc": {"Statement": [{"Effect": "Allow", "Action": "b",
+            "Resource": ["arn:aws:s3:::z", "arn:aws:s3:::a"]}]},
+            "Rules": [{"Name": "b", "Ids": ["sg-0bbbbbbbbbbbbbbbb", "sg-0aaaaaaaaaaaaaaaa"]}, {"Name": "a"}]});
+        let mut two = v.clone();
+        super::super::policy::canonicalize_policies_deep(&mut two);
+        canonicalize_arrays_deep(&mut two);
+        assert_eq!(canonicalize_for_compare(&v), two);
     }
 
     #[test]

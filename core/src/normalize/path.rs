@@ -45,6 +45,74 @@ impl Path {
         self.child(Seg::Key(k.to_string()))
     }
 
+    /// Appends an object key (walks push and pop instead of cloning).
+    pub fn push_key(&mut self, k: &str) {
+        self.0.push(Seg::Key(k.to_string()));
+    }
+
+    /// Appends a segment.
+    pub fn push(&mut self, seg: Seg) {
+        self.0.push(seg);
+    }
+
+    /// Removes the last segment.
+    pub fn pop(&mut self) {
+        self.0.pop();
+    }
+
+    /// True when a plain dotted pattern (`A.*.B`, no `[id]` segments, as the
+    /// registry schema writes them) matches this path, without parsing it.
+    pub fn matches_dotted(&self, pattern: &str) -> bool {
+        // Fast rejection on the first segment (most patterns differ there).
+        if let Some(Seg::Key(k)) = self.0.first() {
+            let head = pattern.split_once('.').map_or(pattern, |(h, _)| h);
+            if head != k && head != "*" {
+                return false;
+            }
+        }
+        let mut segs = self.0.iter();
+        for p in pattern.split('.') {
+            let Some(s) = segs.next() else {
+                return false;
+            };
+            let ok = match s {
+                Seg::Key(k) => p == "*" || p == k,
+                Seg::Index(n) => p == "*" || p.parse::<usize>().ok() == Some(*n),
+                Seg::Id(_) => p == "*",
+            };
+            if !ok {
+                return false;
+            }
+        }
+        segs.next().is_none()
+    }
+
+    /// True when this path is a strict prefix of the dotted pattern (the
+    /// pattern reaches below this path).
+    pub fn is_prefix_of_dotted(&self, pattern: &str) -> bool {
+        if let Some(Seg::Key(k)) = self.0.first() {
+            let head = pattern.split_once('.').map_or(pattern, |(h, _)| h);
+            if head != k && head != "*" {
+                return false;
+            }
+        }
+        let mut pats = pattern.split('.');
+        for s in &self.0 {
+            let Some(p) = pats.next() else {
+                return false;
+            };
+            let ok = match s {
+                Seg::Key(k) => p == "*" || p == k,
+                Seg::Index(n) => p == "*" || p.parse::<usize>().ok() == Some(*n),
+                Seg::Id(_) => p == "*",
+            };
+            if !ok {
+                return false;
+            }
+        }
+        pats.next().is_some()
+    }
+
     /// The segments.
     pub fn segs(&self) -> &[Seg] {
         &self.0
@@ -230,6 +298,11 @@ mod tests {
         assert!(pat.matches(&Path::key("A").child(Seg::Id("k".into())).with_key("B")));
         assert!(pat.matches(&Path::key("A").child(Seg::Index(0)).with_key("B")));
         assert!(!pat.matches(&Path::key("A").with_key("B")));
+        let p = Path::key("A").child(Seg::Index(3)).with_key("B");
+        assert!(p.matches_dotted("A.*.B"));
+        assert!(!p.matches_dotted("A.*"));
+        assert!(Path::key("A").is_prefix_of_dotted("A.*.B"));
+        assert!(!p.is_prefix_of_dotted("A.*.B"));
         let bag = Pattern::parse("Attrs[a.b.c].V");
         assert!(bag.matches(
             &Path::key("Attrs")

@@ -4,13 +4,14 @@
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-fn is_aws_key(k: &str) -> bool {
+/// True for an AWS-reserved tag key (`aws:*`).
+pub fn is_aws_key(k: &str) -> bool {
     k.starts_with("aws:")
 }
 
 /// True for a property name that holds tags (`Tags`, `UserPoolTags`, the
 /// schema's tag property).
-fn is_tag_key(k: &str, tag_keys: &[&str]) -> bool {
+pub fn is_tag_key(k: &str, tag_keys: &[&str]) -> bool {
     tag_keys.contains(&k) || k.ends_with("Tags")
 }
 
@@ -32,17 +33,20 @@ pub fn strip_aws_tags_deep(v: &mut Value, tag_keys: &[&str]) {
             }
         }
         Value::Array(a) => {
-            let is_tag_list = !a.is_empty()
-                && a.iter().all(|e| {
-                    e.get("Key").is_some_and(Value::is_string) && e.get("Value").is_some()
-                });
-            if is_tag_list {
+            if is_tag_list(a) {
                 a.retain(|e| !e.get("Key").and_then(Value::as_str).is_some_and(is_aws_key));
             }
             a.iter_mut().for_each(|x| strip_aws_tags_deep(x, tag_keys));
         }
         _ => {}
     }
+}
+
+/// True for a `{Key, Value}` tag list.
+pub fn is_tag_list(a: &[Value]) -> bool {
+    !a.is_empty()
+        && a.iter()
+            .all(|e| e.get("Key").is_some_and(Value::is_string) && e.get("Value").is_some())
 }
 
 /// Removes propagated stack tags from a resource's top-level tag property,

@@ -1,0 +1,584 @@
+//! Paired tests for each classify mechanism: the noise it subtracts is
+//! suppressed AND a real change next to it is still reported.
+
+use realdrift_core::classify::{classify, ClassifyContext, ResourceInput, SiblingPolicyNames};
+use realdrift_core::declared::DeclaredValue;
+use realdrift_core::schema::SchemaFacts;
+use realdrift_core::{Finding, Tier};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+fn resource(t: &str, physical_id: &str, declared: Value) -> ResourceInput {
+    ResourceInput {
+        logical_id: "Res".into(),
+        resource_type: t.into(),
+        physical_id: Some(physical_id.into()),
+        construct_path: Some("Stack/Res".into()),
+        declared: declared
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .map(|(k, v)| (k.clone(), DeclaredValue::from_corpus_json(v)))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        sibling_policy_names: SiblingPolicyNames::None,
+    }
+}
+
+fn ctx() -> ClassifyContext {
+    ClassifyContext {
+        account_id: Some("111111111111".into()),
+        region: Some("us-east-1".into()),
+        stack_name: Some("Stack".into()),
+        ..ClassifyContext::default()
+    }
+}
+
+fn run(r: &ResourceInput, live: Value, schema: &SchemaFacts) -> Vec<Finding> {
+    classify(r, &live, schema, &ctx())
+}
+
+fn tiers(fs: &[Finding]) -> Vec<(Tier, String)> {
+    let mut v: Vec<(Tier, String)> = fs.iter().map(|f| (f.tier, f.path.clone())).collect();
+    v.sort();
+    v
+}
+
+fn only(fs: &[Finding], tier: Tier, path: &str) -> Finding {
+    let hits: Vec<&Finding> = fs
+        .iter()
+        .filter(|f| f.tier == tier && f.path == path)
+        .collect();
+    assert_eq!(
+        hits.len(),
+        1,
+        "expected one {tier}:{path} in {:?}",
+        tiers(fs)
+    );
+    hits[0].clone()
+}
+
+#[test]
+fn stringly_typed_scalar_folds_but_a_changed_value_is_drift() {
+    let r = resource(
+        "AWS::Test::Queue",
+        "q",
+        json!({"DelaySeconds": 5, "VisibilityTimeout": 30}),
+    );
+    let fs = run(
+        &r,
+        json!({"DelaySeconds": "5", "VisibilityTimeout": 60}),
+        &SchemaFacts::default(),
+    );
+    let f = only(&fs, Tier::Declared, "VisibilityTimeout");
+    assert_eq!(f.desired, Some(json!(30)));
+    assert_eq!(f.actual, Some(json!(60)));
+    assert_eq!(fs.len(), 1, "{:?}", tiers(&fs));
+}
+
+#[test]
+fn policy_representation_folds_but_a_widened_action_is_drift() {
+    let declared = json!({"PolicyDocument": {"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Action": "sqs:SendMessage", "Resource": "*",
+         "Principal": {"AWS": "arn:aws:iam::111111111111:root"}}]}});
+    let same = json!({"PolicyDocument": {"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Action": ["sqs:SendMessage"], "Resource": ["*"],
+         "Principal": {"AWS": "111111111111"}}]}});
+    let widened = json!({"PolicyDocument": {"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Action": ["sqs:*"], "Resource": ["*"],
+         "Principal": {"AWS": "111111111111"}}]}});
+    let r = resource("AWS::Test::Policy", "p", declared);
+    assert!(run(&r, same, &SchemaFacts::default()).is_empty());
+    let fs = run(&r, widened, &SchemaFacts::default());
+    assert!(
+        fs.iter().any(|f| f.tier == Tier::Declared),
+        "{:?}",
+        tiers(&fs)
+    );
+}
+
+#[test]
+fn keyed_array_order_folds_but_a_changed_element_is_drift_with_whole_array_revert() {
+    let declared = json!({"Origins": [
+        {"Id": "b", "Path": "/v1"}, {"Id": "a", "Path": ""}]});
+    let r = resource("AWS::Test::Cdn", "d", declared);
+    let reordered = json!({"Origins": [{"Id": "a", "Path": ""}, {"Id": "b", "Path": "/v1"}]});
+    assert!(run(&r, reordered, &SchemaFacts::default()).is_empty());
+    let changed = json!({"Origins": [{"Id": "a", "Path": ""}, {"Id": "b", "Path": "/v2"}]});
+    let fs = run(&r, changed, &SchemaFacts::default());
+    let f = only(&fs, Tier::Declared, "Origins.1.Path");
+    assert!(f.whole_array_revert.is_some());
+    assert_eq!(f.actual, Some(json!("/v2")));
+}
+
+#[test]
+fn id_set_order_folds_but_a_swapped_id_is_drift() {
+    let r = resource(
+        "AWS::Test::Fn",
+        "f",
+        json!({"SubnetIds": ["subnet-0aaaaaaaaaaaaaaaa", "subnet-0bbbbbbbbbbbbbbbb"]}),
+    );
+    let fs = run(
+        &r,
+        json!({"SubnetIds": ["subnet-0bbbbbbbbbbbbbbbb", "subnet-0aaaaaaaaaaaaaaaa"]}),
+        &SchemaFacts::default(),
+    );
+    assert!(fs.is_empty(), "{:?}", tiers(&fs));
+    let fs = run(
+        &r,
+        json!({"SubnetIds": ["subnet-0bbbbbbbbbbbbbbbb", "subnet-0cccccccccccccccc"]}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::Declared, "SubnetIds");
+}
+
+#[test]
+fn name_and_arn_fold_only_in_the_same_account() {
+    let r = resource("AWS::Test::Esm", "e", json!({"FunctionName": "fn"}));
+    let same = json!({"FunctionName": "arn:aws:lambda:us-east-1:111111111111:function:fn"});
+    assert!(run(&r, same, &SchemaFacts::default()).is_empty());
+    let other_acct = json!({"FunctionName": "arn:aws:lambda:us-east-1:222222222222:function:fn"});
+    only(
+        &run(&r, other_acct, &SchemaFacts::default()),
+        Tier::Declared,
+        "FunctionName",
+    );
+    let other_name =
+        json!({"FunctionName": "arn:aws:lambda:us-east-1:111111111111:function:other"});
+    only(
+        &run(&r, other_name, &SchemaFacts::default()),
+        Tier::Declared,
+        "FunctionName",
+    );
+}
+
+#[test]
+fn managed_kms_alias_is_strict_when_the_target_is_known() {
+    let r = resource(
+        "AWS::Test::Secret",
+        "s",
+        json!({"KmsKeyId": "alias/aws/secretsmanager"}),
+    );
+    let mut c = ctx();
+    let mut targets = BTreeMap::new();
+    targets.insert("alias/aws/secretsmanager".to_string(), "k1".to_string());
+    c.kms_alias_targets = Some(targets);
+    let managed = json!({"KmsKeyId": "arn:aws:kms:us-east-1:111111111111:key/k1"});
+    assert!(classify(&r, &managed, &SchemaFacts::default(), &c).is_empty());
+    let swapped = json!({"KmsKeyId": "arn:aws:kms:us-east-1:111111111111:key/customer"});
+    let fs = classify(&r, &swapped, &SchemaFacts::default(), &c);
+    only(&fs, Tier::Declared, "KmsKeyId");
+}
+
+#[test]
+fn known_default_folds_but_a_changed_default_surfaces() {
+    // AWS::IAM::Role MaxSessionDuration = 3600 is a known default (data file).
+    let r = resource("AWS::IAM::Role", "role", json!({}));
+    let fs = run(
+        &r,
+        json!({"MaxSessionDuration": 3600}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::AtDefault, "MaxSessionDuration");
+    let fs = run(
+        &r,
+        json!({"MaxSessionDuration": 7200}),
+        &SchemaFacts::default(),
+    );
+    let f = only(&fs, Tier::Undeclared, "MaxSessionDuration");
+    assert_eq!(f.actual, Some(json!(7200)));
+}
+
+#[test]
+fn schema_default_folds_at_any_depth_but_a_changed_value_surfaces() {
+    let schema = SchemaFacts {
+        defaults: [("Mode".to_string(), json!("STANDARD"))]
+            .into_iter()
+            .collect(),
+        default_paths: [("Config.Level".to_string(), json!(1))]
+            .into_iter()
+            .collect(),
+        ..SchemaFacts::default()
+    };
+    let r = resource("AWS::Test::Thing", "t", json!({"Config": {"Name": "x"}}));
+    let fs = run(
+        &r,
+        json!({"Mode": "STANDARD", "Config": {"Name": "x", "Level": 1}}),
+        &schema,
+    );
+    assert_eq!(
+        tiers(&fs),
+        vec![
+            (Tier::AtDefault, "Config.Level".to_string()),
+            (Tier::AtDefault, "Mode".to_string())
+        ]
+    );
+    let fs = run(
+        &r,
+        json!({"Mode": "FAST", "Config": {"Name": "x", "Level": 2}}),
+        &schema,
+    );
+    let f = only(&fs, Tier::Undeclared, "Config.Level");
+    assert!(f.nested);
+    only(&fs, Tier::Undeclared, "Mode");
+}
+
+#[test]
+fn minted_names_are_generated_but_a_custom_name_is_undeclared() {
+    let r = resource("AWS::Test::Group", "sg-0123456789abcdef0", json!({}));
+    let fs = run(
+        &r,
+        json!({"GroupName": "Stack-Res-AbCdEfGh1234"}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::Generated, "GroupName");
+    let fs = run(
+        &r,
+        json!({"GroupName": "renamed-by-hand"}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::Undeclared, "GroupName");
+}
+
+#[test]
+fn physical_id_echo_and_empty_values_drop_but_a_setting_surfaces() {
+    let r = resource("AWS::Test::Role", "my-role", json!({}));
+    let fs = run(
+        &r,
+        json!({"RoleName": "my-role", "Tags": [], "Enabled": false, "Description": ""}),
+        &SchemaFacts::default(),
+    );
+    assert!(fs.is_empty(), "{:?}", tiers(&fs));
+    let fs = run(&r, json!({"Versioned": true}), &SchemaFacts::default());
+    only(&fs, Tier::Undeclared, "Versioned");
+}
+
+#[test]
+fn write_only_and_unresolved_are_reported_not_compared() {
+    let schema = SchemaFacts {
+        write_only: vec!["Password".into()],
+        ..SchemaFacts::default()
+    };
+    let r = resource(
+        "AWS::Test::Db",
+        "db",
+        json!({"Password": "x", "Role": "__cdkrd_corpus_unresolved__",
+               "Cfg": {"A": "__cdkrd_corpus_unresolved__"}}),
+    );
+    let fs = run(
+        &r,
+        json!({"Role": "arn:other", "Cfg": {"A": "1", "B": "set"}}),
+        &schema,
+    );
+    let f = only(&fs, Tier::ReadGap, "Password");
+    assert!(f.write_only);
+    only(&fs, Tier::Unresolved, "Role");
+    only(&fs, Tier::Unresolved, "Cfg");
+    // A live-only sub-key beside an unresolved leaf is still visible.
+    let f = only(&fs, Tier::Undeclared, "Cfg.B");
+    assert!(f.nested);
+}
+
+#[test]
+fn removed_collection_is_drift_but_an_unreturned_scalar_is_a_read_gap() {
+    let r = resource(
+        "AWS::Test::Bucket",
+        "b",
+        json!({"CorsConfiguration": {"CorsRules": [{"AllowedMethods": ["GET"]}]}, "Port": 5}),
+    );
+    let fs = run(&r, json!({}), &SchemaFacts::default());
+    let f = only(&fs, Tier::Declared, "CorsConfiguration");
+    assert!(f.actual.is_none());
+    only(&fs, Tier::ReadGap, "Port");
+}
+
+#[test]
+fn nested_live_only_keys_surface_and_free_form_keys_are_flagged() {
+    let schema = SchemaFacts {
+        free_form_map_paths: vec!["Environment.Variables".into()],
+        ..SchemaFacts::default()
+    };
+    let r = resource(
+        "AWS::Test::Fn",
+        "fn",
+        json!({"Environment": {"Variables": {"A": "1"}}}),
+    );
+    let fs = run(
+        &r,
+        json!({"Environment": {"Variables": {"A": "1", "EXTRA": "oob"}}}),
+        &schema,
+    );
+    let f = only(&fs, Tier::Undeclared, "Environment.Variables.EXTRA");
+    assert!(f.nested && f.free_form_key);
+    let fs = run(
+        &r,
+        json!({"Environment": {"Variables": {"A": "1"}}}),
+        &schema,
+    );
+    assert!(fs.is_empty());
+}
+
+#[test]
+fn sibling_policies_drop_by_name_but_a_rogue_policy_surfaces() {
+    let mut r = resource("AWS::Test::Role", "role", json!({}));
+    r.sibling_policy_names = SiblingPolicyNames::Known(vec!["Default".into()]);
+    let live = json!({"Policies": [
+        {"PolicyName": "Default", "PolicyDocument": {"Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}},
+        {"PolicyName": "rogue", "PolicyDocument": {"Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}}
+    ]});
+    let fs = run(&r, live.clone(), &SchemaFacts::default());
+    let f = only(&fs, Tier::Undeclared, "Policies");
+    assert_eq!(
+        f.actual.as_ref().and_then(|a| a.as_array()).map(Vec::len),
+        Some(1)
+    );
+    // An unresolvable sibling name keeps everything visible (fail open).
+    r.sibling_policy_names = SiblingPolicyNames::Unresolved;
+    let fs = run(&r, live, &SchemaFacts::default());
+    let f = only(&fs, Tier::Undeclared, "Policies");
+    assert_eq!(
+        f.actual.as_ref().and_then(|a| a.as_array()).map(Vec::len),
+        Some(2)
+    );
+}
+
+#[test]
+fn attribute_bag_compares_declared_keys_and_reports_live_only_keys() {
+    let t = "AWS::ElasticLoadBalancingV2::LoadBalancer";
+    let r = resource(
+        t,
+        "lb",
+        json!({"LoadBalancerAttributes": [{"Key": "idle_timeout.timeout_seconds", "Value": "120"}]}),
+    );
+    let live = |idle: &str, drop_invalid: &str| {
+        json!({"LoadBalancerAttributes": [
+            {"Key": "idle_timeout.timeout_seconds", "Value": idle},
+            {"Key": "access_logs.s3.bucket", "Value": ""},
+            {"Key": "routing.http.drop_invalid_header_fields.enabled", "Value": drop_invalid}
+        ]})
+    };
+    let fs = run(&r, live("120", "false"), &SchemaFacts::default());
+    assert_eq!(
+        tiers(&fs),
+        vec![(
+            Tier::AtDefault,
+            "LoadBalancerAttributes[routing.http.drop_invalid_header_fields.enabled]".to_string()
+        )]
+    );
+    let fs = run(&r, live("300", "true"), &SchemaFacts::default());
+    let f = only(&fs, Tier::Declared, "LoadBalancerAttributes");
+    assert_eq!(
+        f.attribute_key.as_deref(),
+        Some("idle_timeout.timeout_seconds")
+    );
+    assert_eq!(
+        (f.desired, f.actual),
+        (Some(json!("120")), Some(json!("300")))
+    );
+    only(
+        &fs,
+        Tier::Undeclared,
+        "LoadBalancerAttributes[routing.http.drop_invalid_header_fields.enabled]",
+    );
+}
+
+#[test]
+fn aws_and_stack_tags_are_noise_but_an_added_tag_surfaces() {
+    let r = resource("AWS::Test::Queue", "q", json!({}));
+    let mut c = ctx();
+    c.stack_tags.insert("team".into(), "a".into());
+    let noise = json!({"Tags": [
+        {"Key": "aws:cloudformation:stack-name", "Value": "Stack"},
+        {"Key": "team", "Value": "a"}]});
+    assert!(classify(&r, &noise, &SchemaFacts::default(), &c).is_empty());
+    let added = json!({"Tags": [{"Key": "team", "Value": "a"}, {"Key": "owner", "Value": "x"}]});
+    let fs = classify(&r, &added, &SchemaFacts::default(), &c);
+    let f = only(&fs, Tier::Undeclared, "Tags");
+    assert_eq!(f.actual, Some(json!([{"Key": "owner", "Value": "x"}])));
+}
+
+#[test]
+fn managed_fields_strip_everywhere_except_user_maps() {
+    let schema = SchemaFacts {
+        free_form_map_paths: vec!["Environment.Variables".into()],
+        ..SchemaFacts::default()
+    };
+    let r = resource(
+        "AWS::Test::Fn",
+        "fn",
+        json!({"Environment": {"Variables": {}}}),
+    );
+    let live = json!({"CreationDate": "t", "Logging": {"CreatedAt": "t"},
+        "Environment": {"Variables": {"CreatedAt": "mine"}}});
+    let fs = run(&r, live, &schema);
+    assert_eq!(
+        tiers(&fs),
+        vec![(
+            Tier::Undeclared,
+            "Environment.Variables.CreatedAt".to_string()
+        )]
+    );
+}
+
+#[test]
+fn schema_unordered_arrays_fold_reorders_but_not_a_new_element() {
+    let schema = SchemaFacts {
+        unordered_scalar_paths: vec!["Types".into()],
+        ..SchemaFacts::default()
+    };
+    let r = resource("AWS::Test::Task", "t", json!({"Types": ["EC2", "FARGATE"]}));
+    assert!(run(&r, json!({"Types": ["FARGATE", "EC2"]}), &schema).is_empty());
+    only(
+        &run(&r, json!({"Types": ["FARGATE", "EXTERNAL"]}), &schema),
+        Tier::Declared,
+        "Types",
+    );
+}
+
+#[test]
+fn property_transform_folds_only_an_exact_reproduction() {
+    let schema = SchemaFacts {
+        property_transforms: [(
+            "/properties/ColumnType".to_string(),
+            "$lowercase(ColumnType)".to_string(),
+        )]
+        .into_iter()
+        .map(|(k, v)| (k.trim_start_matches("/properties/").to_string(), v))
+        .collect(),
+        ..SchemaFacts::default()
+    };
+    let r = resource("AWS::Test::Table", "t", json!({"ColumnType": "TEXT"}));
+    assert!(run(&r, json!({"ColumnType": "text"}), &schema).is_empty());
+    only(
+        &run(&r, json!({"ColumnType": "int"}), &schema),
+        Tier::Declared,
+        "ColumnType",
+    );
+}
+
+#[test]
+fn json_text_equals_its_structure_but_not_a_changed_one() {
+    let r = resource(
+        "AWS::Test::Doc",
+        "d",
+        json!({"Content": {"a": 1, "b": ["x"]}}),
+    );
+    let same = json!({"Content": "{\n  \"b\" : [ \"x\" ],\n  \"a\" : 1\n}"});
+    assert!(run(&r, same, &SchemaFacts::default()).is_empty());
+    let changed = json!({"Content": "{\"a\": 2, \"b\": [\"x\"]}"});
+    only(
+        &run(&r, changed, &SchemaFacts::default()),
+        Tier::Declared,
+        "Content",
+    );
+}
+
+#[test]
+fn version_precision_folds_on_tabled_paths_only() {
+    let r = resource(
+        "AWS::RDS::DBInstance",
+        "db",
+        json!({"EngineVersion": "8.0"}),
+    );
+    assert!(run(
+        &r,
+        json!({"EngineVersion": "8.0.45"}),
+        &SchemaFacts::default()
+    )
+    .is_empty());
+    only(
+        &run(
+            &r,
+            json!({"EngineVersion": "8.4.1"}),
+            &SchemaFacts::default(),
+        ),
+        Tier::Declared,
+        "EngineVersion",
+    );
+    let other = resource("AWS::Test::Thing", "t", json!({"EngineVersion": "8.0"}));
+    only(
+        &run(
+            &other,
+            json!({"EngineVersion": "8.0.45"}),
+            &SchemaFacts::default(),
+        ),
+        Tier::Declared,
+        "EngineVersion",
+    );
+}
+
+#[test]
+fn cluster_echo_drops_only_equal_values() {
+    let r = resource(
+        "AWS::RDS::DBInstance",
+        "inst-1",
+        json!({"DBClusterIdentifier": "c1"}),
+    );
+    let mut c = ctx();
+    c.sibling_facts.insert(
+        "clusterEchoModel".into(),
+        json!({"inst-1": {"DBSubnetGroupName": "grp-a"}}),
+    );
+    let live = |g: &str| json!({"DBClusterIdentifier": "c1", "DBSubnetGroupName": g});
+    let fs = classify(&r, &live("grp-a"), &SchemaFacts::default(), &c);
+    assert!(fs.is_empty(), "{:?}", tiers(&fs));
+    let fs = classify(&r, &live("grp-b"), &SchemaFacts::default(), &c);
+    only(&fs, Tier::Undeclared, "DBSubnetGroupName");
+}
+
+#[test]
+fn cross_type_defaults_fold_only_the_known_value() {
+    let r = resource("AWS::Unknown::Thing", "t", json!({}));
+    let fs = run(
+        &r,
+        json!({"AutoMinorVersionUpgrade": true, "PreferredMaintenanceWindow": "sun:01:00-sun:02:00"}),
+        &SchemaFacts::default(),
+    );
+    assert_eq!(
+        tiers(&fs),
+        vec![
+            (Tier::AtDefault, "AutoMinorVersionUpgrade".to_string()),
+            (Tier::AtDefault, "PreferredMaintenanceWindow".to_string())
+        ]
+    );
+    // A value-independent placement fact needs the schema's create-only mark.
+    let fs = run(
+        &r,
+        json!({"VpcId": "vpc-0123456789abcdef0"}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::Undeclared, "VpcId");
+    let schema = SchemaFacts {
+        create_only: vec!["VpcId".into()],
+        ..SchemaFacts::default()
+    };
+    let fs = run(&r, json!({"VpcId": "vpc-0123456789abcdef0"}), &schema);
+    only(&fs, Tier::AtDefault, "VpcId");
+    // A managed key folds only when it is one of the account's aws/* keys.
+    let mut c = ctx();
+    c.kms_alias_targets = Some(
+        [("alias/aws/rds".to_string(), "k-managed".to_string())]
+            .into_iter()
+            .collect(),
+    );
+    let managed = json!({"KmsKeyId": "arn:aws:kms:us-east-1:111111111111:key/k-managed"});
+    let fs = classify(&r, &managed, &SchemaFacts::default(), &c);
+    only(&fs, Tier::AtDefault, "KmsKeyId");
+    let customer = json!({"KmsKeyId": "arn:aws:kms:us-east-1:111111111111:key/k-customer"});
+    let fs = classify(&r, &customer, &SchemaFacts::default(), &c);
+    only(&fs, Tier::Undeclared, "KmsKeyId");
+}
+
+#[test]
+fn classify_never_panics_on_odd_input() {
+    let r = resource("AWS::Test::X", "", json!({"A": [1, {"B": null}], "C": {}}));
+    for live in [
+        json!(null),
+        json!([]),
+        json!("x"),
+        json!({"A": "not an array", "C": [1]}),
+    ] {
+        let _ = run(&r, live, &SchemaFacts::default());
+    }
+}
