@@ -582,3 +582,13 @@ fn classify_never_panics_on_odd_input() {
         let _ = run(&r, live, &SchemaFacts::default());
     }
 }
+
+#[test]
+fn description_stated_defaults_fold_only_their_value() {
+    // doc-defaults.json: AWS::ApiGatewayV2::Api BasePath "ignore".
+    let r = resource("AWS::ApiGatewayV2::Api", "api", json!({}));
+    let fs = run(&r, json!({"BasePath": "ignore"}), &SchemaFacts::default());
+    only(&fs, Tier::AtDefault, "BasePath");
+    let fs = run(&r, json!({"BasePath": "prepend"}), &SchemaFacts::default());
+    only(&fs, Tier::Undeclared, "BasePath");
+}

@@ -204,11 +204,19 @@ pub(crate) fn is_known_default(
         .cross_type_defaults
         .candidates(path.top())
         .filter(|kd| !kd.entry.create_only || create_only);
+    // Description-stated defaults only decide values that would otherwise
+    // surface: an unset (trivially empty) value is dropped as noise anyway.
+    let docs = crate::normalize::aws_facts::facts()
+        .doc_defaults_for(&scope.res.resource_type)
+        .filter(|_| !is_trivially_empty(v))
+        .into_iter()
+        .flat_map(|d| d.candidates(path.top()));
     scope
         .facts
         .defaults
         .candidates(path.top())
         .chain(cross)
+        .chain(docs)
         .any(|kd| {
             kd.pattern.matches(path)
                 && kd

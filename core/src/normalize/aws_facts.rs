@@ -11,6 +11,19 @@ use std::sync::OnceLock;
 const KNOWN_DEFAULTS: &str = include_str!("../../data/known-defaults.json");
 const TYPE_RULES: &str = include_str!("../../data/type-rules.json");
 const MANAGED_FIELDS: &str = include_str!("../../data/managed-fields.json");
+/// Defaults stated in registry-schema property descriptions (produced by the
+/// schema snapshot generator; each entry quotes its source sentence).
+const DOC_DEFAULTS: &str = include_str!("../../data/schemas/doc-defaults.json");
+
+/// One default stated in a schema property description.
+#[derive(Debug, Clone, Deserialize)]
+struct DocDefault {
+    #[serde(rename = "type")]
+    type_name: String,
+    path: String,
+    value: Value,
+    source: String,
+}
 
 /// One known AWS default for a (type, path).
 #[derive(Debug, Clone, Deserialize)]
@@ -370,6 +383,8 @@ pub struct AwsFacts {
     /// Defaults that hold across resource types (`"type": "*"`): the same
     /// property name means the same AWS default wherever it appears.
     pub cross_type_defaults: DefaultIndex,
+    /// Defaults the registry schemas state in prose (equality-gated), by type.
+    pub doc_defaults: HashMap<String, DefaultIndex>,
     /// Names of managed fields stripped at any depth.
     pub managed_names: Vec<String>,
 }
@@ -378,6 +393,11 @@ impl AwsFacts {
     /// Facts for a type (empty when nothing is known).
     pub fn for_type(&self, t: &str) -> &TypeFacts {
         self.by_type.get(t).unwrap_or(&self.empty)
+    }
+
+    /// Description-stated defaults for a type, if any.
+    pub fn doc_defaults_for(&self, t: &str) -> Option<&DefaultIndex> {
+        self.doc_defaults.get(t)
     }
 }
 
@@ -498,6 +518,27 @@ pub fn load() -> Result<AwsFacts, FactsError> {
             .push((Pattern::parse(&r.parent), r));
     }
     facts.cross_type_defaults = cross;
+    let docs: Vec<DocDefault> = parse("schemas/doc-defaults.json", DOC_DEFAULTS)?;
+    for d in docs {
+        let mut value = d.value;
+        super::canonicalize_in_place(&mut value);
+        facts
+            .doc_defaults
+            .entry(d.type_name.clone())
+            .or_default()
+            .insert(KnownDefault {
+                pattern: Pattern::parse(&d.path),
+                entry: KnownDefaultEntry {
+                    type_name: d.type_name,
+                    path: d.path,
+                    values: vec![value],
+                    any: false,
+                    when: None,
+                    create_only: false,
+                    reason: d.source,
+                },
+            });
+    }
     Ok(facts)
 }
 
