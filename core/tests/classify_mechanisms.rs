@@ -592,3 +592,74 @@ fn description_stated_defaults_fold_only_their_value() {
     let fs = run(&r, json!({"BasePath": "prepend"}), &SchemaFacts::default());
     only(&fs, Tier::Undeclared, "BasePath");
 }
+
+#[test]
+fn a_switch_aws_turns_on_surfaces_when_found_off() {
+    let r = resource(
+        "AWS::SQS::Queue",
+        "https://sqs.us-east-1.amazonaws.com/111111111111/q",
+        json!({}),
+    );
+    let fs = run(
+        &r,
+        json!({"SqsManagedSseEnabled": true}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::AtDefault, "SqsManagedSseEnabled");
+    let fs = run(
+        &r,
+        json!({"SqsManagedSseEnabled": false}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::Undeclared, "SqsManagedSseEnabled");
+    // An SSE-KMS queue legitimately reads it off.
+    let fs = run(
+        &r,
+        json!({"SqsManagedSseEnabled": false, "KmsMasterKeyId": "alias/aws/sqs"}),
+        &SchemaFacts::default(),
+    );
+    assert!(
+        !fs.iter().any(|f| f.path == "SqsManagedSseEnabled"),
+        "{:?}",
+        tiers(&fs)
+    );
+}
+
+#[test]
+fn oai_principal_spellings_fold_but_another_identity_is_drift() {
+    let r = resource(
+        "AWS::S3::BucketPolicy",
+        "b",
+        json!({"PolicyDocument": {"Statement": [{"Effect": "Allow", "Action": "s3:GetObject",
+            "Resource": "arn:aws:s3:::b/*", "Principal": {"CanonicalUser": "canon-1"}}]}}),
+    );
+    let mut c = ctx();
+    c.sibling_facts
+        .insert("oaiCanonicalIds".into(), json!({"E1": "canon-1"}));
+    let live = |oai: &str| {
+        json!({"PolicyDocument": {"Statement": [{"Effect": "Allow", "Action": "s3:GetObject",
+            "Resource": "arn:aws:s3:::b/*",
+            "Principal": {"AWS": format!("arn:aws:iam::cloudfront:user/CloudFront Origin Access Identity {oai}")}}]}})
+    };
+    assert!(classify(&r, &live("E1"), &SchemaFacts::default(), &c).is_empty());
+    let fs = classify(&r, &live("E2"), &SchemaFacts::default(), &c);
+    assert!(
+        fs.iter().any(|f| f.tier == Tier::Declared),
+        "{:?}",
+        tiers(&fs)
+    );
+}
+
+#[test]
+fn a_propagated_stack_tag_changed_on_the_resource_surfaces() {
+    let r = resource("AWS::Test::Queue", "q", json!({}));
+    let mut c = ctx();
+    c.stack_tags.insert("env".into(), "prod".into());
+    let fs = classify(
+        &r,
+        &json!({"Tags": [{"Key": "env", "Value": "dev"}]}),
+        &SchemaFacts::default(),
+        &c,
+    );
+    only(&fs, Tier::Undeclared, "Tags");
+}

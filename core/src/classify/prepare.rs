@@ -55,6 +55,7 @@ pub(crate) fn prepare_live(scope: &Scope<'_>, live: &Map<String, Value>) -> Map<
     // One canonical form for every finding value (policy statements, keyed
     // and id arrays in a stable order).
     let mut v = Value::Object(m);
+    super::scope::rewrite_principals(scope.ctx, &mut v);
     canonicalize_in_place(&mut v);
     match v {
         Value::Object(m) => m,

@@ -8,6 +8,7 @@ use crate::normalize::aws_facts::{facts, Equivalence, TypeFacts};
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::generated::physical_id_segments;
 use crate::normalize::path::{Path, Pattern};
+use crate::normalize::policy::rewrite_oai_principals;
 use crate::schema::SchemaFacts;
 use serde_json::{Map, Value};
 
@@ -72,6 +73,7 @@ impl<'a> Scope<'a> {
                 .iter()
                 .map(|(k, v)| {
                     let mut j = v.to_corpus_json();
+                    rewrite_principals(ctx, &mut j);
                     canonicalize_in_place(&mut j);
                     (k.clone(), j)
                 })
@@ -183,6 +185,25 @@ impl<'a> Scope<'a> {
         self.schema.write_only.iter().any(|k| k == key)
             || self.schema.write_only_paths.iter().any(|k| k == key)
     }
+}
+
+/// Principal spellings that name the same identity, from stack facts: a
+/// CloudFront origin access identity's S3 canonical user id vs its ARN.
+pub(crate) fn rewrite_principals(ctx: &ClassifyContext, v: &mut Value) {
+    let Some(map) = ctx
+        .sibling_facts
+        .get("oaiCanonicalIds")
+        .and_then(Value::as_object)
+        .filter(|m| !m.is_empty())
+    else {
+        return;
+    };
+    let oai_of = |canonical: &str| {
+        map.iter()
+            .find(|(_, c)| c.as_str() == Some(canonical))
+            .map(|(oai, _)| oai.clone())
+    };
+    rewrite_oai_principals(v, &oai_of);
 }
 
 /// A transform path as a dotted pattern (`/properties/A/B` or `A.B`).

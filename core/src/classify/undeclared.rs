@@ -61,6 +61,18 @@ fn is_echo(scope: &Scope<'_>, key: &str, v: &Value) -> bool {
     })
 }
 
+/// True when an OFF value at `path` is a switch AWS turns on at creation
+/// (and no sibling property explains the OFF state).
+fn is_meaningful_off(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path) -> bool {
+    scope.facts.meaningful_when_off.iter().any(|(p, r)| {
+        p.matches(path)
+            && !r
+                .unless_present
+                .iter()
+                .any(|k| live.get(k).is_some_and(|x| !is_trivially_empty(x)))
+    })
+}
+
 /// True when the value is an encoded copy of a sibling value in the same
 /// live object (WAF's `SearchStringBase64` beside `SearchString`).
 fn is_derived_echo(scope: &Scope<'_>, parent: &Map<String, Value>, path: &Path, v: &Value) -> bool {
@@ -108,6 +120,11 @@ pub(crate) fn classify_value(
     nested: bool,
     out: &mut Out<'_, '_>,
 ) {
+    // A switch AWS turns on at creation, found off: a real divergence.
+    if is_trivially_empty(v) && is_meaningful_off(scope, live, path) {
+        out.push_actual(Tier::Undeclared, path, v, nested);
+        return;
+    }
     // Inside a declared or descended object, an unset sub-option is noise.
     if nested && is_trivially_empty(v) {
         return;

@@ -219,6 +219,24 @@ pub struct DerivedEcho {
     pub reason: String,
 }
 
+/// An undeclared switch AWS turns ON at creation: its OFF state (false /
+/// an all-false object) is a real divergence, not unset noise.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OffRule {
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// Path of the switch.
+    pub path: String,
+    /// Top-level live properties whose presence makes OFF legitimate (an
+    /// SSE-KMS queue reads `SqsManagedSseEnabled: false`).
+    #[serde(default, rename = "unlessPresent")]
+    pub unless_present: Vec<String>,
+    /// Why.
+    pub reason: String,
+}
+
 /// A name CloudControl maintains on its own (timestamps, revision ids).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -274,6 +292,8 @@ struct TypeRulesFile {
     service_attached: Vec<KnownDefaultEntry>,
     #[serde(default, rename = "derivedEchoes")]
     derived_echoes: Vec<DerivedEcho>,
+    #[serde(default, rename = "meaningfulWhenOff")]
+    meaningful_when_off: Vec<OffRule>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -373,6 +393,8 @@ pub struct TypeFacts {
     pub service_attached: Vec<KnownDefault>,
     /// Values derived from a sibling value (encoded copies).
     pub derived_echoes: Vec<(Pattern, DerivedEcho)>,
+    /// Switches whose OFF state is a divergence.
+    pub meaningful_when_off: Vec<(Pattern, OffRule)>,
 }
 
 /// The loaded registry.
@@ -460,6 +482,11 @@ pub fn load() -> Result<AwsFacts, FactsError> {
         entry(by, &r.type_name)
             .equivalences
             .push((Pattern::parse(&r.path), r.rule));
+    }
+    for r in tr.meaningful_when_off {
+        entry(by, &r.type_name.clone())
+            .meaningful_when_off
+            .push((Pattern::parse(&r.path), r));
     }
     for r in tr.derived_echoes {
         entry(by, &r.type_name.clone())

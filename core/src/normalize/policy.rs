@@ -81,6 +81,46 @@ fn canonicalize_statement(s: &mut Map<String, Value>) {
     }
 }
 
+/// Rewrites `{"CanonicalUser": <id>}` principals that belong to a CloudFront
+/// origin access identity (per `oai_of`: canonical user id -> OAI id) into
+/// the OAI ARN form S3 reports, so the two spellings of the same principal
+/// compare equal. Unknown canonical ids are left as they are.
+pub fn rewrite_oai_principals(v: &mut Value, oai_of: &dyn Fn(&str) -> Option<String>) {
+    match v {
+        Value::Object(o) => {
+            if let Some(Value::Object(p)) = o.get_mut("Principal") {
+                let ids: Vec<Value> = match p.get("CanonicalUser") {
+                    Some(Value::Array(a)) => a.clone(),
+                    Some(x @ Value::String(_)) => vec![x.clone()],
+                    _ => Vec::new(),
+                };
+                let arns: Vec<Option<String>> = ids
+                    .iter()
+                    .map(|id| {
+                        id.as_str().and_then(oai_of).map(|oai| {
+                            format!("arn:aws:iam::cloudfront:user/CloudFront Origin Access Identity {oai}")
+                        })
+                    })
+                    .collect();
+                if !ids.is_empty() && arns.iter().all(Option::is_some) {
+                    p.remove("CanonicalUser");
+                    let mut aws: Vec<Value> = match p.remove("AWS") {
+                        Some(Value::Array(a)) => a,
+                        Some(x) => vec![x],
+                        None => Vec::new(),
+                    };
+                    aws.extend(arns.into_iter().flatten().map(Value::String));
+                    p.insert("AWS".to_string(), Value::Array(aws));
+                }
+            }
+            o.values_mut()
+                .for_each(|x| rewrite_oai_principals(x, oai_of));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| rewrite_oai_principals(x, oai_of)),
+        _ => {}
+    }
+}
+
 /// `arn:aws:iam::123456789012:root` -> `123456789012` (IAM treats both as the
 /// same principal); any other value is returned unchanged.
 pub fn root_arn_to_account(s: &str) -> Option<String> {
@@ -179,6 +219,22 @@ mod tests {
     fn version_is_never_fabricated() {
         let v = canon(json!({"Statement": [{"Effect": "Allow"}]}));
         assert!(v.get("Version").is_none());
+    }
+
+    #[test]
+    fn oai_canonical_user_equals_its_arn_but_not_another_identity() {
+        let lookup = |c: &str| (c == "canon-1").then(|| "E1".to_string());
+        let mut declared = json!({"Statement": [{"Effect": "Allow", "Action": "s3:GetObject",
+            "Principal": {"CanonicalUser": "canon-1"}, "Resource": "*"}]});
+        rewrite_oai_principals(&mut declared, &lookup);
+        let live = json!({"Statement": [{"Effect": "Allow", "Action": "s3:GetObject",
+            "Principal": {"AWS": "arn:aws:iam::cloudfront:user/CloudFront Origin Access Identity E1"},
+            "Resource": "*"}]});
+        assert_eq!(canon(declared), canon(live.clone()));
+        let mut other = json!({"Statement": [{"Effect": "Allow", "Action": "s3:GetObject",
+            "Principal": {"CanonicalUser": "canon-2"}, "Resource": "*"}]});
+        rewrite_oai_principals(&mut other, &lookup);
+        assert_ne!(canon(other), canon(live));
     }
 
     #[test]

@@ -49,8 +49,9 @@ pub fn is_tag_list(a: &[Value]) -> bool {
             .all(|e| e.get("Key").is_some_and(Value::is_string) && e.get("Value").is_some())
 }
 
-/// Removes propagated stack tags from a resource's top-level tag property,
-/// except keys the resource declares itself (a declared key is compared).
+/// Removes propagated stack tags (same key AND value) from a resource's
+/// top-level tag property, except keys the resource declares itself (a
+/// declared key is compared).
 pub fn strip_stack_tags(
     live: &mut Map<String, Value>,
     tag_prop: &str,
@@ -60,12 +61,21 @@ pub fn strip_stack_tags(
     if stack_tags.is_empty() {
         return;
     }
-    let propagated = |k: &str| stack_tags.contains_key(k) && !declared_keys.iter().any(|d| d == k);
+    // Equality-gated: a propagated tag whose value was changed on the
+    // resource out of band is not the stack's tag any more, and stays.
+    let propagated = |k: &str, v: Option<&Value>| {
+        stack_tags
+            .get(k)
+            .is_some_and(|sv| v.and_then(Value::as_str) == Some(sv.as_str()))
+            && !declared_keys.iter().any(|d| d == k)
+    };
     match live.get_mut(tag_prop) {
-        Some(Value::Array(a)) => {
-            a.retain(|e| !e.get("Key").and_then(Value::as_str).is_some_and(propagated))
-        }
-        Some(Value::Object(m)) => m.retain(|k, _| !propagated(k)),
+        Some(Value::Array(a)) => a.retain(|e| {
+            !e.get("Key")
+                .and_then(Value::as_str)
+                .is_some_and(|k| propagated(k, e.get("Value")))
+        }),
+        Some(Value::Object(m)) => m.retain(|k, v| !propagated(k, Some(v))),
         _ => {}
     }
 }
@@ -117,5 +127,12 @@ mod tests {
             live["Tags"],
             json!([{"Key": "own", "Value": "x"}, {"Key": "oob", "Value": "y"}])
         );
+        // A propagated key whose value changed on the resource stays visible.
+        let mut live = json!({"Tags": [{"Key": "env", "Value": "dev"}]})
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        strip_stack_tags(&mut live, "Tags", &st, &[]);
+        assert_eq!(live["Tags"], json!([{"Key": "env", "Value": "dev"}]));
     }
 }
