@@ -663,3 +663,47 @@ fn a_propagated_stack_tag_changed_on_the_resource_surfaces() {
     );
     only(&fs, Tier::Undeclared, "Tags");
 }
+
+#[test]
+fn conditional_defaults_fold_only_for_their_configuration() {
+    // RDS: 5432 is the postgres default port but not the mysql one.
+    let pg = resource("AWS::RDS::DBInstance", "db", json!({"Engine": "postgres"}));
+    let fs = run(
+        &pg,
+        json!({"Engine": "postgres", "Port": "5432"}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::AtDefault, "Port");
+    let my = resource("AWS::RDS::DBInstance", "db", json!({"Engine": "mysql"}));
+    let fs = run(
+        &my,
+        json!({"Engine": "mysql", "Port": "5432"}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::Undeclared, "Port");
+    // A `null` alternative means "absent": backups default to 1 day on a
+    // source instance, 0 on a read replica.
+    let fs = run(
+        &my,
+        json!({"Engine": "mysql", "BackupRetentionPeriod": 0}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::Undeclared, "BackupRetentionPeriod");
+    let fs = run(
+        &my,
+        json!({"Engine": "mysql", "BackupRetentionPeriod": 1}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::AtDefault, "BackupRetentionPeriod");
+    // ELBv2: a 5 s health-check timeout is the HTTP default, not the TCP one.
+    let tcp = resource(
+        "AWS::ElasticLoadBalancingV2::TargetGroup",
+        "tg",
+        json!({"Protocol": "TCP", "Port": 80}),
+    );
+    let live = |t: u64| json!({"Protocol": "TCP", "Port": 80, "HealthCheckTimeoutSeconds": t});
+    let fs = run(&tcp, live(10), &SchemaFacts::default());
+    only(&fs, Tier::AtDefault, "HealthCheckTimeoutSeconds");
+    let fs = run(&tcp, live(5), &SchemaFacts::default());
+    only(&fs, Tier::Undeclared, "HealthCheckTimeoutSeconds");
+}

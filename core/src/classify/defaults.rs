@@ -163,14 +163,24 @@ pub(crate) fn matches_default(v: &Value, d: &Value) -> bool {
     }
 }
 
+/// True when every `when` condition holds: the property (declared, else
+/// live) equals one of the alternatives, or is absent and `null` is listed.
 fn when_holds(
     scope: &Scope<'_>,
     live: &Map<String, Value>,
-    when: &std::collections::HashMap<String, Value>,
+    when: &std::collections::HashMap<String, Vec<Value>>,
 ) -> bool {
-    when.iter().all(|(prop, want)| {
-        let got = scope.declared.get(prop).or_else(|| live.get(prop));
-        got.is_some_and(|g| matches_default(g, want))
+    when.iter().all(|(prop, alternatives)| {
+        let got = scope
+            .declared
+            .get(prop)
+            .or_else(|| live.get(prop))
+            .filter(|g| !g.is_null());
+        alternatives.iter().any(|want| match (got, want) {
+            (None, Value::Null) => true,
+            (Some(g), w) if !w.is_null() => matches_default(g, w),
+            _ => false,
+        })
     })
 }
 

@@ -41,9 +41,10 @@ pub struct KnownDefaultEntry {
     /// Value-independent: any value AWS assigned counts (ids, placement).
     #[serde(default)]
     pub any: bool,
-    /// Only when the live resource's sibling property has this value.
+    /// Only when each named top-level property (declared, else live) has
+    /// one of the listed values; a `null` alternative means "absent".
     #[serde(default)]
-    pub when: Option<HashMap<String, Value>>,
+    pub when: Option<HashMap<String, Vec<Value>>>,
     /// Only when the schema marks the path create-only (a value AWS fixed at
     /// creation, which cannot drift without replacing the resource).
     #[serde(default, rename = "createOnly")]
