@@ -707,3 +707,41 @@ fn conditional_defaults_fold_only_for_their_configuration() {
     let fs = run(&tcp, live(5), &SchemaFacts::default());
     only(&fs, Tier::Undeclared, "HealthCheckTimeoutSeconds");
 }
+
+#[test]
+fn defaults_conditioned_on_a_keyed_option_follow_that_option() {
+    // Elastic Beanstalk: MaxSize 1 is the single-instance default, 4 the
+    // load-balanced one; the condition reads the EnvironmentType option.
+    let env = |t: &str| json!({"Namespace": "aws:elasticbeanstalk:environment", "OptionName": "EnvironmentType", "Value": t});
+    let max = |n: &str| json!({"ResourceName": "AWSEBAutoScalingGroup", "Namespace": "aws:autoscaling:asg", "OptionName": "MaxSize", "Value": n});
+    let r = resource(
+        "AWS::ElasticBeanstalk::Environment",
+        "env",
+        json!({"OptionSettings": [env("SingleInstance")]}),
+    );
+    let path = "OptionSettings[aws:autoscaling:asg|MaxSize]";
+    let fs = run(
+        &r,
+        json!({"OptionSettings": [env("SingleInstance"), max("1")]}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::AtDefault, path);
+    let fs = run(
+        &r,
+        json!({"OptionSettings": [env("SingleInstance"), max("4")]}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::Undeclared, path);
+    // Internal template parameters fold whatever the platform derived.
+    let tp = json!({"Namespace": "aws:cloudformation:template:parameter", "OptionName": "HooksPkgUrl", "Value": "https://example/hooks.tar.gz"});
+    let fs = run(
+        &r,
+        json!({"OptionSettings": [env("SingleInstance"), tp]}),
+        &SchemaFacts::default(),
+    );
+    only(
+        &fs,
+        Tier::AtDefault,
+        "OptionSettings[aws:cloudformation:template:parameter|HooksPkgUrl]",
+    );
+}

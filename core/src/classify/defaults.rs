@@ -163,18 +163,17 @@ pub(crate) fn matches_default(v: &Value, d: &Value) -> bool {
     }
 }
 
-/// True when every `when` condition holds: the property (declared, else
-/// live) equals one of the alternatives, or is absent and `null` is listed.
+/// True when every `when` condition holds: the value at the condition's
+/// path (declared, else live) equals one of the alternatives, or is absent
+/// and `null` is listed.
 fn when_holds(
     scope: &Scope<'_>,
     live: &Map<String, Value>,
     when: &std::collections::HashMap<String, Vec<Value>>,
 ) -> bool {
-    when.iter().all(|(prop, alternatives)| {
-        let got = scope
-            .declared
-            .get(prop)
-            .or_else(|| live.get(prop))
+    when.iter().all(|(at, alternatives)| {
+        let got = when_value(scope, &scope.declared, at)
+            .or_else(|| when_value(scope, live, at))
             .filter(|g| !g.is_null());
         alternatives.iter().any(|want| match (got, want) {
             (None, Value::Null) => true,
@@ -182,6 +181,47 @@ fn when_holds(
             _ => false,
         })
     })
+}
+
+/// The value a `when` condition names: a top-level property, or a path
+/// into it where `.Key` steps into an object and `[id]` picks the element
+/// of a keyed-set array with that identity (a bag yields its value).
+fn when_value<'v>(scope: &Scope<'_>, root: &'v Map<String, Value>, at: &str) -> Option<&'v Value> {
+    if !at.contains(['.', '[']) {
+        return root.get(at);
+    }
+    let mut path = Path::root();
+    let mut cur: Option<&'v Value> = None;
+    let mut rest = at;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('[') {
+            let end = after.find(']')?;
+            let id = &after[..end];
+            rest = &after[end + 1..];
+            let keyed = super::keyed::keyed_rule(scope, &path)?;
+            let elem = cur?
+                .as_array()?
+                .iter()
+                .find(|e| keyed.id(e).as_deref() == Some(id))?;
+            cur = Some(if keyed.is_bag() {
+                keyed.value(elem)
+            } else {
+                elem
+            });
+            path.push(crate::normalize::path::Seg::Id(id.to_string()));
+        } else {
+            let rest_trim = rest.strip_prefix('.').unwrap_or(rest);
+            let end = rest_trim.find(['.', '[']).unwrap_or(rest_trim.len());
+            let key = &rest_trim[..end];
+            rest = &rest_trim[end..];
+            cur = Some(match cur {
+                None => root.get(key)?,
+                Some(v) => v.get(key)?,
+            });
+            path.push_key(key);
+        }
+    }
+    cur
 }
 
 /// True when the undeclared live value at `path` is a known default.

@@ -197,7 +197,8 @@ enum PatSeg {
 }
 
 /// A dotted path pattern: `*` matches any array element (or free-form map
-/// key), `[id]` matches the element with that identity value.
+/// key), `[id]` matches the element with that identity value, and `[pre*]`
+/// any element whose identity starts with `pre`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pattern(Vec<PatSeg>);
 
@@ -247,7 +248,9 @@ impl Pattern {
             (PatSeg::Key(k), Seg::Key(x)) => k == x,
             (PatSeg::Key(k), Seg::Index(n)) => k.parse::<usize>().ok() == Some(*n),
             (PatSeg::Key(_), Seg::Id(_)) => false,
-            (PatSeg::Id(i), Seg::Id(x)) => i == x,
+            (PatSeg::Id(i), Seg::Id(x)) => {
+                i == x || i.strip_suffix('*').is_some_and(|p| x.starts_with(p))
+            }
             (PatSeg::Id(_), _) => false,
         })
     }
@@ -312,5 +315,8 @@ mod tests {
         assert!(!bag.matches(&Path::key("Attrs").child(Seg::Id("x".into())).with_key("V")));
         assert!(!pat.matches(&Path::key("A").child(Seg::Index(0)).with_key("C")));
         assert!(Pattern::parse("A").prefix_of(&Path::key("A").with_key("B")));
+        let ns = Pattern::parse("Opts[ns:a|*]");
+        assert!(ns.matches(&Path::key("Opts").child(Seg::Id("ns:a|X".into()))));
+        assert!(!ns.matches(&Path::key("Opts").child(Seg::Id("ns:ab|X".into()))));
     }
 }
