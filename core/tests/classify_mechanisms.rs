@@ -745,3 +745,59 @@ fn defaults_conditioned_on_a_keyed_option_follow_that_option() {
         "OptionSettings[aws:cloudformation:template:parameter|HooksPkgUrl]",
     );
 }
+
+#[test]
+fn a_default_derived_from_a_sibling_setting_follows_it() {
+    // Cognito mirrors TemporaryPasswordValidityDays into the legacy
+    // UnusedAccountValidityDays.
+    let r = resource(
+        "AWS::Cognito::UserPool",
+        "pool",
+        json!({
+            "Policies": {"PasswordPolicy": {"TemporaryPasswordValidityDays": 3}},
+            "AdminCreateUserConfig": {"AllowAdminCreateUserOnly": true}
+        }),
+    );
+    let live = |days: u64| {
+        json!({
+            "Policies": {"PasswordPolicy": {"TemporaryPasswordValidityDays": 3}},
+            "AdminCreateUserConfig": {"AllowAdminCreateUserOnly": true, "UnusedAccountValidityDays": days}
+        })
+    };
+    let path = "AdminCreateUserConfig.UnusedAccountValidityDays";
+    let fs = run(&r, live(3), &SchemaFacts::default());
+    assert!(
+        fs.iter()
+            .all(|f| f.tier == Tier::AtDefault || f.path != path),
+        "{:?}",
+        tiers(&fs)
+    );
+    assert!(
+        !fs.iter().any(|f| f.tier == Tier::Undeclared),
+        "{:?}",
+        tiers(&fs)
+    );
+    let fs = run(&r, live(7), &SchemaFacts::default());
+    assert!(
+        fs.iter()
+            .any(|f| f.tier == Tier::Undeclared && f.path.starts_with("AdminCreateUserConfig")),
+        "{:?}",
+        tiers(&fs)
+    );
+    // CodeBuild: 15 minutes is the Lambda-compute default only.
+    let cb = |t: &str| json!({"Environment": {"Type": t, "ComputeType": "BUILD_GENERAL1_SMALL", "Image": "img"}});
+    let r = resource("AWS::CodeBuild::Project", "p", cb("LINUX_CONTAINER"));
+    let mut l = cb("LINUX_CONTAINER");
+    l["TimeoutInMinutes"] = json!(15);
+    only(
+        &run(&r, l.clone(), &SchemaFacts::default()),
+        Tier::Undeclared,
+        "TimeoutInMinutes",
+    );
+    l["TimeoutInMinutes"] = json!(60);
+    only(
+        &run(&r, l, &SchemaFacts::default()),
+        Tier::AtDefault,
+        "TimeoutInMinutes",
+    );
+}

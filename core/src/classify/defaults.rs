@@ -275,6 +275,11 @@ pub(crate) fn is_known_default(
                     .as_ref()
                     .is_none_or(|w| when_holds(scope, live, w))
                 && ((kd.entry.any && !is_trivially_empty(v))
+                    || kd.entry.same_as.as_deref().is_some_and(|at| {
+                        when_value(scope, &scope.declared, at)
+                            .or_else(|| when_value(scope, live, at))
+                            .is_some_and(|d| matches_default(v, d))
+                    })
                     || kd
                         .entry
                         .values

@@ -45,6 +45,11 @@ pub struct KnownDefaultEntry {
     /// one of the listed values; a `null` alternative means "absent".
     #[serde(default)]
     pub when: Option<HashMap<String, Vec<Value>>>,
+    /// The default is whatever the resource holds at this other path
+    /// (declared, else live; same syntax as `when` keys): a setting AWS
+    /// derives from a sibling one.
+    #[serde(default, rename = "sameAs")]
+    pub same_as: Option<String>,
     /// Only when the schema marks the path create-only (a value AWS fixed at
     /// creation, which cannot drift without replacing the resource).
     #[serde(default, rename = "createOnly")]
@@ -562,6 +567,7 @@ pub fn load() -> Result<AwsFacts, FactsError> {
                     values: vec![value],
                     any: false,
                     when: None,
+                    same_as: None,
                     create_only: false,
                     reason: d.source,
                 },
