@@ -665,9 +665,10 @@ mod tests {
     fn known_default_entries_are_gated_or_explicitly_any() {
         let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS).expect("parses");
         for e in kd.defaults {
+            let kinds = [e.any, !e.values.is_empty(), e.same_as.is_some()];
             assert!(
-                e.any == e.values.is_empty(),
-                "{} {}: exactly one of `values` / `any`",
+                kinds.iter().filter(|k| **k).count() == 1,
+                "{} {}: exactly one of `values` / `any` / `sameAs`",
                 e.type_name,
                 e.path
             );
