@@ -120,6 +120,15 @@ impl Pipeline {
         self
     }
 
+    /// Wraps the live reader, e.g. to observe reads for a progress display.
+    pub fn map_reader(
+        mut self,
+        wrap: impl FnOnce(Arc<dyn LiveReader>) -> Arc<dyn LiveReader>,
+    ) -> Self {
+        self.reader = wrap(self.reader);
+        self
+    }
+
     /// Sets how many resources are read at once (at least 1).
     pub fn with_concurrency(mut self, n: usize) -> Self {
         self.concurrency = n.max(1);
