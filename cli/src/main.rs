@@ -2,7 +2,13 @@
 //! its outcome to an exit code (2 on error).
 
 mod commands;
+mod corpus_out;
+mod options;
+mod picker;
+mod progress;
 mod replay;
+mod session;
+mod stages;
 mod terminal;
 
 use clap::Parser;

@@ -1,7 +1,10 @@
 //! The commands, one module each. Adding a command is one file plus one
 //! variant and one dispatch arm here.
 
+pub mod check;
 pub mod corpus;
+pub mod ignore;
+pub mod record;
 
 use clap::Subcommand;
 use std::process::ExitCode;
@@ -9,6 +12,15 @@ use std::process::ExitCode;
 /// Every top-level command.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Check stacks for drift against their templates and baselines.
+    ///
+    /// Exit 0: no drift (or drift without --fail); 1: confirmed drift with
+    /// --fail, or incomplete coverage with --strict; 2: a stack could not be checked.
+    Check(check::CheckArgs),
+    /// Record the accepted live-only values of stacks into their baselines.
+    Record(record::RecordArgs),
+    /// Add an ignore rule to ignore.yaml (comments and order are kept).
+    Ignore(ignore::IgnoreArgs),
     /// Work with golden corpus cases (classify inputs + expected findings).
     #[command(subcommand)]
     Corpus(corpus::CorpusCommand),
@@ -17,6 +29,9 @@ pub enum Command {
 /// Runs one command; `Ok` carries the command's own exit code.
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
+        Command::Check(a) => check::run(a),
+        Command::Record(a) => record::run(a),
+        Command::Ignore(a) => ignore::run(a),
         Command::Corpus(c) => corpus::run(c),
     }
 }

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Out-of-band changes for the end-to-end tests, made through the service APIs
+of the running emulator the way a console user would make them.
+
+    mutate.py '[["op", arg, ...], ...]'
+
+Each op runs in order; any failure exits 1 naming the op. Needs AWS_ENDPOINT_URL."""
+
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "emulator"))
+
+from cloudcontrol.aws import Aws  # noqa: E402
+
+ROGUE_POLICY = {
+    "Version": "2012-10-17",
+    "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}],
+}
+
+
+def versioning(aws, bucket, status):
+    aws.s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": status})
+
+
+def accelerate(aws, bucket, status):
+    aws.s3.put_bucket_accelerate_configuration(Bucket=bucket, AccelerateConfiguration={"Status": status})
+
+
+def cors_put(aws, bucket, origin):
+    rule = {"AllowedMethods": ["GET"], "AllowedOrigins": [origin], "MaxAgeSeconds": 300}
+    aws.s3.put_bucket_cors(Bucket=bucket, CORSConfiguration={"CORSRules": [rule]})
+
+
+def cors_delete(aws, bucket):
+    aws.s3.delete_bucket_cors(Bucket=bucket)
+
+
+def role_policy(aws, role, name, action):
+    doc = json.loads(json.dumps(ROGUE_POLICY))
+    doc["Statement"][0]["Action"] = action
+    aws.iam.put_role_policy(RoleName=role, PolicyName=name, PolicyDocument=json.dumps(doc))
+
+
+def queue_delete(aws, queue_url):
+    # CloudFormation reports the queue URL with AWS's host; moto answers the
+    # same queue by name on its own endpoint.
+    name = queue_url.rstrip("/").rsplit("/", 1)[-1]
+    url = aws.sqs.get_queue_url(QueueName=name)["QueueUrl"]
+    aws.sqs.delete_queue(QueueUrl=url)
+
+
+def topic_display_name(aws, topic_arn, name):
+    aws.sns.set_topic_attributes(TopicArn=topic_arn, AttributeName="DisplayName", AttributeValue=name)
+
+
+def subscribe(aws, topic_arn, protocol, endpoint):
+    aws.sns.subscribe(TopicArn=topic_arn, Protocol=protocol, Endpoint=endpoint)
+
+
+def create_bucket(aws, bucket):
+    aws.s3.create_bucket(Bucket=bucket)
+
+
+OPS = {
+    "versioning": versioning,
+    "accelerate": accelerate,
+    "cors-put": cors_put,
+    "cors-delete": cors_delete,
+    "role-policy": role_policy,
+    "queue-delete": queue_delete,
+    "topic-display-name": topic_display_name,
+    "subscribe": subscribe,
+    "create-bucket": create_bucket,
+}
+
+
+def main() -> int:
+    """Runs the ops given as one JSON argument."""
+    if len(sys.argv) != 2 or "AWS_ENDPOINT_URL" not in os.environ:
+        print(__doc__, file=sys.stderr)
+        return 2
+    aws = Aws(os.environ["AWS_ENDPOINT_URL"], os.environ.get("AWS_REGION", "us-east-1"))
+    for op in json.loads(sys.argv[1]):
+        name, args = op[0], op[1:]
+        try:
+            OPS[name](aws, *args)
+        except Exception as err:  # noqa: BLE001 - report any failure with its op
+            print(f"mutate: {name} {args}: {err}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
