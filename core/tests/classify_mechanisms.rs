@@ -801,3 +801,32 @@ fn a_default_derived_from_a_sibling_setting_follows_it() {
         "TimeoutInMinutes",
     );
 }
+
+#[test]
+fn an_aws_materialized_husk_element_folds_but_a_configured_one_surfaces() {
+    // A Site-to-Site VPN always has two tunnels: declaring one makes AWS add
+    // the second with only its inside CIDR set.
+    let declared = json!({"VpnTunnelOptionsSpecifications": [
+        {"TunnelInsideCidr": "169.254.10.0/30", "PreSharedKey": "k"}
+    ], "Type": "ipsec.1"});
+    let r = resource("AWS::EC2::VPNConnection", "vpn-1", declared);
+    let mine = json!({"TunnelInsideCidr": "169.254.10.0/30", "PreSharedKey": "k"});
+    let husk = json!({"TunnelInsideCidr": "169.254.99.0/30", "LogOptions": {}, "IKEVersions": []});
+    let path = "VpnTunnelOptionsSpecifications[169.254.99.0/30]";
+    let fs = run(
+        &r,
+        json!({"Type": "ipsec.1", "VpnTunnelOptionsSpecifications": [mine.clone(), husk]}),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::AtDefault, path);
+    assert_eq!(fs.len(), 1, "{:?}", tiers(&fs));
+    let configured =
+        json!({"TunnelInsideCidr": "169.254.99.0/30", "Phase1DHGroupNumbers": [{"Value": 2}]});
+    let fs = run(
+        &r,
+        json!({"Type": "ipsec.1", "VpnTunnelOptionsSpecifications": [mine, configured]}),
+        &SchemaFacts::default(),
+    );
+    let f = only(&fs, Tier::Undeclared, path);
+    assert!(f.nested);
+}

@@ -91,6 +91,18 @@ impl<'r> Keyed<'r> {
         }
     }
 
+    /// True when a live-only element is an AWS-materialized husk the rule
+    /// folds: an object whose every non-identity member is trivially empty.
+    pub fn is_husk(&self, e: &Value) -> bool {
+        self.rule.fold_husks
+            && e.as_object().is_some_and(|o| {
+                o.iter().all(|(k, v)| {
+                    self.rule.keys.iter().any(|x| x == k)
+                        || crate::normalize::empty::is_trivially_empty(v)
+                })
+            })
+    }
+
     /// The reported value of an element: a bag's value field, else itself.
     pub fn value<'v>(&self, e: &'v Value) -> &'v Value {
         match &self.rule.value_field {

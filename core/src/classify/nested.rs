@@ -128,6 +128,8 @@ pub(crate) fn collect(
                                 collect(scope, live_top, path, de, le, out);
                             }
                         }
+                    } else if k.is_husk(le) {
+                        out.push_actual(Tier::AtDefault, path, le, true);
                     } else {
                         classify_value(scope, live_top, &none, path, k.value(le), true, out);
                     }

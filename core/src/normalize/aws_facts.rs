@@ -168,6 +168,11 @@ pub struct KeyedSetRule {
     /// Report an undeclared array element by element (always for bags).
     #[serde(default, rename = "splitUndeclared")]
     pub split_undeclared: bool,
+    /// A live-only element that is a bare husk (everything but its identity
+    /// trivially empty) is one AWS materialized itself: it folds to
+    /// atDefault instead of surfacing.
+    #[serde(default, rename = "foldHusks")]
+    pub fold_husks: bool,
     /// Why.
     pub reason: String,
 }
