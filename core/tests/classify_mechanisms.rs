@@ -830,3 +830,89 @@ fn an_aws_materialized_husk_element_folds_but_a_configured_one_surfaces() {
     let f = only(&fs, Tier::Undeclared, path);
     assert!(f.nested);
 }
+
+#[test]
+fn service_rewritten_scalars_fold_only_on_their_paths() {
+    // Budgets stores "100" as "100.0"; a different amount is drift.
+    let r = resource(
+        "AWS::Budgets::Budget",
+        "b",
+        json!({"Budget": {"BudgetLimit": {"Amount": "100", "Unit": "USD"}}}),
+    );
+    let live = |a: &str| json!({"Budget": {"BudgetLimit": {"Amount": a, "Unit": "USD"}}});
+    assert!(run(&r, live("100.0"), &SchemaFacts::default()).is_empty());
+    only(
+        &run(&r, live("150.0"), &SchemaFacts::default()),
+        Tier::Declared,
+        "Budget.BudgetLimit.Amount",
+    );
+    // SES event types: upper-cased and reordered by the service.
+    let r = resource(
+        "AWS::SES::ConfigurationSetEventDestination",
+        "d",
+        json!({"EventDestination": {"MatchingEventTypes": ["send", "bounce"]}}),
+    );
+    let live = |t: Value| json!({"EventDestination": {"MatchingEventTypes": t}});
+    assert!(run(&r, live(json!(["BOUNCE", "SEND"])), &SchemaFacts::default()).is_empty());
+    assert!(!run(
+        &r,
+        live(json!(["BOUNCE", "REJECT"])),
+        &SchemaFacts::default()
+    )
+    .is_empty());
+    // SSM: Intelligent-Tiering picks a concrete tier.
+    let r = resource(
+        "AWS::SSM::Parameter",
+        "p",
+        json!({"Tier": "Intelligent-Tiering"}),
+    );
+    assert!(run(&r, json!({"Tier": "Standard"}), &SchemaFacts::default()).is_empty());
+    let r = resource("AWS::SSM::Parameter", "p", json!({"Tier": "Standard"}));
+    only(
+        &run(&r, json!({"Tier": "Advanced"}), &SchemaFacts::default()),
+        Tier::Declared,
+        "Tier",
+    );
+}
+
+#[test]
+fn processor_parameters_compare_by_name() {
+    let p = |n: &str, v: &str| json!({"ParameterName": n, "ParameterValue": v});
+    let dest = |params: Value| {
+        json!({"ExtendedS3DestinationConfiguration": {"BucketARN": "arn:aws:s3:::b",
+            "ProcessingConfiguration": {"Enabled": true, "Processors": [{"Type": "Lambda", "Parameters": params}]}}})
+    };
+    let r = resource(
+        "AWS::KinesisFirehose::DeliveryStream",
+        "s",
+        dest(json!([p(
+            "LambdaArn",
+            "arn:aws:lambda:us-east-1:111111111111:function:f"
+        )])),
+    );
+    let live = |retries: &str, arn: &str| {
+        dest(json!([p("NumberOfRetries", retries), p("LambdaArn", arn)]))
+    };
+    let fs = run(
+        &r,
+        live("3", "arn:aws:lambda:us-east-1:111111111111:function:f"),
+        &SchemaFacts::default(),
+    );
+    assert_eq!(
+        tiers(&fs),
+        vec![(
+            Tier::Undeclared,
+            "ExtendedS3DestinationConfiguration.ProcessingConfiguration.Processors.0.Parameters[NumberOfRetries]".to_string()
+        )]
+    );
+    let fs = run(
+        &r,
+        live("3", "arn:aws:lambda:us-east-1:111111111111:function:g"),
+        &SchemaFacts::default(),
+    );
+    assert!(
+        fs.iter().any(|f| f.tier == Tier::Declared),
+        "{:?}",
+        tiers(&fs)
+    );
+}

@@ -17,8 +17,9 @@ use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{
     is_access_string_equal, is_case_insensitive_equal, is_dns_name_equal, is_epoch_hour_floor,
-    is_latest_sentinel_match, is_pem_equal, is_rate_expression_equal, is_stringly_equal,
-    is_version_prefix_match, parse_json_text,
+    is_intelligent_tier_match, is_latest_sentinel_match, is_numeric_string_equal, is_pem_equal,
+    is_properties_text_equal, is_rate_expression_equal, is_stringly_equal, is_version_prefix_match,
+    parse_json_text,
 };
 use serde_json::Value;
 
@@ -72,6 +73,9 @@ impl Cmp<'_, '_> {
             Equivalence::AccessString => is_access_string_equal(ds, ls),
             Equivalence::DnsName => is_dns_name_equal(ds, ls),
             Equivalence::RateExpression => is_rate_expression_equal(ds, ls),
+            Equivalence::NumericString => is_numeric_string_equal(ds, ls),
+            Equivalence::IntelligentTiering => is_intelligent_tier_match(ds, ls),
+            Equivalence::PropertiesText => is_properties_text_equal(ds, ls),
             Equivalence::EpochHourFloor | Equivalence::CaseInsensitiveKeys => false,
         }) || is_execute_api_shorthand_match(
             ds,

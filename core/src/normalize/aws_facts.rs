@@ -91,6 +91,12 @@ pub enum Equivalence {
     RateExpression,
     /// A free-form map whose KEYS the read handler re-cases.
     CaseInsensitiveKeys,
+    /// Decimal strings compared as numbers (`"100"` vs `"100.0"`).
+    NumericString,
+    /// A declared `Intelligent-Tiering` resolves to `Standard`/`Advanced`.
+    IntelligentTiering,
+    /// Java-properties text compared as a key/value map.
+    PropertiesText,
 }
 
 /// A per-type equivalence rule.

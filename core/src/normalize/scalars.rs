@@ -145,6 +145,45 @@ pub fn is_rate_expression_equal(a: &str, b: &str) -> bool {
     matches!((rate_minutes(a), rate_minutes(b)), (Some(x), Some(y)) if x == y)
 }
 
+/// Decimal strings that denote the same number (`"100"` and `"100.0"`).
+pub fn is_numeric_string_equal(a: &str, b: &str) -> bool {
+    let num = |s: &str| {
+        let t = s.trim();
+        (!t.is_empty()
+            && t.bytes()
+                .all(|c| c.is_ascii_digit() || c == b'.' || c == b'-'))
+        .then(|| t.parse::<f64>().ok())
+        .flatten()
+        .filter(|x| x.is_finite())
+    };
+    matches!((num(a), num(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// A declared `Intelligent-Tiering` tier resolves to the concrete tier AWS
+/// picked (`Standard` or `Advanced`); a concrete declared tier must match.
+pub fn is_intelligent_tier_match(declared: &str, live: &str) -> bool {
+    declared == "Intelligent-Tiering" && matches!(live, "Standard" | "Advanced")
+}
+
+/// Java-properties text (`key=value` lines) equal as a map: blank lines,
+/// `#` comments, surrounding whitespace and line order do not matter.
+pub fn is_properties_text_equal(a: &str, b: &str) -> bool {
+    fn parse(s: &str) -> Option<std::collections::BTreeMap<&str, &str>> {
+        let mut m = std::collections::BTreeMap::new();
+        for line in s.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') || line.starts_with('!') {
+                continue;
+            }
+            let (k, v) = line.split_once('=')?;
+            if m.insert(k.trim(), v.trim()).is_some() {
+                return None;
+            }
+        }
+        Some(m)
+    }
+    matches!((parse(a), parse(b)), (Some(x), Some(y)) if x == y)
+}
+
 /// CloudFormation's GetTemplate replaces every non-ASCII character with
 /// `?`: a declared string that equals live except where it holds `?` for a
 /// non-ASCII live character cannot be verified (never drift, never equal).
@@ -254,5 +293,27 @@ mod tests {
     fn json_text_parses_only_structures() {
         assert!(parse_json_text("{\"a\":1}").is_some());
         assert!(parse_json_text("5").is_none());
+    }
+
+    #[test]
+    fn numeric_strings_compare_as_numbers_only() {
+        assert!(is_numeric_string_equal("100", "100.0"));
+        assert!(!is_numeric_string_equal("100", "100.5"));
+        assert!(!is_numeric_string_equal("1e2", "100"));
+        assert!(!is_numeric_string_equal("", "0"));
+    }
+
+    #[test]
+    fn intelligent_tiering_resolves_to_a_concrete_tier_only() {
+        assert!(is_intelligent_tier_match("Intelligent-Tiering", "Standard"));
+        assert!(is_intelligent_tier_match("Intelligent-Tiering", "Advanced"));
+        assert!(!is_intelligent_tier_match("Standard", "Advanced"));
+    }
+
+    #[test]
+    fn properties_text_ignores_order_and_blank_lines_but_not_values() {
+        assert!(is_properties_text_equal("a=1\nb=2\n", "b = 2\n\n# c\na=1"));
+        assert!(!is_properties_text_equal("a=1\nb=2", "a=1\nb=3"));
+        assert!(!is_properties_text_equal("a=1", "a=1\nb=2"));
     }
 }
