@@ -16,7 +16,9 @@ STACK="${REALDRIFT_DEMO_STACK:-DemoApp}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/realdrift-demo.XXXXXX")"
 export REALDRIFT_EMULATOR_DIR="$WORK/emulator" REALDRIFT_MOTO_PORT=0 REALDRIFT_CLOUDCONTROL_PORT=0
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
+step() {
+  if [[ -t 2 ]]; then printf '\n\033[1m== %s\033[0m\n' "$*" >&2; else printf '\n== %s\n' "$*" >&2; fi
+}
 
 cleanup() {
   step "stopping the emulator"

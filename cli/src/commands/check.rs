@@ -78,7 +78,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         };
         let text = render_text(&reports, opts);
         write!(out, "{text}")?;
-        if !text.ends_with('\n') {
+        if !text.is_empty() && !text.ends_with('\n') {
             writeln!(out)?;
         }
         writeln!(err, "{}", calls_line(&calls))?;

@@ -113,7 +113,10 @@ fn record_one(
             } else {
                 match picker::pick(&g.stack, &choices)? {
                     Some(keys) => Selection::Only(keys),
-                    None => bail!("stack {}: cancelled; the baseline is unchanged", g.stack),
+                    // Cancelling is a choice, not an error.
+                    None => {
+                        return Ok(format!("{}: cancelled; the baseline is unchanged", g.stack))
+                    }
                 }
             }
         }
