@@ -916,3 +916,24 @@ fn processor_parameters_compare_by_name() {
         tiers(&fs)
     );
 }
+
+#[test]
+fn a_name_echoed_from_a_declared_arn_folds_but_another_name_surfaces() {
+    let arn = "arn:aws:glue:us-east-1:111111111111:registry/reg-a";
+    let r = resource(
+        "AWS::Glue::Schema",
+        "arn:aws:glue:us-east-1:111111111111:schema/reg-a/s",
+        json!({"Name": "s", "Registry": {"Arn": arn}}),
+    );
+    let live = |n: &str| json!({"Name": "s", "Registry": {"Arn": arn, "Name": n}});
+    only(
+        &run(&r, live("reg-a"), &SchemaFacts::default()),
+        Tier::AtDefault,
+        "Registry.Name",
+    );
+    only(
+        &run(&r, live("reg-b"), &SchemaFacts::default()),
+        Tier::Undeclared,
+        "Registry.Name",
+    );
+}

@@ -224,6 +224,20 @@ fn when_value<'v>(scope: &Scope<'_>, root: &'v Map<String, Value>, at: &str) -> 
     cur
 }
 
+/// A `sameAs` default: the value equals the one at the other path, or is
+/// the name of the ARN held there (AWS echoes the name of the resource it
+/// was given by ARN), in this account and region.
+fn same_as_matches(scope: &Scope<'_>, v: &Value, d: &Value) -> bool {
+    matches_default(v, d)
+        || matches!((v, d), (Value::String(a), Value::String(b))
+        if crate::normalize::arn::is_arn_name_match(
+            a,
+            b,
+            scope.ctx.account_id.as_deref(),
+            scope.ctx.region.as_deref(),
+        ))
+}
+
 /// True when the undeclared live value at `path` is a known default.
 pub(crate) fn is_known_default(
     scope: &Scope<'_>,
@@ -278,7 +292,7 @@ pub(crate) fn is_known_default(
                     || kd.entry.same_as.as_deref().is_some_and(|at| {
                         when_value(scope, &scope.declared, at)
                             .or_else(|| when_value(scope, live, at))
-                            .is_some_and(|d| matches_default(v, d))
+                            .is_some_and(|d| same_as_matches(scope, v, d))
                     })
                     || kd
                         .entry
