@@ -518,6 +518,46 @@ fn added_children_follow_the_enumerated_parent_marker() {
 }
 
 #[test]
+fn a_confirmed_out_of_band_child_keeps_the_added_tier() {
+    // The report lists out-of-band resources by the `added` tier; re-tagging a
+    // confirmed child as `undeclared` would move it out of that section.
+    let mut c = ctx();
+    c.resources.get_mut("Handler").unwrap().children = ChildScan::Complete;
+    c.added_parents
+        .insert("RestApiAuthorizerRogue".into(), "Handler".into());
+    let mut b = cdkrd_baseline();
+    b.enumerated_parents.push(ResourceRef {
+        logical_id: "Handler".into(),
+        resource_type: "AWS::Lambda::Function".into(),
+        extra: Map::new(),
+    });
+    let model = json!({"Name": "rogue", "Type": "TOKEN"});
+    let out = apply_baseline(added_child(model.clone()), Some(&b), &c).unwrap();
+    let f = find(&out.findings, "RestApiAuthorizerRogue", "");
+    assert_eq!(f.tier, Tier::Added);
+    assert!(!f.unrecorded);
+    assert_eq!(f.note.as_deref(), Some(NOTE_APPEARED));
+    assert!(realdrift_core::report::is_confirmed_drift(f));
+    // A recorded child whose model changed stays `added` too.
+    b.recorded.push(entry(
+        "RestApiAuthorizerRogue",
+        "AWS::ApiGateway::Authorizer",
+        "",
+        model,
+    ));
+    let out = apply_baseline(
+        added_child(json!({"Name": "rogue", "Type": "REQUEST"})),
+        Some(&b),
+        &c,
+    )
+    .unwrap();
+    let f = find(&out.findings, "RestApiAuthorizerRogue", "");
+    assert_eq!(f.tier, Tier::Added);
+    assert_eq!(f.note.as_deref(), Some(NOTE_CHANGED));
+    assert_eq!(f.desired, Some(json!({"Name": "rogue", "Type": "TOKEN"})));
+}
+
+#[test]
 fn informational_and_declared_tiers_pass_through() {
     let b = cdkrd_baseline();
     let findings = findings_of(&[MATRIX, "AWS__RDS__DBInstance.HuntMariaDbFC079FD5"]);

@@ -283,6 +283,41 @@ fn enumerated_parents_need_a_complete_scan_and_every_child_endorsed() {
 }
 
 #[test]
+fn a_child_that_could_not_be_recorded_leaves_its_parent_unstamped() {
+    // A present child with no model read is never endorsed into `recorded`;
+    // stamping its parent would report it as "appeared since record" next run.
+    let (mut ctx, mut findings) = run();
+    ctx.resources.get_mut("Handler").unwrap().children = ChildScan::Complete;
+    ctx.added_parents
+        .insert("HandlerUrlRogue".into(), "Handler".into());
+    ctx.added_parents
+        .insert("HandlerUrlOther".into(), "Handler".into());
+    let mut read = Finding::new(Tier::Added, "HandlerUrlRogue", "AWS::Lambda::Url", "");
+    read.actual = Some(json!({"AuthType": "NONE"}));
+    findings.push(read);
+    findings.push(Finding::new(
+        Tier::Added,
+        "HandlerUrlOther",
+        "AWS::Lambda::Url",
+        "",
+    ));
+    let out = rec(&findings, None, &ctx, &Selection::All).baseline;
+    assert!(out
+        .recorded
+        .iter()
+        .any(|e| e.logical_id == "HandlerUrlRogue" && e.path.is_empty()));
+    assert!(!out
+        .recorded
+        .iter()
+        .any(|e| e.logical_id == "HandlerUrlOther"));
+    assert!(
+        out.enumerated_parents.is_empty(),
+        "{:?}",
+        out.enumerated_parents
+    );
+}
+
+#[test]
 fn records_are_byte_stable_and_round_trip_through_a_store() {
     let (ctx, findings) = run();
     let b = rec(&findings, None, &ctx, &Selection::All).baseline;

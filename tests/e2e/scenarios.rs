@@ -311,12 +311,9 @@ fn added_subscription_is_reported(w: &World) {
     let found = subs(&doc);
     assert_eq!(found.len(), 1, "{}", summary(&world::findings(&doc)));
     let f = &found[0];
-    // Confirmed drift. The baseline stage reports an out-of-band child that
-    // appeared since record under the undeclared tier (core/src/baseline/apply.rs).
-    assert!(
-        matches!(f["tier"].as_str(), Some("added" | "undeclared")),
-        "{f}"
-    );
+    // Confirmed drift that stays in the out-of-band resources section: the
+    // baseline stage keeps a confirmed child on the `added` tier.
+    assert_eq!(f["tier"], "added", "{f}");
     assert_eq!(f["note"], "appeared since record");
     assert_eq!(f["path"], "");
     assert!(f["logicalId"]

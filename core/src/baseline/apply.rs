@@ -434,8 +434,13 @@ pub(crate) fn same(a: Option<&Value>, b: Option<&Value>) -> bool {
     }
 }
 
+/// Marks a finding as confirmed drift. An out-of-band resource keeps its
+/// `added` tier so the report lists it with the out-of-band resources; any
+/// other live-only value becomes undeclared drift.
 fn drift(mut f: Finding, recorded: Option<Value>, note: &str) -> Finding {
-    f.tier = Tier::Undeclared;
+    if f.tier != Tier::Added {
+        f.tier = Tier::Undeclared;
+    }
     f.unrecorded = false;
     if recorded.is_some() {
         f.desired = recorded;

@@ -243,6 +243,7 @@ pub fn record(input: RecordInput<'_>) -> RecordOutcome {
     }
 
     let complete = complete_resources(classified, old, ctx, &voids, &entries);
+    let parents = enumerated_parents(classified, ctx, &entries, old);
     let recorded_ids: BTreeSet<&str> = entries.keys().map(|(id, _)| id.as_str()).collect();
     let mut physical_ids = BTreeMap::new();
     for id in recorded_ids
@@ -283,7 +284,7 @@ pub fn record(input: RecordInput<'_>) -> RecordOutcome {
         recorded_physical_ids: physical_ids,
         recorded_source_fingerprints: fingerprints,
         observed_defaults: observed_defaults(classified, old, ctx, &voids),
-        enumerated_parents: enumerated_parents(classified, ctx, &delta, old),
+        enumerated_parents: parents,
         extra: old.extra.clone(),
     };
     let mut baseline = baseline;
@@ -355,13 +356,17 @@ fn observed_defaults(
 }
 
 /// Parents whose enumeration completed and whose every added child is recorded.
+///
+/// "Recorded" means present in the new file's entries: a child that was
+/// declined, or that could not be recorded at all (no model read), leaves the
+/// inventory incomplete, and stamping its parent would later misreport that
+/// child as "appeared since record".
 fn enumerated_parents(
     classified: &[Finding],
     ctx: &RunContext,
-    delta: &RecordDelta,
+    entries: &BTreeMap<EntryKey, RecordedEntry>,
     old: &BaselineFile,
 ) -> Vec<ResourceRef> {
-    let declined: BTreeSet<&EntryKey> = delta.declined.iter().collect();
     ctx.resources
         .iter()
         .filter(|(_, r)| r.read == ReadState::Read && r.children == ChildScan::Complete)
@@ -370,7 +375,7 @@ fn enumerated_parents(
                 .iter()
                 .filter(|f| f.tier == Tier::Added)
                 .filter(|f| ctx.added_parents.get(&f.logical_id) == Some(*id))
-                .all(|f| !declined.contains(&(f.logical_id.clone(), f.path.clone())))
+                .all(|f| entries.contains_key(&(f.logical_id.clone(), f.path.clone())))
         })
         .map(|(id, r)| {
             let extra = old
