@@ -74,9 +74,12 @@ async fn a_found_model_is_returned_as_json_and_counted() {
     );
 }
 
+/// (resource type, HTTP status, AWS error code, expected outcome predicate).
+type ErrorCase = (&'static str, u16, &'static str, fn(&ReadOutcome) -> bool);
+
 #[tokio::test]
 async fn errors_map_to_deleted_skipped_and_lost_coverage() {
-    let cases: Vec<(&'static str, u16, &'static str, fn(&ReadOutcome) -> bool)> = vec![
+    let cases: Vec<ErrorCase> = vec![
         ("AWS::A::NotFound", 400, "ResourceNotFoundException", |o| {
             *o == ReadOutcome::NotFound
         }),

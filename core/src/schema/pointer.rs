@@ -33,7 +33,10 @@ mod tests {
             pointer_to_path("/properties/IamRoles/*/Status").as_deref(),
             Some("IamRoles.*.Status")
         );
-        assert_eq!(pointer_to_path("properties/MaximumDuration").as_deref(), Some("MaximumDuration"));
+        assert_eq!(
+            pointer_to_path("properties/MaximumDuration").as_deref(),
+            Some("MaximumDuration")
+        );
         assert_eq!(pointer_to_path("/properties/A~1B").as_deref(), Some("A/B"));
     }
 

@@ -17,13 +17,13 @@ const DEFAULT_TAG_PROPERTY: &str = "Tags";
 
 /// Derives the facts classify needs from one registry schema document.
 pub fn facts_from_document(doc: &Value) -> Result<SchemaFacts, SchemaError> {
-    let type_name = doc
-        .get("typeName")
-        .and_then(Value::as_str)
-        .ok_or_else(|| SchemaError::Invalid {
-            type_name: "?".to_string(),
-            reason: "document has no typeName".to_string(),
-        })?;
+    let type_name =
+        doc.get("typeName")
+            .and_then(Value::as_str)
+            .ok_or_else(|| SchemaError::Invalid {
+                type_name: "?".to_string(),
+                reason: "document has no typeName".to_string(),
+            })?;
     if !doc.get("properties").is_some_and(Value::is_object) {
         return Err(SchemaError::Invalid {
             type_name: type_name.to_string(),
@@ -174,7 +174,10 @@ mod tests {
     #[test]
     fn defaults_transforms_tags_and_handlers() {
         let facts = facts_from_document(&sample()).unwrap();
-        assert_eq!(facts.defaults, BTreeMap::from([("Size".to_string(), json!(10))]));
+        assert_eq!(
+            facts.defaults,
+            BTreeMap::from([("Size".to_string(), json!(10))])
+        );
         assert_eq!(facts.default_paths.get("Config.Mode"), Some(&json!("FAST")));
         assert_eq!(facts.default_paths.get("Size"), Some(&json!(10)));
         assert_eq!(

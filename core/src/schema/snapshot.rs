@@ -52,24 +52,34 @@ impl<'a> Snapshot<'a> {
     /// Parses the framing and the index; entries stay compressed.
     pub fn parse(bytes: &'a [u8]) -> Result<Self, SchemaError> {
         let corrupt = |what: &str| SchemaError::Snapshot(what.to_string());
-        let rest = bytes.strip_prefix(MAGIC).ok_or_else(|| corrupt("bad magic"))?;
-        let (len_bytes, rest) = rest.split_first_chunk::<4>().ok_or_else(|| corrupt("truncated header"))?;
+        let rest = bytes
+            .strip_prefix(MAGIC)
+            .ok_or_else(|| corrupt("bad magic"))?;
+        let (len_bytes, rest) = rest
+            .split_first_chunk::<4>()
+            .ok_or_else(|| corrupt("truncated header"))?;
         let index_len = u32::from_le_bytes(*len_bytes) as usize;
         if rest.len() < index_len {
             return Err(corrupt("truncated index"));
         }
         let (index_blob, blobs) = rest.split_at(index_len);
-        let index_json = inflate(index_blob).map_err(|e| SchemaError::Snapshot(format!("index: {e}")))?;
+        let index_json =
+            inflate(index_blob).map_err(|e| SchemaError::Snapshot(format!("index: {e}")))?;
         let index: Index = serde_json::from_slice(&index_json)
             .map_err(|e| SchemaError::Snapshot(format!("index: {e}")))?;
         if index.format != 1 {
-            return Err(SchemaError::Snapshot(format!("unsupported format {}", index.format)));
+            return Err(SchemaError::Snapshot(format!(
+                "unsupported format {}",
+                index.format
+            )));
         }
         let mut entries = HashMap::with_capacity(index.types.len());
         let mut names = Vec::with_capacity(index.types.len());
         for (name, offset, len) in index.types {
             if offset.checked_add(len).is_none_or(|end| end > blobs.len()) {
-                return Err(SchemaError::Snapshot(format!("{name}: range outside the file")));
+                return Err(SchemaError::Snapshot(format!(
+                    "{name}: range outside the file"
+                )));
             }
             names.push(name.clone());
             entries.insert(name, (offset, len));
@@ -102,10 +112,12 @@ impl<'a> Snapshot<'a> {
             return Ok(None);
         };
         let blob = &self.blobs[offset..offset + len];
-        inflate(blob).map(Some).map_err(|source| SchemaError::Inflate {
-            type_name: type_name.to_string(),
-            source,
-        })
+        inflate(blob)
+            .map(Some)
+            .map_err(|source| SchemaError::Inflate {
+                type_name: type_name.to_string(),
+                source,
+            })
     }
 
     /// Inflates and parses one type's document; `None` if the type is absent.
@@ -175,8 +187,14 @@ pub(crate) mod tests {
     #[test]
     fn entries_inflate_on_demand() {
         let bytes = build(&[
-            ("AWS::A::B", json!({"typeName": "AWS::A::B", "properties": {}})),
-            ("AWS::C::D", json!({"typeName": "AWS::C::D", "properties": {"X": {}}})),
+            (
+                "AWS::A::B",
+                json!({"typeName": "AWS::A::B", "properties": {}}),
+            ),
+            (
+                "AWS::C::D",
+                json!({"typeName": "AWS::C::D", "properties": {"X": {}}}),
+            ),
         ]);
         let snap = Snapshot::parse(&bytes).unwrap();
         assert_eq!(snap.type_names(), ["AWS::A::B", "AWS::C::D"]);
@@ -197,8 +215,14 @@ pub(crate) mod tests {
     #[test]
     fn a_corrupt_entry_fails_only_that_type() {
         let mut bytes = build(&[
-            ("AWS::A::B", json!({"typeName": "AWS::A::B", "properties": {}})),
-            ("AWS::C::D", json!({"typeName": "AWS::C::D", "properties": {}})),
+            (
+                "AWS::A::B",
+                json!({"typeName": "AWS::A::B", "properties": {}}),
+            ),
+            (
+                "AWS::C::D",
+                json!({"typeName": "AWS::C::D", "properties": {}}),
+            ),
         ]);
         let last = bytes.len() - 3;
         bytes[last] ^= 0xff;

@@ -81,7 +81,10 @@ impl BundledSchemas {
 impl SchemaSource for BundledSchemas {
     fn facts(&self, type_name: &str) -> Result<Option<Arc<SchemaFacts>>, SchemaError> {
         let cache = |c: &Mutex<HashMap<String, Arc<SchemaFacts>>>| {
-            c.lock().unwrap_or_else(PoisonError::into_inner).get(type_name).cloned()
+            c.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(type_name)
+                .cloned()
         };
         if let Some(hit) = cache(&self.cache) {
             return Ok(Some(hit));
@@ -93,7 +96,9 @@ impl SchemaSource for BundledSchemas {
         };
         let facts = Arc::new(facts_from_document(&doc)?);
         let mut map = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        Ok(Some(map.entry(type_name.to_string()).or_insert(facts).clone()))
+        Ok(Some(
+            map.entry(type_name.to_string()).or_insert(facts).clone(),
+        ))
     }
 }
 
@@ -209,7 +214,10 @@ mod tests {
         let first = bundled.facts("AWS::A::B").unwrap().unwrap();
         assert_eq!(first.read_only, vec!["Arn"]);
         let second = bundled.facts("AWS::A::B").unwrap().unwrap();
-        assert!(Arc::ptr_eq(&first, &second), "second lookup is served from the cache");
+        assert!(
+            Arc::ptr_eq(&first, &second),
+            "second lookup is served from the cache"
+        );
         assert!(bundled.facts("AWS::Nope::Nope").unwrap().is_none());
     }
 
@@ -219,16 +227,26 @@ mod tests {
         let second = InMemorySchemas::new()
             .with_facts("AWS::A::B", facts_with_read_only("Second"))
             .with_facts("AWS::C::D", facts_with_read_only("Only"));
-        let chain = SchemaChain::new().then(Arc::new(first)).then(Arc::new(second));
-        assert_eq!(chain.facts("AWS::A::B").unwrap().unwrap().read_only, vec!["First"]);
-        assert_eq!(chain.facts("AWS::C::D").unwrap().unwrap().read_only, vec!["Only"]);
+        let chain = SchemaChain::new()
+            .then(Arc::new(first))
+            .then(Arc::new(second));
+        assert_eq!(
+            chain.facts("AWS::A::B").unwrap().unwrap().read_only,
+            vec!["First"]
+        );
+        assert_eq!(
+            chain.facts("AWS::C::D").unwrap().unwrap().read_only,
+            vec!["Only"]
+        );
         assert!(chain.facts("AWS::E::F").unwrap().is_none());
     }
 
     #[test]
     fn chain_stops_at_an_error() {
         let known = InMemorySchemas::new().with_facts("AWS::A::B", SchemaFacts::default());
-        let chain = SchemaChain::new().then(Arc::new(known)).then(Arc::new(Failing));
+        let chain = SchemaChain::new()
+            .then(Arc::new(known))
+            .then(Arc::new(Failing));
         assert!(chain.facts("AWS::A::B").unwrap().is_some());
         assert!(chain.facts("AWS::X::Y").is_err());
     }
@@ -236,9 +254,14 @@ mod tests {
     #[test]
     fn in_memory_source_accepts_registry_documents() {
         let source = InMemorySchemas::new()
-            .with_document(&json!({"typeName": "AWS::A::B", "properties": {"N": {"type": "string"}},
-                                   "createOnlyProperties": ["/properties/N"]}))
+            .with_document(
+                &json!({"typeName": "AWS::A::B", "properties": {"N": {"type": "string"}},
+                                   "createOnlyProperties": ["/properties/N"]}),
+            )
             .unwrap();
-        assert_eq!(source.facts("AWS::A::B").unwrap().unwrap().create_only, vec!["N"]);
+        assert_eq!(
+            source.facts("AWS::A::B").unwrap().unwrap().create_only,
+            vec!["N"]
+        );
     }
 }

@@ -163,7 +163,12 @@ impl<'a> Walker<'a> {
             return true;
         }
         for combinator in ["oneOf", "anyOf"] {
-            for branch in obj.get(combinator).and_then(Value::as_array).into_iter().flatten() {
+            for branch in obj
+                .get(combinator)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 let mark = refs.len();
                 let hit = self
                     .resolve(branch, refs)
@@ -189,7 +194,12 @@ impl<'a> Walker<'a> {
         let mut props = BTreeMap::new();
         if depth <= MAX_DEPTH {
             for combinator in COMBINATORS {
-                for branch in obj.get(*combinator).and_then(Value::as_array).into_iter().flatten() {
+                for branch in obj
+                    .get(*combinator)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
                     let mark = refs.len();
                     if let Some(branch) = self.resolve(branch, refs).and_then(Value::as_object) {
                         for (name, node) in self.branch_properties(branch, refs, depth + 1) {
@@ -230,7 +240,9 @@ fn is_free_form(obj: &Map<String, Value>) -> bool {
         .and_then(Value::as_object)
         .is_none_or(Map::is_empty);
     let open = obj.contains_key("patternProperties")
-        || obj.get("additionalProperties").is_some_and(Value::is_object);
+        || obj
+            .get("additionalProperties")
+            .is_some_and(Value::is_object);
     no_fixed && obj.get("type").and_then(Value::as_str) == Some("object") && open
 }
 
@@ -292,7 +304,10 @@ mod tests {
             },
             "definitions": {"Rule": {"type": "object", "properties": {"Action": {"type": "string"}}}}
         }));
-        assert_eq!(facts.unordered_scalar_paths, BTreeSet::from(["Ids".to_string()]));
+        assert_eq!(
+            facts.unordered_scalar_paths,
+            BTreeSet::from(["Ids".to_string()])
+        );
         assert_eq!(
             facts.unordered_object_array_paths,
             BTreeSet::from(["Rules".to_string()])
