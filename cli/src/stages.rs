@@ -86,7 +86,17 @@ pub fn check_stack(
         notes,
         has_baseline: baseline.is_some(),
         error: None,
-        masks: MaskPolicy::default(),
+        masks: secret_positions(g),
+    })
+}
+
+/// The declared positions that hold secrets (NoEcho parameters, dynamic
+/// references), so every rendering shows them as `***`.
+pub fn secret_positions(g: &Gathered) -> MaskPolicy {
+    g.resources.iter().fold(MaskPolicy::default(), |acc, r| {
+        r.secret_paths
+            .iter()
+            .fold(acc, |acc, p| acc.with(&r.logical_id, p))
     })
 }
 
@@ -140,6 +150,7 @@ mod tests {
                 schema: None,
                 read: ReadState::Read,
                 children: ChildScan::Complete,
+                secret_paths: ["MasterPassword".to_string()].into(),
             }],
             context: ClassifyContext::default(),
             added_parents: BTreeMap::new(),
@@ -163,6 +174,23 @@ mod tests {
         assert_eq!(r.notes, vec!["a pipeline note".to_string()]);
         assert!(!r.has_baseline);
         assert_eq!(r.coverage.total, 1);
+    }
+
+    #[test]
+    fn noecho_positions_are_masked_in_the_report() {
+        let mut f = Finding::new(
+            Tier::Declared,
+            "Bucket",
+            "AWS::S3::Bucket",
+            "MasterPassword",
+        );
+        f.desired = Some(json!("hunter2-from-noecho"));
+        f.actual = Some(json!("changed-out-of-band"));
+        let g = gathered(vec![f]);
+        let r = check_stack(&g, None, &IgnoreConfig::default(), CheckOptions::default()).unwrap();
+        let text = serde_json::to_string(&r.masked_findings()).unwrap();
+        assert!(!text.contains("hunter2"), "{text}");
+        assert!(!text.contains("changed-out-of-band"), "{text}");
     }
 
     #[test]

@@ -322,6 +322,7 @@ impl Pipeline {
                 schema: None,
                 read: ReadState::NotRead,
                 children: ChildScan::None,
+                secret_paths: p.resolved.secret_paths.clone(),
             };
             match outcome {
                 ReadOutcome::Found(model) => match schemas.get(&p.resource_type) {

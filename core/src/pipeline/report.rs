@@ -46,6 +46,9 @@ pub struct ResourceRecord {
     pub read: ReadState,
     /// Child enumeration outcome.
     pub children: ChildScan,
+    /// Declared paths holding a secret (a NoEcho parameter or a `{{resolve:...}}`
+    /// reference): reports mask them.
+    pub secret_paths: std::collections::BTreeSet<String>,
 }
 
 /// Everything gathered for one stack.
