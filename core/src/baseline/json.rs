@@ -38,9 +38,7 @@ pub fn deep_hash(value: &Value) -> String {
 }
 
 /// The `templateHash` of a deployed template body (SHA-256 hex of its bytes).
-pub fn template_hash(template_body: &str) -> String {
-    sha256_hex(template_body.as_bytes())
-}
+pub use crate::template::template_hash;
 
 #[cfg(test)]
 mod tests {

@@ -197,27 +197,9 @@ pub fn is_masked_non_ascii(declared: &str, live: &str) -> bool {
         && l.iter().any(|c| !c.is_ascii())
 }
 
-/// Standard base64 (with padding) of a string's bytes.
+/// Standard base64 (with padding) of a string's bytes (the `Fn::Base64` encoder).
 pub fn base64_encode(s: &str) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let bytes = s.as_bytes();
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    crate::template::base64::encode(s.as_bytes())
 }
 
 #[cfg(test)]

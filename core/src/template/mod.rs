@@ -5,7 +5,7 @@
 //! properties into `DeclaredValue`s using a [`ResolverContext`];
 //! [`sibling_policy_names`] maps principals to the IAM policies attached to them.
 
-mod base64;
+pub(crate) mod base64;
 mod cidr;
 mod conditions;
 mod context;
