@@ -15,6 +15,9 @@ OPAQUE_PATHS = frozenset(
         "EventPattern",
         "ResourcePolicyDocument",
         "DataProtectionPolicy",
+        "FilterPolicy",
+        "DeliveryPolicy",
+        "ReplayPolicy",
     }
 )
 

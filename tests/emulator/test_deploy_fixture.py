@@ -123,3 +123,15 @@ def test_cli_prints_a_summary(emulator):
     ).stdout
     summary = json.loads(out)
     assert summary["stackName"] == name and summary["stackId"].startswith("arn:aws:cloudformation:")
+
+
+def test_delete_stack_removes_what_the_patches_created(emulator, aws):
+    summary = deploy_fixture.deploy(f"RealdriftDel{uuid.uuid4().hex[:6]}")
+    ids = {r["type"]: r["physicalId"] for r in summary["resources"]}
+    aws.cloudformation.delete_stack(StackName=summary["stackName"])
+    stack = aws.cloudformation.describe_stacks(StackName=summary["stackId"])["Stacks"][0]
+    assert stack["StackStatus"] == "DELETE_COMPLETE"
+    arns = [s["SubscriptionArn"] for s in aws.sns.list_subscriptions()["Subscriptions"]]
+    assert ids["AWS::SNS::Subscription"] not in arns
+    roles = [r["RoleName"] for r in aws.iam.list_roles()["Roles"]]
+    assert ids["AWS::IAM::Role"] not in roles

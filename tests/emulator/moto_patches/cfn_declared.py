@@ -50,8 +50,24 @@ def _wrap(model_cls, type_name: str) -> None:
     model_cls.create_from_cloudformation_json = classmethod(create)
 
 
+def _role_delete_detaches(model_cls) -> None:
+    # Gap: moto's role delete removes inline policies only, so DeleteStack of a
+    # role with ManagedPolicyArns (attached above) failed with DeleteConflict.
+    # CloudFormation detaches them first.
+    original = model_cls.delete_from_cloudformation_json.__func__
+
+    def delete(cls, resource_name, cloudformation_json, account_id, region_name):
+        iam = service_client.clients(region_name).iam
+        for policy in iam.list_attached_role_policies(RoleName=resource_name)["AttachedPolicies"]:
+            iam.detach_role_policy(RoleName=resource_name, PolicyArn=policy["PolicyArn"])
+        original(cls, resource_name, cloudformation_json, account_id, region_name)
+
+    model_cls.delete_from_cloudformation_json = classmethod(delete)
+
+
 def install() -> None:
-    """Wrap the create of every served type."""
+    """Wrap the create of every served type (and the role's delete)."""
     models = parsing.get_model_map()
     for type_name in gaps.NATIVE_PROPERTIES:
         _wrap(models[type_name], type_name)
+    _role_delete_detaches(models["AWS::IAM::Role"])

@@ -12,6 +12,7 @@ from moto.cloudformation import parsing
 from moto.cloudformation.exceptions import UnformattedGetAttTemplateException, ValidationError
 from moto.core.common_models import CloudFormationModel
 
+from cloudcontrol.aws import is_not_found
 from cloudcontrol.errors import HandlerFailure
 from cloudcontrol.types import sns_subscription
 
@@ -46,7 +47,13 @@ class _Created:
         return True
 
     def delete(self, account_id: str, region_name: str) -> None:
-        self._undo()
+        # moto deletes a stack's resources in no dependency order: what this
+        # resource acted on (bucket, function, queue) may already be gone.
+        try:
+            self._undo()
+        except ClientError as err:
+            if not is_not_found(err):
+                raise
 
 
 def _document(doc) -> str:
@@ -76,7 +83,12 @@ class BucketPolicy(_Created, CloudFormationModel):
         def make():
             bucket = props["Bucket"]
             s3.put_bucket_policy(Bucket=bucket, Policy=_document(props["PolicyDocument"]))
-            return cls(bucket, lambda: s3.delete_bucket_policy(Bucket=bucket))
+
+            def undo():
+                s3.head_bucket(Bucket=bucket)  # 404 when the bucket went first
+                s3.delete_bucket_policy(Bucket=bucket)
+
+            return cls(bucket, undo)
 
         return _create(cls.cloudformation_type(), kwargs.get("LogicalId", resource_name), make)
 
@@ -100,15 +112,9 @@ class QueuePolicy(_Created, CloudFormationModel):
             for url in props["Queues"]:
                 sqs.set_queue_attributes(QueueUrl=url, Attributes={"Policy": policy})
 
-        def undo():
-            try:
-                set_policy("")
-            except ClientError:
-                pass  # a queue already deleted has no policy left to remove
-
         def make():
             set_policy(_document(props["PolicyDocument"]))
-            return cls(resource_name, undo, {"Id": resource_name})
+            return cls(resource_name, lambda: set_policy(""), {"Id": resource_name})
 
         return _create(cls.cloudformation_type(), kwargs.get("LogicalId", resource_name), make)
 
