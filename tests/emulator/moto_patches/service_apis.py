@@ -45,6 +45,8 @@ def _s3_notification() -> None:
     # Gaps: GetBucketNotificationConfiguration drops EventBridgeConfiguration,
     # and echoes filter rule names as written where S3 answers "Prefix" / "Suffix".
     text = s3_responses.S3_GET_BUCKET_NOTIFICATION_CONFIG
+    if '{{ rule["Name"] }}' not in text:
+        raise RuntimeError("moto template changed: no filter rule name")
     text = text.replace('{{ rule["Name"] }}', '{{ rule["Name"] | capitalize }}')
     text = _replace_once(
         text,
