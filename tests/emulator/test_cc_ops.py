@@ -145,6 +145,17 @@ def test_subscription_update_create_only_and_delete(aws, cc):
 
 def test_bucket_notification_replication_and_object_lock_updates(aws, cc):
     name = samples.configured_bucket(aws)
+    # Writing back what was read (rule names as S3 answers them, "Prefix").
+    event = _update(
+        cc,
+        "AWS::S3::Bucket",
+        name,
+        {"op": "replace", "path": "/NotificationConfiguration/QueueConfigurations/0/Event", "value": "s3:ObjectCreated:*"},
+    )
+    assert event["OperationStatus"] == "SUCCESS", event
+    (queue_config,) = _model(cc, "AWS::S3::Bucket", name)["NotificationConfiguration"]["QueueConfigurations"]
+    assert queue_config["Event"] == "s3:ObjectCreated:*"
+    assert queue_config["Filter"]["S3Key"]["Rules"] == [{"Name": "Prefix", "Value": "archive/"}]
     event = _update(
         cc,
         "AWS::S3::Bucket",

@@ -2,6 +2,7 @@
 realdrift reads. Each names its gap."""
 
 import json
+import re
 from urllib.parse import unquote
 
 import xmltodict
@@ -41,9 +42,22 @@ def _replace_once(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
+_FILTER_RULE_NAME = re.compile(r"<Name>(Prefix|Suffix)</Name>")
+
+
 def _s3_notification() -> None:
-    # Gaps: GetBucketNotificationConfiguration drops EventBridgeConfiguration,
-    # and echoes filter rule names as written where S3 answers "Prefix" / "Suffix".
+    # Gaps: PutBucketNotificationConfiguration rejects (HTTP 500) the filter
+    # rule names "Prefix" / "Suffix" that S3 itself answers and accepts back;
+    # GetBucketNotificationConfiguration drops EventBridgeConfiguration, and
+    # echoes filter rule names as written where S3 answers "Prefix" / "Suffix".
+    original = s3_responses.S3Response._notification_config_from_body
+
+    def notification_config_from_body(self):
+        body = self.body.decode() if isinstance(self.body, bytes) else self.body
+        self.body = _FILTER_RULE_NAME.sub(lambda m: f"<Name>{m.group(1).lower()}</Name>", body)
+        return original(self)
+
+    s3_responses.S3Response._notification_config_from_body = notification_config_from_body
     text = s3_responses.S3_GET_BUCKET_NOTIFICATION_CONFIG
     if '{{ rule["Name"] }}' not in text:
         raise RuntimeError("moto template changed: no filter rule name")
