@@ -119,9 +119,11 @@ cmd_start() {
   local moto_port cc_port
   moto_port="$(free_port "${REALDRIFT_MOTO_PORT:-4566}")"
   echo "$moto_port" >"$STATE/moto.port"
+  # moto_server with the patches for its gaps (tests/emulator/moto_patches).
   # AWS managed policies are loaded so templates can attach them (e.g.
   # AWSLambdaBasicExecutionRole); moto leaves them out by default.
-  MOTO_IAM_LOAD_MANAGED_POLICIES=true setsid "$VENV/bin/moto_server" -H 127.0.0.1 -p "$moto_port" \
+  MOTO_IAM_LOAD_MANAGED_POLICIES=true PYTHONPATH="$ROOT/tests/emulator" \
+    setsid "$VENV/bin/python" -m moto_patches -H 127.0.0.1 -p "$moto_port" \
     >"$STATE/moto.log" 2>&1 </dev/null &
   echo $! >"$STATE/moto.pid"
   wait_ready "http://127.0.0.1:$moto_port/moto-api/" "$STATE/moto.pid" moto

@@ -56,10 +56,10 @@ fn assert_one_read_per_resource(doc: &Value) {
     let stack = &doc["stacks"][0];
     let calls = &stack["awsCalls"]["byOperation"];
     let cc_reads = calls["cloudcontrol:GetResource"].as_u64().unwrap_or(0);
-    // The fixture's Cloud Control types: bucket, queue, topic, role, function,
-    // table, log group, rule.
+    // The fixture's Cloud Control types: bucket, queue, topic, subscription,
+    // role, function, table, log group, rule.
     assert_eq!(
-        cc_reads, 8,
+        cc_reads, 9,
         "one GetResource per Cloud Control resource: {calls}"
     );
 }
@@ -76,17 +76,22 @@ fn fresh_stack_checks_clean(w: &World) {
     );
     assert_eq!(doc["summary"]["drift"], 0);
     assert_eq!(doc["summary"]["potentialDrift"], 0);
-    // Coverage gaps only where the emulator has them (docs/emulator.md).
-    for f in world::findings(&doc) {
-        if f["tier"] == "skipped" {
-            let id = f["logicalId"].as_str().unwrap_or_default();
-            assert!(
-                world::EMULATOR_GAP_SKIPS.contains(&id),
-                "unexpected skip {id}: {}",
-                f["note"]
-            );
-        }
-    }
+    // Full coverage: every one of the fixture's 13 resources is read.
+    let coverage = &doc["stacks"][0]["coverage"];
+    assert_eq!(
+        (
+            &coverage["total"],
+            &coverage["checked"],
+            &coverage["complete"]
+        ),
+        (&json!(13), &json!(13), &json!(true)),
+        "{coverage}"
+    );
+    let skipped: Vec<Value> = world::findings(&doc)
+        .into_iter()
+        .filter(|f| f["tier"] == "skipped")
+        .collect();
+    assert!(skipped.is_empty(), "no skips:\n{}", summary(&skipped));
     assert_one_read_per_resource(&doc);
     assert!(doc["awsCalls"]["total"].as_u64().unwrap_or(0) > 8);
 
@@ -106,12 +111,12 @@ fn fresh_stack_checks_clean(w: &World) {
     assert!(!text.stdout.contains('\u{1b}'), "no colour when piped");
     assert!(text.stderr.contains("AWS calls: "), "{}", text.stderr);
     assert!(
-        text.stderr.contains("cloudcontrol:GetResource 8"),
+        text.stderr.contains("cloudcontrol:GetResource 9"),
         "{}",
         text.stderr
     );
-    // --strict: the emulator's gaps leave coverage incomplete.
-    w.realdrift(&["check", "Fresh", "--strict"]).expect_code(1);
+    // --strict: coverage is complete, so it passes.
+    w.realdrift(&["check", "Fresh", "--strict"]).expect_code(0);
 
     // --record-corpus writes cases that replay to the same findings.
     let corpus = w.dir.join("corpus");
@@ -119,16 +124,16 @@ fn fresh_stack_checks_clean(w: &World) {
     w.realdrift(&["check", "Fresh", "--record-corpus", corpus_arg])
         .expect_code(0);
     let cases = std::fs::read_dir(&corpus).map(|d| d.count()).unwrap_or(0);
-    assert_eq!(cases, 9, "one case per classified resource");
+    assert_eq!(cases, 13, "one case per classified resource");
     let replay = w.realdrift(&["corpus", "replay", corpus_arg, "--format", "summary"]);
     replay.expect_code(0);
     assert!(
-        replay.stdout.contains("cases:                 9"),
+        replay.stdout.contains("cases:                 13"),
         "{}",
         replay.stdout
     );
     assert!(
-        replay.stdout.contains("exact:                 9"),
+        replay.stdout.contains("exact:                 13"),
         "{}",
         replay.stdout
     );
@@ -185,7 +190,10 @@ fn deleted_queue_is_reported(w: &World) {
     assert_eq!(code, 1, "{doc}");
     let f = the_finding(&doc, "deleted", ids::QUEUE, "");
     assert_eq!(f["resourceType"], "AWS::SQS::Queue");
-    assert_eq!(doc["stacks"][0]["driftByTier"]["deleted"], 1);
+    // The queue's policy went with it, as on AWS.
+    let p = the_finding(&doc, "deleted", ids::QUEUE_POLICY, "");
+    assert_eq!(p["resourceType"], "AWS::SQS::QueuePolicy");
+    assert_eq!(doc["stacks"][0]["driftByTier"]["deleted"], 2);
 }
 
 fn undeclared_values_record_then_watch(w: &World) {

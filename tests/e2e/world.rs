@@ -13,6 +13,8 @@ pub mod ids {
     pub const BUCKET: &str = "Data666C94C7";
     /// The queue.
     pub const QUEUE: &str = "InboxA8E05DC3";
+    /// The queue's policy (lets the topic send to it).
+    pub const QUEUE_POLICY: &str = "InboxPolicy63A7501F";
     /// The topic.
     pub const TOPIC: &str = "Alerts91F83244";
     /// The role.
@@ -21,18 +23,6 @@ pub mod ids {
 
 /// The moto account.
 pub const ACCOUNT: &str = "123456789012";
-
-/// Resources moto's CloudFormation does not list with ids (created by the
-/// deploy harness's fix-ups, or an asserted gap), plus the function whose
-/// URL listing moto does not implement: the only resources a fresh stack
-/// may report as skipped. See docs/emulator.md.
-pub const EMULATOR_GAP_SKIPS: &[&str] = &[
-    "DataPolicyB80589C3",
-    "InboxPolicy63A7501F",
-    "InboxRealdriftFixtureAlertsDC2FD7F72D947302",
-    "TickAllowEventRuleRealdriftFixtureWorker9C2938E12997E20B",
-    "Worker11F36D0F",
-];
 
 /// One scenario's world.
 pub struct World<'a> {

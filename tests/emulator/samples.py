@@ -69,6 +69,54 @@ def bucket(aws) -> str:
     return name
 
 
+def configured_bucket(aws) -> str:
+    """A bucket with object lock, queue / EventBridge notifications and
+    replication to a second bucket (the configurations moto's
+    CloudFormation ignores)."""
+    name = bucket(aws)
+    s3 = aws.s3
+    s3.put_object_lock_configuration(
+        Bucket=name,
+        ObjectLockConfiguration={"ObjectLockEnabled": "Enabled", "Rule": {"DefaultRetention": {"Mode": "GOVERNANCE", "Days": 30}}},
+    )
+    q = aws.sqs.create_queue(QueueName=_name("sample-uploads"))["QueueUrl"]
+    q_arn = aws.sqs.get_queue_attributes(QueueUrl=q, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    s3.put_bucket_notification_configuration(
+        Bucket=name,
+        NotificationConfiguration={
+            "QueueConfigurations": [
+                {
+                    "QueueArn": q_arn,
+                    "Events": ["s3:ObjectRemoved:*"],
+                    "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": "archive/"}]}},
+                }
+            ],
+            "EventBridgeConfiguration": {},
+        },
+    )
+    replica = _name("sample-replica")
+    s3.create_bucket(Bucket=replica)
+    s3.put_bucket_versioning(Bucket=replica, VersioningConfiguration={"Status": "Enabled"})
+    s3.put_bucket_replication(
+        Bucket=name,
+        ReplicationConfiguration={
+            "Role": f"arn:aws:iam::{aws.account_id}:role/{role(aws)}",
+            "Rules": [
+                {
+                    "ID": "logs-rule",
+                    "Priority": 1,
+                    "Status": "Enabled",
+                    "Filter": {"Prefix": "logs/"},
+                    "Destination": {"Bucket": f"arn:aws:s3:::{replica}", "StorageClass": "STANDARD_IA"},
+                    "DeleteMarkerReplication": {"Status": "Disabled"},
+                    "SourceSelectionCriteria": {"ReplicaModifications": {"Status": "Enabled"}},
+                }
+            ],
+        },
+    )
+    return name
+
+
 def queue(aws) -> str:
     """A queue with a dead-letter queue and tags."""
     dlq = aws.sqs.create_queue(QueueName=_name("sample-dlq"))["QueueUrl"]
@@ -94,6 +142,28 @@ def topic(aws) -> str:
     q_arn = aws.sqs.get_queue_attributes(QueueUrl=q, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
     aws.sns.subscribe(TopicArn=arn, Protocol="sqs", Endpoint=q_arn)
     return arn
+
+
+def subscription(aws) -> str:
+    """A raw-delivery queue subscription with a filter policy and a
+    dead-letter queue (identifier: its ARN)."""
+    topic_arn = aws.sns.create_topic(Name=_name("sample-subtopic"))["TopicArn"]
+    arns = []
+    for prefix in ("sample-subq", "sample-subdlq"):
+        url = aws.sqs.create_queue(QueueName=_name(prefix))["QueueUrl"]
+        arns.append(aws.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"])
+    return aws.sns.subscribe(
+        TopicArn=topic_arn,
+        Protocol="sqs",
+        Endpoint=arns[0],
+        Attributes={
+            "RawMessageDelivery": "true",
+            "FilterPolicyScope": "MessageAttributes",
+            "FilterPolicy": json.dumps({"severity": ["high", "critical"]}),
+            "RedrivePolicy": json.dumps({"deadLetterTargetArn": arns[1]}),
+        },
+        ReturnSubscriptionArn=True,
+    )["SubscriptionArn"]
 
 
 def role(aws) -> str:
@@ -188,11 +258,76 @@ def rule(aws) -> str:
     return arn
 
 
+def logged_bucket(aws) -> str:
+    """A bucket with server access logging and a KMS bucket key."""
+    target = _name("sample-logs")
+    aws.s3.create_bucket(Bucket=target)
+    aws.s3.put_bucket_policy(
+        Bucket=target,
+        Policy=json.dumps(
+            {
+                "Version": "2012-10-17",
+                "Statement": [
+                    {
+                        "Effect": "Allow",
+                        "Principal": {"Service": "logging.s3.amazonaws.com"},
+                        "Action": "s3:PutObject",
+                        "Resource": f"arn:aws:s3:::{target}/*",
+                    }
+                ],
+            }
+        ),
+    )
+    name = _name("sample-logged")
+    aws.s3.create_bucket(Bucket=name)
+    aws.s3.put_bucket_encryption(
+        Bucket=name,
+        ServerSideEncryptionConfiguration={
+            "Rules": [{"ApplyServerSideEncryptionByDefault": {"SSEAlgorithm": "aws:kms"}, "BucketKeyEnabled": True}]
+        },
+    )
+    aws.s3.put_bucket_logging(
+        Bucket=name, BucketLoggingStatus={"LoggingEnabled": {"TargetBucket": target, "TargetPrefix": "access/"}}
+    )
+    return name
+
+
+def rule_with_delivery_options(aws) -> str:
+    """A rule whose target has a dead-letter queue, a retry policy and an input transformer."""
+    name = _name("sample-dlq-rule")
+    arn = aws.events.put_rule(Name=name, EventPattern=json.dumps({"source": ["orders.api"]}))["RuleArn"]
+    arns = []
+    for prefix in ("sample-rule-target", "sample-rule-dlq"):
+        url = aws.sqs.create_queue(QueueName=_name(prefix))["QueueUrl"]
+        arns.append(aws.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"])
+    aws.events.put_targets(
+        Rule=name,
+        Targets=[
+            {
+                "Id": "Target0",
+                "Arn": arns[0],
+                "DeadLetterConfig": {"Arn": arns[1]},
+                "RetryPolicy": {"MaximumRetryAttempts": 4, "MaximumEventAgeInSeconds": 3600},
+                "InputTransformer": {"InputPathsMap": {"id": "$.detail.id"}, "InputTemplate": '{"order": <id>}'},
+            }
+        ],
+    )
+    return arn
+
+
+#: Resources with properties no corpus case shows: (type, factory), checked
+#: against the registry schema only.
+SCHEMA_ONLY = {
+    "logged bucket": ("AWS::S3::Bucket", logged_bucket),
+    "rule with delivery options": ("AWS::Events::Rule", rule_with_delivery_options),
+}
+
 #: Type name -> the factory of its representative resource.
 FACTORIES = {
-    "AWS::S3::Bucket": bucket,
+    "AWS::S3::Bucket": configured_bucket,
     "AWS::SQS::Queue": queue,
     "AWS::SNS::Topic": topic,
+    "AWS::SNS::Subscription": subscription,
     "AWS::IAM::Role": role,
     "AWS::Lambda::Function": function,
     "AWS::DynamoDB::Table": table,

@@ -3,6 +3,8 @@
 import glob
 import json
 import os
+import struct
+import zlib
 
 #: JSON documents inside models (policy documents, event patterns): their
 #: content is user data with no fixed keys, so only their type is compared.
@@ -13,6 +15,9 @@ OPAQUE_PATHS = frozenset(
         "EventPattern",
         "ResourcePolicyDocument",
         "DataProtectionPolicy",
+        "FilterPolicy",
+        "DeliveryPolicy",
+        "ReplayPolicy",
     }
 )
 
@@ -91,3 +96,66 @@ class CorpusShapes:
     def missing(self, model: dict, optional=frozenset()) -> list:
         """Top-level keys every corpus case has but the model lacks."""
         return sorted(self.always - set(model) - set(optional))
+
+
+_KINDS = {"string": "string", "integer": "number", "number": "number", "boolean": "bool", "object": "object", "array": "array"}
+_SNAPSHOT_MAGIC = b"RDSCHEMA\x01"
+
+
+def registry_schema(type_name: str) -> dict:
+    """The type's registry schema from realdrift's bundled snapshot
+    (core/data/schemas/registry-schemas.bin, format in scripts/gen_schema_snapshot.py)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "core", "data", "schemas", "registry-schemas.bin"), "rb") as f:
+        data = f.read()
+    if not data.startswith(_SNAPSHOT_MAGIC):
+        raise ValueError("not a realdrift schema snapshot")
+    start = len(_SNAPSHOT_MAGIC) + 4
+    (size,) = struct.unpack("<I", data[len(_SNAPSHOT_MAGIC) : start])
+    index = json.loads(zlib.decompress(data[start : start + size]))
+    for name, offset, length in index["types"]:
+        if name == type_name:
+            base = start + size + offset
+            return json.loads(zlib.decompress(data[base : base + length]))
+    raise KeyError(type_name)
+
+
+def _resolve(node: dict, schema: dict) -> dict:
+    while "$ref" in node:
+        node = schema["definitions"][node["$ref"].rsplit("/", 1)[-1]]
+    # A node defined by alternatives accepts the properties of any of them.
+    for key in ("oneOf", "anyOf"):
+        if key in node and "properties" not in node:
+            merged = {}
+            for branch in node[key]:
+                merged.update(_resolve(branch, schema).get("properties", {}))
+            node = {**node, "properties": merged} if merged else node
+    return node
+
+
+def schema_mismatches(model: dict, schema: dict) -> list:
+    """(path, kind) of every value in a model that its registry schema does
+    not allow: an unknown property, or a JSON type the schema does not give."""
+    out = []
+
+    def walk(value, node, path):
+        node = _resolve(node, schema)
+        types = node.get("type")
+        allowed = {_KINDS[t] for t in ([types] if isinstance(types, str) else types or [])}
+        if allowed and kind(value) not in allowed:
+            out.append((path, kind(value)))
+            return
+        if isinstance(value, dict) and "properties" in node:
+            free = "patternProperties" in node or node.get("additionalProperties", True) is not False
+            for key, child in value.items():
+                sub = f"{path}.{key}" if path else key
+                if key in node["properties"]:
+                    walk(child, node["properties"][key], sub)
+                elif not free:
+                    out.append((sub, "unknown property"))
+        elif isinstance(value, list) and isinstance(node.get("items"), dict):
+            for child in value:
+                walk(child, node["items"], f"{path}.*")
+
+    walk(model, {"properties": schema["properties"], "additionalProperties": False}, "")
+    return sorted(out)

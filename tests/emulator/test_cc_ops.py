@@ -29,6 +29,7 @@ MISSING = {
     "AWS::S3::Bucket": "realdrift-no-such-bucket",
     "AWS::SQS::Queue": "https://sqs.us-east-1.amazonaws.com/123456789012/no-such-queue",
     "AWS::SNS::Topic": "arn:aws:sns:us-east-1:123456789012:no-such-topic",
+    "AWS::SNS::Subscription": "arn:aws:sns:us-east-1:123456789012:no-such-topic:0f3c2a1e-5b6d-4c7e-8f90-123456789abc",
     "AWS::IAM::Role": "no-such-role",
     "AWS::Lambda::Function": "no-such-function",
     "AWS::DynamoDB::Table": "no-such-table",
@@ -115,6 +116,59 @@ def test_topic_role_function_table_loggroup_rule_updates(aws, cc):
         event = _update(cc, type_name, ident, {"op": "replace", "path": path, "value": value})
         assert event["OperationStatus"] == "SUCCESS", (type_name, event)
         assert _model(cc, type_name, ident)[path[1:]] == value, type_name
+
+
+def test_subscription_update_create_only_and_delete(aws, cc):
+    arn = samples.subscription(aws)
+    event = _update(
+        cc,
+        "AWS::SNS::Subscription",
+        arn,
+        {"op": "replace", "path": "/RawMessageDelivery", "value": False},
+        {"op": "replace", "path": "/FilterPolicy", "value": {"severity": ["low"]}},
+    )
+    assert event["OperationStatus"] == "SUCCESS", event
+    attrs = aws.sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
+    assert attrs["RawMessageDelivery"] == "false"
+    assert json.loads(attrs["FilterPolicy"]) == {"severity": ["low"]}
+    assert arn in [d["Identifier"] for d in cc.list_resources(TypeName="AWS::SNS::Subscription", MaxResults=100)["ResourceDescriptions"]]
+    with pytest.raises(ClientError) as exc:
+        _update(cc, "AWS::SNS::Subscription", arn, {"op": "replace", "path": "/Endpoint", "value": "x@example.com"})
+    assert _code(exc) == "NotUpdatableException"
+    event = _update(cc, "AWS::SNS::Subscription", arn, {"op": "add", "path": "/ReplayPolicy", "value": {"pointType": "Timestamp"}})
+    assert event["OperationStatus"] == "FAILED" and "emulator gap" in event["StatusMessage"]
+    assert cc.delete_resource(TypeName="AWS::SNS::Subscription", Identifier=arn)["ProgressEvent"]["OperationStatus"] == "SUCCESS"
+    with pytest.raises(ClientError) as exc:
+        cc.get_resource(TypeName="AWS::SNS::Subscription", Identifier=arn)
+    assert _code(exc) == "ResourceNotFoundException"
+
+
+def test_bucket_notification_replication_and_object_lock_updates(aws, cc):
+    name = samples.configured_bucket(aws)
+    # Writing back what was read (rule names as S3 answers them, "Prefix").
+    event = _update(
+        cc,
+        "AWS::S3::Bucket",
+        name,
+        {"op": "replace", "path": "/NotificationConfiguration/QueueConfigurations/0/Event", "value": "s3:ObjectCreated:*"},
+    )
+    assert event["OperationStatus"] == "SUCCESS", event
+    (queue_config,) = _model(cc, "AWS::S3::Bucket", name)["NotificationConfiguration"]["QueueConfigurations"]
+    assert queue_config["Event"] == "s3:ObjectCreated:*"
+    assert queue_config["Filter"]["S3Key"]["Rules"] == [{"Name": "Prefix", "Value": "archive/"}]
+    event = _update(
+        cc,
+        "AWS::S3::Bucket",
+        name,
+        {"op": "remove", "path": "/NotificationConfiguration"},
+        {"op": "replace", "path": "/ReplicationConfiguration/Rules/0/Filter/Prefix", "value": "other/"},
+    )
+    assert event["OperationStatus"] == "SUCCESS", event
+    model = _model(cc, "AWS::S3::Bucket", name)
+    assert "NotificationConfiguration" not in model
+    assert model["ReplicationConfiguration"]["Rules"][0]["Filter"] == {"Prefix": "other/"}
+    event = _update(cc, "AWS::S3::Bucket", name, {"op": "remove", "path": "/ObjectLockEnabled"})
+    assert (event["OperationStatus"], event["ErrorCode"]) == ("FAILED", "InvalidRequest"), event
 
 
 def test_role_inline_policy_added_and_removed(aws, cc):

@@ -34,6 +34,10 @@ def test_cdk_bootstrap_and_deploy_into_the_emulator(emulator, aws, cc):
     status = aws.cloudformation.describe_stacks(StackName=stack)["Stacks"][0]["StackStatus"]
     assert status == "CREATE_COMPLETE"
     rows = aws.cloudformation.list_stack_resources(StackName=stack)["StackResourceSummaries"]
+    # The patched moto creates every resource, with its declared properties.
+    assert len(rows) == 13 and all(r.get("LogicalResourceId") and r.get("PhysicalResourceId") for r in rows), rows
+    bucket = next(r["PhysicalResourceId"] for r in rows if r["ResourceType"] == "AWS::S3::Bucket")
+    assert aws.s3.get_bucket_versioning(Bucket=bucket)["Status"] == "Enabled"
     fn = [r["PhysicalResourceId"] for r in rows if r.get("ResourceType") == "AWS::Lambda::Function"]
     assert len(fn) == 1
     props = json.loads(cc.get_resource(TypeName="AWS::Lambda::Function", Identifier=fn[0])["ResourceDescription"]["Properties"])

@@ -7,6 +7,7 @@ from . import (
     lambda_function,
     logs_log_group,
     s3_bucket,
+    sns_subscription,
     sns_topic,
     sqs_queue,
 )
@@ -18,6 +19,7 @@ TYPES = {
         s3_bucket,
         sqs_queue,
         sns_topic,
+        sns_subscription,
         iam_role,
         lambda_function,
         dynamodb_table,

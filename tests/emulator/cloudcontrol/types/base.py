@@ -28,10 +28,12 @@ def changed_keys(before: dict, after: dict) -> list:
     return sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
 
 
-def apply_writers(type_name: str, writers: dict, aws, ident: str, before: dict, after: dict):
-    """Write each changed property through its writer; a property with no
-    writer is an emulator gap, reported rather than silently ignored."""
-    for key in changed_keys(before, after):
+def apply_writers(type_name: str, writers: dict, aws, ident: str, before: dict, after: dict, first=()):
+    """Write each changed property through its writer (the ``first`` ones
+    first, in that order, then the rest by name); a property with no writer
+    is an emulator gap, reported rather than silently ignored."""
+    keys = changed_keys(before, after)
+    for key in [k for k in first if k in keys] + [k for k in keys if k not in first]:
         writer = writers.get(key)
         if writer is None:
             raise EmulatorCannotWrite(type_name, key)

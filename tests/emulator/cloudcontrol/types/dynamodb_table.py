@@ -125,12 +125,10 @@ def _w_sse(aws, ident, _old, new):
 
 
 def _w_pitr(aws, ident, _old, new):
-    aws.dynamodb.update_continuous_backups(
-        TableName=ident,
-        PointInTimeRecoverySpecification={
-            "PointInTimeRecoveryEnabled": bool((new or {}).get("PointInTimeRecoveryEnabled"))
-        },
-    )
+    spec = {"PointInTimeRecoveryEnabled": bool((new or {}).get("PointInTimeRecoveryEnabled"))}
+    if spec["PointInTimeRecoveryEnabled"] and (new or {}).get("RecoveryPeriodInDays"):
+        spec["RecoveryPeriodInDays"] = int(new["RecoveryPeriodInDays"])
+    aws.dynamodb.update_continuous_backups(TableName=ident, PointInTimeRecoverySpecification=spec)
 
 
 def _w_ttl(aws, ident, old, new):

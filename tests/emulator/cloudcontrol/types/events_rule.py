@@ -13,8 +13,27 @@ PRIMARY_IDENTIFIER = "Arn"
 CREATE_ONLY = frozenset({"Name"})
 READ_ONLY = frozenset({"Arn"})
 
-# Target keys Cloud Control reports as they are (same names in the API).
-_TARGET_KEYS = ("Id", "Arn", "RoleArn", "Input", "InputPath")
+# Target keys Cloud Control reports as they are: same names and shapes in the
+# EventBridge API and the CloudFormation model. (EcsParameters is not: its API
+# shape uses awsvpcConfiguration; it is not read, see docs/emulator.md.)
+_TARGET_KEYS = (
+    "Id",
+    "Arn",
+    "RoleArn",
+    "Input",
+    "InputPath",
+    "InputTransformer",
+    "DeadLetterConfig",
+    "RetryPolicy",
+    "SqsParameters",
+    "KinesisParameters",
+    "HttpParameters",
+    "RunCommandParameters",
+    "BatchParameters",
+    "RedshiftDataParameters",
+    "SageMakerPipelineParameters",
+    "AppSyncParameters",
+)
 
 
 def parse(ident: str):
@@ -30,10 +49,7 @@ def parse(ident: str):
 
 
 def _target(t: dict) -> dict:
-    out = {k: t[k] for k in _TARGET_KEYS if k in t}
-    if "InputTransformer" in t:
-        out["InputTransformer"] = dict(t["InputTransformer"])
-    return out
+    return {k: t[k] for k in _TARGET_KEYS if k in t}
 
 
 def read(aws, ident: str) -> dict:

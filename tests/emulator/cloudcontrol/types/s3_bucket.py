@@ -3,8 +3,9 @@
 from botocore.exceptions import ClientError
 
 from ..aws import error_code, is_not_found
-from ..errors import ResourceNotFound
+from ..errors import HandlerFailure, ResourceNotFound
 from .base import apply_writers, tag_list, tag_map
+from .s3_configs import notification_from_api, notification_to_api, replication_from_api, replication_to_api
 
 TYPE_NAME = "AWS::S3::Bucket"
 PRIMARY_IDENTIFIER = "BucketName"
@@ -21,6 +22,7 @@ _ABSENT = frozenset(
         "NoSuchCORSConfiguration",
         "NoSuchLifecycleConfiguration",
         "ObjectLockConfigurationNotFoundError",
+        "ReplicationConfigurationNotFoundError",
     }
 )
 
@@ -200,6 +202,12 @@ def read(aws, ident: str) -> dict:
         model["LoggingConfiguration"] = {"DestinationBucketName": logging["TargetBucket"]}
         if logging.get("TargetPrefix"):
             model["LoggingConfiguration"]["LogFilePrefix"] = logging["TargetPrefix"]
+    notification = notification_from_api(s3.get_bucket_notification_configuration(Bucket=ident))
+    if notification:
+        model["NotificationConfiguration"] = notification
+    replication = _optional(s3.get_bucket_replication, Bucket=ident)
+    if replication:
+        model["ReplicationConfiguration"] = replication_from_api(replication["ReplicationConfiguration"])
     tags = _optional(s3.get_bucket_tagging, Bucket=ident)
     if tags and tags.get("TagSet"):
         model["Tags"] = tag_list(tags["TagSet"])
@@ -283,12 +291,72 @@ def _w_logging(aws, ident, _old, new):
     aws.s3.put_bucket_logging(Bucket=ident, BucketLoggingStatus=status)
 
 
+def _w_notification(aws, ident, _old, new):
+    aws.s3.put_bucket_notification_configuration(
+        Bucket=ident, NotificationConfiguration=notification_to_api(new)
+    )
+
+
+def _w_replication(aws, ident, _old, new):
+    if new:
+        aws.s3.put_bucket_replication(Bucket=ident, ReplicationConfiguration=replication_to_api(new))
+    else:
+        aws.s3.delete_bucket_replication(Bucket=ident)
+
+
+def _enable_object_lock(aws, ident):
+    # S3 turns object lock on only for a versioned bucket (and keeps it versioned).
+    aws.s3.put_bucket_versioning(Bucket=ident, VersioningConfiguration={"Status": "Enabled"})
+    aws.s3.put_object_lock_configuration(
+        Bucket=ident, ObjectLockConfiguration={"ObjectLockEnabled": "Enabled"}
+    )
+
+
+def _lock_stays_on(ident):
+    return HandlerFailure("InvalidRequest", f"Object lock cannot be turned off on bucket {ident}")
+
+
+def _w_object_lock_enabled(aws, ident, _old, new):
+    if not new:
+        raise _lock_stays_on(ident)
+    _enable_object_lock(aws, ident)
+
+
+def _w_object_lock(aws, ident, _old, new):
+    if not new:
+        raise _lock_stays_on(ident)
+    _enable_object_lock(aws, ident)
+    aws.s3.put_object_lock_configuration(Bucket=ident, ObjectLockConfiguration=new)
+
+
+# CloudFormation's AccessControl values -> S3 canned ACLs.
+_CANNED_ACLS = {
+    "Private": "private",
+    "PublicRead": "public-read",
+    "PublicReadWrite": "public-read-write",
+    "AuthenticatedRead": "authenticated-read",
+    "LogDeliveryWrite": "log-delivery-write",
+    "BucketOwnerRead": "bucket-owner-read",
+    "BucketOwnerFullControl": "bucket-owner-full-control",
+    "AwsExecRead": "aws-exec-read",
+}
+
+
+def _w_access_control(aws, ident, _old, new):
+    # Write-only: Cloud Control never reads it back, so only a set value is written.
+    if new:
+        aws.s3.put_bucket_acl(Bucket=ident, ACL=_CANNED_ACLS[new])
+
+
 def _w_tags(aws, ident, _old, new):
     if new:
         aws.s3.put_bucket_tagging(Bucket=ident, Tagging={"TagSet": tag_list(tag_map(new))})
     else:
         aws.s3.delete_bucket_tagging(Bucket=ident)
 
+
+# S3 needs a versioned bucket for object lock and replication.
+_WRITE_FIRST = ("VersioningConfiguration", "ObjectLockEnabled", "ObjectLockConfiguration")
 
 WRITERS = {
     "VersioningConfiguration": _w_versioning,
@@ -299,13 +367,18 @@ WRITERS = {
     "OwnershipControls": _w_ownership,
     "BucketEncryption": _w_encryption,
     "LoggingConfiguration": _w_logging,
+    "NotificationConfiguration": _w_notification,
+    "ReplicationConfiguration": _w_replication,
+    "ObjectLockEnabled": _w_object_lock_enabled,
+    "ObjectLockConfiguration": _w_object_lock,
+    "AccessControl": _w_access_control,
     "Tags": _w_tags,
 }
 
 
 def update(aws, ident: str, before: dict, after: dict) -> None:
     """Write the properties that differ between two models."""
-    apply_writers(TYPE_NAME, WRITERS, aws, ident, before, after)
+    apply_writers(TYPE_NAME, WRITERS, aws, ident, before, after, first=_WRITE_FIRST)
 
 
 def delete(aws, ident: str) -> None:

@@ -1,0 +1,29 @@
+"""moto 5.1.22, patched where its CloudFormation or service APIs fall short of
+AWS in ways realdrift reads — the one place the emulator works around moto.
+
+- ``gaps``: per type, what moto's CloudFormation does not do (data, no moto import).
+- ``cfn_declared``: declared properties moto ignores on the served types take effect.
+- ``cfn_resources``: bucket policies, queue policies and SNS subscriptions are
+  created; Lambda permissions get CloudFormation's physical id.
+- ``service_apis``: Lambda ListFunctionUrlConfigs; S3 notification, object
+  lock and replication reads; DynamoDB point-in-time recovery period.
+
+``python -m moto_patches -H HOST -p PORT`` starts moto_server with them
+(scripts/emulator.sh does)."""
+
+_installed = False
+
+
+def install(self_url: str) -> None:
+    """Apply every patch (once) before moto serves a request; ``self_url`` is
+    where this moto server listens, for the patches that call its APIs."""
+    global _installed
+    from . import cfn_declared, cfn_resources, service_apis, service_client
+
+    service_client.configure(self_url)
+    if _installed:
+        return
+    service_apis.install()
+    cfn_resources.install()
+    cfn_declared.install()
+    _installed = True

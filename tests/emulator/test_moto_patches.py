@@ -1,0 +1,72 @@
+"""moto's service APIs, patched where they answered differently from AWS
+(moto_patches.service_apis): what realdrift reads comes back as AWS sends it."""
+
+import json
+
+import pytest
+from botocore.exceptions import ClientError
+
+import samples
+
+
+def test_list_function_url_configs(aws):
+    name = samples.function(aws)
+    assert aws.lambda_.list_function_url_configs(FunctionName=name)["FunctionUrlConfigs"] == []
+    url = aws.lambda_.create_function_url_config(FunctionName=name, AuthType="AWS_IAM")["FunctionUrl"]
+    (config,) = aws.lambda_.list_function_url_configs(FunctionName=name)["FunctionUrlConfigs"]
+    assert (config["FunctionUrl"], config["AuthType"]) == (url, "AWS_IAM")
+    assert config["FunctionArn"].endswith(f":function:{name}")
+
+
+def test_list_function_url_configs_of_a_missing_function_is_not_found(aws):
+    try:
+        aws.lambda_.list_function_url_configs(FunctionName="no-such-function")
+    except aws.lambda_.exceptions.ResourceNotFoundException:
+        return
+    raise AssertionError("expected ResourceNotFoundException")
+
+
+def test_point_in_time_recovery_reports_its_period(aws):
+    name = samples.table(aws)  # PITR enabled without a period
+    desc = aws.dynamodb.describe_continuous_backups(TableName=name)["ContinuousBackupsDescription"]
+    assert desc["PointInTimeRecoveryDescription"]["RecoveryPeriodInDays"] == 35
+    aws.dynamodb.update_continuous_backups(
+        TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True, "RecoveryPeriodInDays": 7}
+    )
+    desc = aws.dynamodb.describe_continuous_backups(TableName=name)["ContinuousBackupsDescription"]
+    assert desc["PointInTimeRecoveryDescription"]["RecoveryPeriodInDays"] == 7
+    aws.dynamodb.update_continuous_backups(
+        TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": False}
+    )
+    desc = aws.dynamodb.describe_continuous_backups(TableName=name)["ContinuousBackupsDescription"]
+    assert "RecoveryPeriodInDays" not in desc["PointInTimeRecoveryDescription"]
+
+
+def test_object_lock_retention_answers_only_the_unit_set(aws):
+    name = samples.bucket(aws)  # versioned
+    aws.s3.put_object_lock_configuration(
+        Bucket=name,
+        ObjectLockConfiguration={"ObjectLockEnabled": "Enabled", "Rule": {"DefaultRetention": {"Mode": "COMPLIANCE", "Years": 1}}},
+    )
+    config = aws.s3.get_object_lock_configuration(Bucket=name)["ObjectLockConfiguration"]
+    assert config["Rule"]["DefaultRetention"] == {"Mode": "COMPLIANCE", "Years": 1}
+
+
+def _policy(bucket, statement):
+    return json.dumps({"Version": "2012-10-17", "Statement": [{"Principal": "*", **statement}]})
+
+
+def test_bucket_policy_ssl_condition_holds_as_over_tls(aws):
+    name = samples.bucket(aws)
+    resources = [f"arn:aws:s3:::{name}", f"arn:aws:s3:::{name}/*"]
+    aws.s3.put_bucket_policy(
+        Bucket=name,
+        Policy=_policy(name, {"Effect": "Deny", "Action": "s3:*", "Resource": resources, "Condition": {"Bool": {"aws:SecureTransport": "false"}}}),
+    )
+    aws.s3.put_object(Bucket=name, Key="allowed", Body=b"1")
+    aws.s3.put_bucket_policy(
+        Bucket=name, Policy=_policy(name, {"Effect": "Deny", "Action": "s3:PutObject", "Resource": resources})
+    )
+    with pytest.raises(ClientError) as err:
+        aws.s3.put_object(Bucket=name, Key="denied", Body=b"1")
+    assert err.value.response["ResponseMetadata"]["HTTPStatusCode"] == 403
