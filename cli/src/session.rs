@@ -6,7 +6,7 @@
 use crate::options::{AwsArgs, BaselineArgs};
 use crate::progress::Progress;
 use anyhow::{anyhow, Context};
-use realdrift_core::aws::{AwsClients, S3BaselineStore};
+use realdrift_aws::{AwsClients, S3BaselineStore};
 use realdrift_core::baseline::{BaselineStore, LocalDirStore};
 use realdrift_core::pipeline::{discover_stacks, Pipeline, PipelineError, StackReport};
 use std::collections::BTreeMap;

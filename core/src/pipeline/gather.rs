@@ -2,6 +2,7 @@
 //! concurrency) -> resolve pass 2 with live attributes -> re-read readers whose
 //! target became resolvable (pass 1.5) -> child enumeration (pass 1.6) -> classify.
 
+use super::calls::{diff_counts, CallCounter};
 use super::children::{ChildQuery, DeclaredResource, LiveChild};
 use super::is_unreadable_type;
 use super::live::{ReadOutcome, ReadRequest};
@@ -10,7 +11,6 @@ use super::source::{
     ChildEnumerator, KmsAliasSource, LiveReader, SchemaPrefetch, SourceError, StackSource,
 };
 use super::stack::StackDescription;
-use crate::aws::CallCounter;
 use crate::baseline::{ChildScan, ReadState};
 use crate::classify::{classify, ClassifyContext, ResourceInput};
 use crate::finding::{Finding, Tier};
@@ -734,18 +734,4 @@ fn uses_import_value(body: &str) -> bool {
 /// True when the template names an AWS-managed KMS alias.
 fn uses_managed_kms_alias(body: &str) -> bool {
     body.contains("alias/aws/")
-}
-
-/// `after - before`, per key, dropping zeros.
-fn diff_counts(
-    before: &BTreeMap<String, u64>,
-    after: &BTreeMap<String, u64>,
-) -> BTreeMap<String, u64> {
-    after
-        .iter()
-        .filter_map(|(k, v)| {
-            let d = v.saturating_sub(before.get(k).copied().unwrap_or(0));
-            (d > 0).then(|| (k.clone(), d))
-        })
-        .collect()
 }

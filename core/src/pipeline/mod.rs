@@ -1,9 +1,10 @@
 //! The per-stack pipeline: desired + live -> findings, behind I/O traits.
 //!
 //! [`StackSource`], [`LiveReader`], [`ChildEnumerator`] and [`KmsAliasSource`]
-//! are implemented over the AWS SDK in `crate::aws` and in memory in
+//! are implemented over the AWS SDK in the `realdrift-aws` crate and in memory in
 //! [`memory`] for tests.
 
+mod calls;
 mod children;
 mod discovery;
 mod gather;
@@ -14,6 +15,7 @@ mod source;
 mod stack;
 
 pub use crate::baseline::{ChildScan, ReadState};
+pub use calls::{diff_counts, CallCounter};
 pub use children::{ChildQuery, DeclaredResource, LiveChild};
 pub use discovery::{discover_stacks, is_cdk_template, Discovery, DiscoveryError};
 pub use gather::{added_logical_id, Pipeline, PipelineError, DEFAULT_CONCURRENCY};
