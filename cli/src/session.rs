@@ -12,8 +12,8 @@ use realdrift_core::pipeline::{discover_stacks, Pipeline, PipelineError, StackRe
 use std::collections::BTreeMap;
 use std::future::Future;
 
-/// The tokio runtime every AWS command runs on. Multi-threaded: the S3
-/// baseline store blocks inside it (`block_in_place`).
+/// The tokio runtime every AWS command runs on (two workers: reads run
+/// concurrently while the SDK's connection pool does its work).
 pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -15,13 +15,17 @@ pub const IGNORE_KEY: &str = "ignore.yaml";
 
 /// Loads the ignore rules from the store; a missing file means no rules,
 /// a malformed one is an error naming the file.
-pub fn load_ignores(store: &dyn BaselineStore, location: &str) -> anyhow::Result<IgnoreConfig> {
+pub async fn load_ignores(
+    store: &dyn BaselineStore,
+    location: &str,
+) -> anyhow::Result<IgnoreConfig> {
     let file = format!("{location}/{IGNORE_KEY}");
     match store
         .load(IGNORE_KEY)
+        .await
         .with_context(|| format!("reading {file}"))?
     {
-        Some(text) => Ok(IgnoreConfig::parse(&file, &text)?),
+        Some(stored) => Ok(IgnoreConfig::parse(&file, &stored.text)?),
         None => Ok(IgnoreConfig::default()),
     }
 }
@@ -43,12 +47,13 @@ pub fn baseline_key(ctx: &RunContext) -> anyhow::Result<String> {
 }
 
 /// Loads a stack's baseline file, naming the file in errors.
-pub fn load_stack_baseline(
+pub async fn load_stack_baseline(
     store: &dyn BaselineStore,
     ctx: &RunContext,
 ) -> anyhow::Result<Option<BaselineFile>> {
     let key = baseline_key(ctx)?;
     load_baseline(store, &key)
+        .await
         .with_context(|| format!("stack {}: baseline {key}", ctx.identity.stack_name))
 }
 

@@ -98,7 +98,7 @@ async fn gather_and_check(args: &CheckArgs) -> anyhow::Result<Checked> {
     let session = Session::open(&args.aws, Progress::new(progress::wanted(args.json))).await?;
     let store = session.baseline_store(&args.baseline)?;
     let location = store_location(&args.baseline);
-    let ignores = stages::load_ignores(store.as_ref(), &location)?;
+    let ignores = stages::load_ignores(store.as_ref(), &location).await?;
     let run = session.gather(&args.stacks.stacks).await?;
     let region = session.clients.region.clone().unwrap_or_default();
     let mut reports = Vec::new();
@@ -108,7 +108,7 @@ async fn gather_and_check(args: &CheckArgs) -> anyhow::Result<Checked> {
         if let Ok(r) = &g.result {
             per_stack.insert(r.stack.clone(), r.api_calls.clone());
         }
-        let report = check_one(&g, store.as_ref(), &ignores, args, &region, &mut notes);
+        let report = check_one(&g, store.as_ref(), &ignores, args, &region, &mut notes).await;
         reports.push(report);
     }
     if reports.is_empty() {
@@ -118,7 +118,7 @@ async fn gather_and_check(args: &CheckArgs) -> anyhow::Result<Checked> {
 }
 
 /// check's stages for one gathered stack; any failure becomes that stack's error.
-fn check_one(
+async fn check_one(
     g: &Gathered,
     store: &dyn BaselineStore,
     ignores: &IgnoreConfig,
@@ -143,16 +143,18 @@ fn check_one(
         }
     }
     let ctx = gathered.run_context();
-    let result = stages::load_stack_baseline(store, &ctx).and_then(|b| {
-        stages::check_stack(
-            gathered,
-            b.as_ref(),
-            ignores,
-            CheckOptions {
-                show_all: args.show_all,
-            },
-        )
-    });
+    let result = stages::load_stack_baseline(store, &ctx)
+        .await
+        .and_then(|b| {
+            stages::check_stack(
+                gathered,
+                b.as_ref(),
+                ignores,
+                CheckOptions {
+                    show_all: args.show_all,
+                },
+            )
+        });
     match result {
         Ok(r) => r,
         Err(e) => stages::error_report(&g.stack, region, format!("{e:#}")),
