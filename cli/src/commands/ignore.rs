@@ -3,11 +3,11 @@
 //! comments and order. Needs no AWS access.
 
 use crate::session::block_on;
-use crate::stages::IGNORE_KEY;
 use anyhow::Context;
 use clap::Args;
 use realdrift_core::baseline::{BaselineStore, LocalDirStore, Precondition};
 use realdrift_core::ignore::{add_ignore_rules, CompiledRule, IgnoreRule, NEW_FILE_HEADER};
+use realdrift_core::pipeline::IGNORE_KEY;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

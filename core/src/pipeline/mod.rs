@@ -5,6 +5,7 @@
 //! [`memory`] for tests.
 
 mod calls;
+mod check;
 mod children;
 mod discovery;
 mod gather;
@@ -16,6 +17,12 @@ mod stack;
 
 pub use crate::baseline::{ChildScan, ReadState};
 pub use calls::{diff_counts, CallCounter};
+pub use check::{
+    baseline_key, check_gathered, check_stack, check_stacks, error_chain, error_report,
+    gather_selected, load_ignores, load_stack_baseline, recordable_findings, scope_of,
+    secret_positions, CheckError, CheckOptions, CheckRun, CheckedStack, GatherFailure, GatherRun,
+    StackGather, IGNORE_KEY,
+};
 pub use children::{ChildQuery, DeclaredResource, LiveChild};
 pub use discovery::{discover_stacks, is_cdk_template, Discovery, DiscoveryError};
 pub use gather::{added_logical_id, Pipeline, PipelineError, DEFAULT_CONCURRENCY};
