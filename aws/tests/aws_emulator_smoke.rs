@@ -78,7 +78,7 @@ async fn gathers_a_deployed_stack_from_the_emulator() {
     }
     println!("read per type {per_type:?}");
     assert_eq!(report.account.as_deref(), Some("123456789012"));
-    assert!(report.coverage.read > 0);
+    assert!(report.coverage.checked > 0);
     let cc_reads = report
         .api_calls
         .get("cloudcontrol:GetResource")

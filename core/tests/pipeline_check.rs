@@ -13,8 +13,8 @@ use realdrift_core::ignore::{IgnoreConfig, IgnoreRule};
 use realdrift_core::pipeline::memory::{MemoryReader, MemoryStack, MemoryStacks};
 use realdrift_core::pipeline::{
     baseline_key, check_stack, check_stacks, recordable_findings, CallCounter, CheckError,
-    CheckOptions, CheckRun, Coverage as PipelineCoverage, Pipeline, ReadOutcome, ResourceRecord,
-    StackDescription, StackReport as Gathered, StackResourceRow, IGNORE_KEY,
+    CheckOptions, CheckRun, Coverage, GatheredStack, Pipeline, ReadOutcome, ResourceRecord,
+    StackDescription, StackResourceRow, IGNORE_KEY,
 };
 use realdrift_core::report::StackReport;
 use realdrift_core::schema::InMemorySchemas;
@@ -195,15 +195,15 @@ fn a_bad_baseline_is_that_stacks_error_and_a_bad_ignore_file_stops_the_run() {
 }
 
 /// A hand-built gathered stack: one bucket, a NoEcho-backed declared path.
-fn gathered(findings: Vec<Finding>) -> Gathered {
-    Gathered {
+fn gathered(findings: Vec<Finding>) -> GatheredStack {
+    GatheredStack {
         stack: "App".into(),
         stack_id: "arn:aws:cloudformation:us-east-1:123456789012:stack/App/x".into(),
         account: Some("123456789012".into()),
         region: Some("us-east-1".into()),
         template_hash: "h".into(),
         findings,
-        coverage: PipelineCoverage::default(),
+        coverage: Coverage::default(),
         api_calls: BTreeMap::new(),
         notes: vec!["a pipeline note".into()],
         resources: vec![ResourceRecord {
@@ -233,11 +233,13 @@ fn undeclared(path: &str) -> Finding {
 
 #[test]
 fn without_a_baseline_undeclared_values_are_potential_drift() {
-    let g = gathered(vec![undeclared(
+    let mut g = gathered(vec![undeclared(
         "AccelerateConfiguration.AccelerationStatus",
     )]);
+    g.coverage.lost = 1;
     let r = check_stack(&g, None, &IgnoreConfig::default(), false).unwrap();
     assert!(r.findings[0].unrecorded);
+    assert_eq!(r.coverage.lost, 1, "lost coverage survives into the report");
     assert_eq!(r.notes, vec!["a pipeline note".to_string()]);
     assert!(!r.has_baseline);
     assert_eq!(r.coverage.total, 1);

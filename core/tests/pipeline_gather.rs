@@ -11,8 +11,8 @@ use realdrift_core::pipeline::memory::{
 };
 use realdrift_core::pipeline::CallCounter;
 use realdrift_core::pipeline::{
-    discover_stacks, LiveChild, Pipeline, PipelineError, ReadOutcome, SourceError,
-    StackDescription, StackReport, StackResourceRow,
+    discover_stacks, GatheredStack, LiveChild, Pipeline, PipelineError, ReadOutcome, SourceError,
+    StackDescription, StackResourceRow,
 };
 use realdrift_core::schema::InMemorySchemas;
 use realdrift_core::{DeclaredValue, Tier};
@@ -204,11 +204,11 @@ fn pipeline(f: &Fixture, concurrency: usize) -> Pipeline {
     .with_concurrency(concurrency)
 }
 
-async fn gather(f: &Fixture, concurrency: usize) -> StackReport {
+async fn gather(f: &Fixture, concurrency: usize) -> GatheredStack {
     pipeline(f, concurrency).gather("App").await.unwrap()
 }
 
-fn finding_paths(r: &StackReport, logical: &str) -> Vec<(Tier, String)> {
+fn finding_paths(r: &GatheredStack, logical: &str) -> Vec<(Tier, String)> {
     r.findings
         .iter()
         .filter(|x| x.logical_id == logical)
@@ -341,9 +341,10 @@ fn custom_conditional_deleted_nested_and_uncreated_resources() {
             r.nested_stacks,
             vec!["arn:aws:cloudformation:us-east-1:111111111111:stack/App-Nested/1".to_string()]
         );
-        // read: Queue, Fn, Perm. deleted: Topic. skipped: Custom, NeverCreated.
-        assert_eq!(r.coverage.read, 3);
-        assert_eq!(r.coverage.deleted, 1);
+        // checked: Queue, Fn, Perm read, Topic deleted. skipped: Custom,
+        // NeverCreated. ProdOnly, CDKMetadata and Nested are not counted.
+        assert_eq!(r.coverage.total, 6);
+        assert_eq!(r.coverage.checked, 4);
         assert_eq!(r.coverage.skipped, 2);
         // The failed queue enumeration is the one lost piece of coverage.
         assert_eq!(r.coverage.lost, 1);

@@ -8,9 +8,7 @@ use crate::session::{block_on, calls_line, Session};
 use anyhow::Context;
 use clap::Args;
 use realdrift_core::baseline::sort_keys;
-use realdrift_core::pipeline::{
-    check_stacks, error_report, CheckOptions, StackReport as GatheredStack,
-};
+use realdrift_core::pipeline::{check_stacks, error_report, CheckOptions, GatheredStack};
 use realdrift_core::report::{
     escape_json_text, exit_code, json_value, render_text, use_color, ExitFlags, StackReport,
     TextOptions,

@@ -18,8 +18,7 @@ use realdrift_core::baseline::{
 };
 use realdrift_core::ignore::IgnoreConfig;
 use realdrift_core::pipeline::{
-    baseline_key, load_ignores, load_stack_baseline, recordable_findings,
-    StackReport as GatheredStack,
+    baseline_key, load_ignores, load_stack_baseline, recordable_findings, GatheredStack,
 };
 use std::io::IsTerminal;
 use std::process::ExitCode;

@@ -9,7 +9,7 @@
 
 use super::discovery::{discover_stacks, DiscoveryError};
 use super::gather::{Pipeline, PipelineError};
-use super::report::StackReport as GatheredStack;
+use super::gathered::GatheredStack;
 use crate::baseline::{
     apply_baseline, load_baseline, BaselineError, BaselineFile, BaselineStore, RunContext,
     StoreError,
@@ -159,7 +159,10 @@ pub fn check_stack(
         stack: g.stack.clone(),
         account_id: g.account.clone(),
         region: g.region.clone().unwrap_or_default(),
-        coverage: Coverage::from_findings(g.resources.len(), &findings, 0),
+        coverage: Coverage {
+            lost: g.coverage.lost,
+            ..Coverage::from_findings(g.resources.len(), &findings, 0)
+        },
         findings,
         notes,
         has_baseline: baseline.is_some(),

@@ -9,13 +9,14 @@ mod check;
 mod children;
 mod discovery;
 mod gather;
+mod gathered;
 mod live;
 pub mod memory;
-mod report;
 mod source;
 mod stack;
 
 pub use crate::baseline::{ChildScan, ReadState};
+pub use crate::report::Coverage;
 pub use calls::{diff_counts, CallCounter};
 pub use check::{
     baseline_key, check_gathered, check_stack, check_stacks, error_chain, error_report,
@@ -26,8 +27,8 @@ pub use check::{
 pub use children::{ChildQuery, DeclaredResource, LiveChild};
 pub use discovery::{discover_stacks, is_cdk_template, Discovery, DiscoveryError};
 pub use gather::{added_logical_id, Pipeline, PipelineError, DEFAULT_CONCURRENCY};
+pub use gathered::{GatheredStack, ResourceRecord};
 pub use live::{LiveModel, ReadOutcome, ReadRequest};
-pub use report::{Coverage, ResourceRecord, StackReport};
 pub use source::{
     ChildEnumerator, KmsAliasSource, LiveReader, SchemaPrefetch, SourceError, StackSource,
 };

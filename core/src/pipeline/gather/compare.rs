@@ -55,7 +55,7 @@ pub(super) fn compare_all(
         match outcome {
             ReadOutcome::Found(model) => out.found(&p, &mut record, model, schemas, cctx),
             ReadOutcome::NotFound => {
-                out.coverage.deleted += 1;
+                out.coverage.checked += 1;
                 record.read = ReadState::Deleted;
                 out.findings.push(resource_finding(
                     &p,
@@ -85,6 +85,7 @@ pub(super) fn compare_all(
         }
         out.records.push(record);
     }
+    out.coverage.total = out.records.len();
     out
 }
 
@@ -109,7 +110,7 @@ impl Compared {
             record.live = Some(model.properties);
             return;
         };
-        self.coverage.read += 1;
+        self.coverage.checked += 1;
         for n in &model.notes {
             self.notes.push(format!("{}: {n}", p.logical_id));
         }

@@ -20,7 +20,7 @@ mod reads;
 pub use added::added_logical_id;
 
 use super::calls::{diff_counts, CallCounter};
-use super::report::StackReport;
+use super::gathered::GatheredStack;
 use super::source::{
     ChildEnumerator, KmsAliasSource, LiveReader, SchemaPrefetch, SourceError, StackSource,
 };
@@ -141,7 +141,7 @@ impl Pipeline {
     }
 
     /// Gathers one stack through the stages above.
-    pub async fn gather(&self, stack: &str) -> Result<StackReport, PipelineError> {
+    pub async fn gather(&self, stack: &str) -> Result<GatheredStack, PipelineError> {
         let before = self.counter.as_ref().map(CallCounter::snapshot);
         let desired = self.read_desired(stack).await?;
         let mut notes = Vec::new();
@@ -162,7 +162,7 @@ impl Pipeline {
             _ => BTreeMap::new(),
         };
         let d = desired.desc;
-        Ok(StackReport {
+        Ok(GatheredStack {
             account: d.account_id(),
             region: d.region(),
             stack: d.name,
@@ -182,7 +182,10 @@ impl Pipeline {
     /// Gathers stacks one after another (so per-stack call counts are exact),
     /// following nested stacks into their own reports. One stack's failure
     /// does not stop the others: each result names its stack.
-    pub async fn gather_many(&self, stacks: &[String]) -> Vec<Result<StackReport, PipelineError>> {
+    pub async fn gather_many(
+        &self,
+        stacks: &[String],
+    ) -> Vec<Result<GatheredStack, PipelineError>> {
         let mut queue: VecDeque<String> = stacks.iter().cloned().collect();
         let mut seen = BTreeSet::new();
         let mut out = Vec::new();

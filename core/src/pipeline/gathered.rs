@@ -1,27 +1,16 @@
-//! What gathering one stack produces.
+//! What gathering one stack produces: the classify inputs and outcome of
+//! every resource, before baseline and ignore rules. The checked result
+//! that renderers read is [`crate::report::StackReport`].
 
 use crate::baseline::{ChildScan, ReadState, ResourceState, RunContext, StackIdentity};
 use crate::classify::{ClassifyContext, SiblingPolicyNames};
 use crate::declared::DeclaredValue;
 use crate::finding::Finding;
+use crate::report::Coverage;
 use crate::schema::SchemaFacts;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// How much of the stack was actually read.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Coverage {
-    /// Resources whose live model was read.
-    pub read: usize,
-    /// Resources found deleted.
-    pub deleted: usize,
-    /// Resources not read (custom, unsupported, unresolvable, failed).
-    pub skipped: usize,
-    /// Of the skipped, those whose read was refused or failed (coverage the
-    /// user expects and did not get), plus failed child enumerations.
-    pub lost: usize,
-}
 
 /// One template resource as this run saw it: the classify inputs and outcome.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,7 +42,7 @@ pub struct ResourceRecord {
 
 /// Everything gathered for one stack.
 #[derive(Debug, Clone, PartialEq)]
-pub struct StackReport {
+pub struct GatheredStack {
     /// Stack name.
     pub stack: String,
     /// Stack id (ARN).
@@ -66,7 +55,7 @@ pub struct StackReport {
     pub template_hash: String,
     /// Findings from every resource, in template order, then added children.
     pub findings: Vec<Finding>,
-    /// Coverage counts.
+    /// Coverage from the read outcomes (`total`, `checked`, `skipped`, `lost`).
     pub coverage: Coverage,
     /// AWS calls made while gathering this stack, by `service:Operation`.
     pub api_calls: BTreeMap<String, u64>,
@@ -82,7 +71,7 @@ pub struct StackReport {
     pub nested_stacks: Vec<String>,
 }
 
-impl StackReport {
+impl GatheredStack {
     /// The baseline stage's view of this run.
     pub fn run_context(&self) -> RunContext {
         RunContext {
