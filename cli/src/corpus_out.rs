@@ -9,13 +9,13 @@ use realdrift_core::baseline::ReadState;
 use realdrift_core::classify::{ClassifyContext, SiblingPolicyNames};
 use realdrift_core::corpus::{CorpusCase, CorpusResource};
 use realdrift_core::finding::{Finding, Tier};
-use realdrift_core::pipeline::{ResourceRecord, StackReport};
+use realdrift_core::pipeline::{GatheredStack, ResourceRecord};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 
 /// The corpus case of one read resource; `None` when it was not classified
 /// (not read, or no schema).
-pub fn case_for(report: &StackReport, r: &ResourceRecord) -> Option<CorpusCase> {
+pub fn case_for(report: &GatheredStack, r: &ResourceRecord) -> Option<CorpusCase> {
     let (ReadState::Read, Some(live), Some(schema)) = (r.read, &r.live, &r.schema) else {
         return None;
     };
@@ -97,7 +97,7 @@ pub fn file_name(stack: &str, logical_id: &str) -> String {
 }
 
 /// Writes one case per classified resource of the stack into `dir`; returns the files.
-pub fn write_stack(dir: &Path, report: &StackReport) -> anyhow::Result<Vec<PathBuf>> {
+pub fn write_stack(dir: &Path, report: &GatheredStack) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut written = Vec::new();
     for r in &report.resources {

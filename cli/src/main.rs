@@ -8,7 +8,6 @@ mod picker;
 mod progress;
 mod replay;
 mod session;
-mod stages;
 mod terminal;
 
 use clap::Parser;

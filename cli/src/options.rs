@@ -1,7 +1,7 @@
 //! Flags shared by the commands that talk to AWS or read baselines.
 
 use clap::Args;
-use realdrift_core::aws::AwsOptions;
+use realdrift_aws::AwsOptions;
 use realdrift_core::pipeline::DEFAULT_CONCURRENCY;
 use std::path::PathBuf;
 

@@ -1,19 +1,18 @@
-//! One AWS session of a command: clients, pipeline, discovery and gathering.
-//!
-//! Stages after gathering (baseline, ignore, report) are pure and live in
-//! `stages`; this module is the only place the CLI waits on AWS.
+//! One AWS session of a command: the clients, the pipeline over them (with
+//! the progress display), the baseline store the flags select. The check
+//! path itself is core's (`realdrift_core::pipeline::check_stacks`).
 
 use crate::options::{AwsArgs, BaselineArgs};
 use crate::progress::Progress;
 use anyhow::{anyhow, Context};
-use realdrift_core::aws::{AwsClients, S3BaselineStore};
+use realdrift_aws::{AwsClients, S3BaselineStore};
 use realdrift_core::baseline::{BaselineStore, LocalDirStore};
-use realdrift_core::pipeline::{discover_stacks, Pipeline, PipelineError, StackReport};
+use realdrift_core::pipeline::{gather_selected, GatherRun, Pipeline};
 use std::collections::BTreeMap;
 use std::future::Future;
 
-/// The tokio runtime every AWS command runs on. Multi-threaded: the S3
-/// baseline store blocks inside it (`block_in_place`).
+/// The tokio runtime every AWS command runs on (two workers: reads run
+/// concurrently while the SDK's connection pool does its work).
 pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -22,30 +21,14 @@ pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .context("starting the async runtime")
 }
 
-/// One stack's gather result: the report, or why the stack could not be read.
-#[derive(Debug)]
-pub struct Gathered {
-    /// The stack name (as selected, or as reported).
-    pub stack: String,
-    /// The report or the error text (which names the stack).
-    pub result: Result<StackReport, String>,
-}
-
-/// What a command gathered, plus discovery remarks.
-#[derive(Debug, Default)]
-pub struct Run {
-    /// One entry per stack, nested stacks after their parents.
-    pub stacks: Vec<Gathered>,
-    /// Discovery remarks (stacks skipped for their state).
-    pub notes: Vec<String>,
-}
-
 /// An AWS session: clients and the pipeline over them.
 pub struct Session {
     /// The client bundle (its counter counts every call of the run).
     pub clients: AwsClients,
-    pipeline: Pipeline,
-    progress: Progress,
+    /// The pipeline over the clients.
+    pub pipeline: Pipeline,
+    /// The progress display wrapped around the pipeline's reads.
+    pub progress: Progress,
 }
 
 impl Session {
@@ -64,40 +47,12 @@ impl Session {
         })
     }
 
-    /// Discovers the selected stacks and gathers each one. An explicitly
-    /// named stack that does not exist is an error entry; other stacks go on.
-    pub async fn gather(&self, selectors: &[String]) -> anyhow::Result<Run> {
-        let found = discover_stacks(self.pipeline.stack_source().as_ref(), selectors)
-            .await
-            .context("discovering stacks")?;
-        let mut run = Run::default();
-        for note in found.notes {
-            if let Some(name) = missing_stack(&note, selectors) {
-                run.stacks.push(Gathered {
-                    stack: name.to_string(),
-                    result: Err(format!(
-                        "stack {name}: not found in this account and region"
-                    )),
-                });
-            } else {
-                run.notes.push(note);
-            }
-        }
-        let results = self.pipeline.gather_many(&found.stacks).await;
+    /// Discovers and gathers the selected stacks (core's
+    /// `gather_selected`), then clears the progress display.
+    pub async fn gather(&self, selectors: &[String]) -> anyhow::Result<GatherRun> {
+        let run = gather_selected(&self.pipeline, selectors).await;
         self.progress.finish();
-        for r in results {
-            run.stacks.push(match r {
-                Ok(report) => Gathered {
-                    stack: report.stack.clone(),
-                    result: Ok(report),
-                },
-                Err(e) => Gathered {
-                    stack: error_stack(&e).to_string(),
-                    result: Err(e.to_string()),
-                },
-            });
-        }
-        Ok(run)
+        Ok(run?)
     }
 
     /// Every AWS call so far, by `service:Operation`.
@@ -113,21 +68,6 @@ impl Session {
                 .ok_or_else(|| anyhow!("--baseline-s3 {url}: expected s3://bucket/prefix")),
             None => Ok(Box::new(LocalDirStore::new(&args.baseline_dir))),
         }
-    }
-}
-
-/// The stack name of a discovery "not found" note for an exact selector.
-fn missing_stack<'a>(note: &str, selectors: &'a [String]) -> Option<&'a str> {
-    selectors
-        .iter()
-        .find(|s| note == format!("stack {s} not found"))
-        .map(String::as_str)
-}
-
-/// The stack a pipeline error is about.
-fn error_stack(e: &PipelineError) -> &str {
-    match e {
-        PipelineError::Source { stack, .. } | PipelineError::Template { stack, .. } => stack,
     }
 }
 
@@ -152,14 +92,6 @@ pub fn calls_line(calls: &BTreeMap<String, u64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn missing_stack_matches_only_exact_selectors() {
-        let sel = vec!["App".to_string(), "Dev*".to_string()];
-        assert_eq!(missing_stack("stack App not found", &sel), Some("App"));
-        assert_eq!(missing_stack("skipped stack App: status X", &sel), None);
-        assert_eq!(missing_stack("stack Other not found", &sel), None);
-    }
 
     #[test]
     fn calls_are_listed_most_frequent_first() {

@@ -1,9 +1,10 @@
 //! realdrift-core: the drift engine.
 //!
 //! Pure stages (template, schema, normalize, classify, baseline, ignore,
-//! report) never call AWS; I/O lives behind traits implemented in `aws/`.
+//! report) never call AWS; I/O lives behind traits (in `pipeline` and
+//! `baseline`) that the `realdrift-aws` crate implements over the AWS SDK.
+//! Nothing here links an AWS SDK crate or an async runtime.
 
-pub mod aws;
 pub mod baseline;
 pub mod classify;
 pub mod corpus;

@@ -4,9 +4,10 @@
 #[path = "fixtures/baselines/support.rs"]
 mod support;
 
+use futures_executor::block_on;
 use realdrift_core::baseline::{
     file_name, load_baseline, save_baseline, BaselineFile, BaselineStore, LocalDirStore,
-    MemoryStore, SCHEMA_VERSION,
+    MemoryStore, Precondition, SCHEMA_VERSION,
 };
 use serde_json::json;
 use support::fixture;
@@ -107,18 +108,18 @@ fn local_store_saves_atomically_and_leaves_no_temp_files() {
     let _ = std::fs::remove_dir_all(&dir);
     let store = LocalDirStore::new(&dir);
     assert_eq!(
-        store.load(CDKRD).unwrap(),
+        block_on(store.load(CDKRD)).unwrap(),
         None,
         "absent file is None, not an error"
     );
     let b = BaselineFile::parse(CDKRD, &cdkrd_text()).unwrap();
-    save_baseline(&store, CDKRD, &b).unwrap();
-    let back = load_baseline(&store, CDKRD).unwrap().unwrap();
+    block_on(save_baseline(&store, CDKRD, &b, Precondition::None)).unwrap();
+    let back = block_on(load_baseline(&store, CDKRD)).unwrap().unwrap();
     assert_eq!(back.to_text(), b.to_text());
     // Overwrite with new content: the reader sees the whole new file.
     let mut b2 = back.clone();
     b2.captured_at = "2026-06-01T00:00:00Z".into();
-    save_baseline(&store, CDKRD, &b2).unwrap();
+    block_on(save_baseline(&store, CDKRD, &b2, Precondition::None)).unwrap();
     assert_eq!(
         std::fs::read_to_string(dir.join(CDKRD)).unwrap(),
         b2.to_text()
@@ -129,8 +130,8 @@ fn local_store_saves_atomically_and_leaves_no_temp_files() {
         .filter(|n| n != CDKRD)
         .collect();
     assert!(leftovers.is_empty(), "temp files left: {leftovers:?}");
-    // Keys are plain names: no escaping the directory.
-    assert!(store.save("../escape.json", "{}").is_err());
+    // Keys are relative names: no escaping the directory.
+    assert!(block_on(store.save("../escape.json", "{}", Precondition::None)).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -139,11 +140,11 @@ fn a_failed_save_keeps_the_previous_file() {
     let dir = std::env::temp_dir().join(format!("realdrift-baseline-fail-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store = LocalDirStore::new(&dir);
-    store.save("S.1.r.json", "old\n").unwrap();
+    block_on(store.save("S.1.r.json", "old\n", Precondition::None)).unwrap();
     // A directory where the file should go makes the final rename fail.
     std::fs::create_dir_all(dir.join("T.1.r.json")).unwrap();
     std::fs::write(dir.join("T.1.r.json/keep"), "x").unwrap();
-    assert!(store.save("T.1.r.json", "new\n").is_err());
+    assert!(block_on(store.save("T.1.r.json", "new\n", Precondition::None)).is_err());
     assert_eq!(
         std::fs::read_to_string(dir.join("S.1.r.json")).unwrap(),
         "old\n"
@@ -160,11 +161,19 @@ fn a_failed_save_keeps_the_previous_file() {
 fn memory_store_round_trips() {
     let store = MemoryStore::new();
     let b = BaselineFile::empty("S", "111111111111", "eu-west-1");
-    save_baseline(&store, "S.111111111111.eu-west-1.json", &b).unwrap();
-    let back = load_baseline(&store, "S.111111111111.eu-west-1.json")
+    block_on(save_baseline(
+        &store,
+        "S.111111111111.eu-west-1.json",
+        &b,
+        Precondition::None,
+    ))
+    .unwrap();
+    let back = block_on(load_baseline(&store, "S.111111111111.eu-west-1.json"))
         .unwrap()
         .unwrap();
     assert_eq!(back.schema_version, SCHEMA_VERSION);
     assert_eq!(store.snapshot().len(), 1);
-    assert!(load_baseline(&store, "missing.json").unwrap().is_none());
+    assert!(block_on(load_baseline(&store, "missing.json"))
+        .unwrap()
+        .is_none());
 }

@@ -5,9 +5,11 @@
 #[path = "fixtures/baselines/support.rs"]
 mod support;
 
+use futures_executor::block_on;
 use realdrift_core::baseline::{
     apply_baseline, candidates, fingerprint_key, load_baseline, preview, record, save_baseline,
-    BaselineFile, ChildScan, MemoryStore, ReadState, RecordInput, RunContext, Selection,
+    BaselineFile, ChildScan, MemoryStore, Precondition, ReadState, RecordInput, RunContext,
+    Selection,
 };
 use realdrift_core::{Finding, Tier};
 use serde_json::json;
@@ -335,8 +337,8 @@ fn records_are_byte_stable_and_round_trip_through_a_store() {
         key,
         "CdkRealDriftIntegS3NotifRich.111111111111.us-east-1.json"
     );
-    save_baseline(&store, &key, &b).unwrap();
-    assert_eq!(load_baseline(&store, &key).unwrap().unwrap(), b);
+    block_on(save_baseline(&store, &key, &b, Precondition::None)).unwrap();
+    assert_eq!(block_on(load_baseline(&store, &key)).unwrap().unwrap(), b);
 }
 
 #[test]

@@ -2,16 +2,17 @@
 //! the live side: resolve passes, pass 1.5, custom/conditional/not-created
 //! resources, deletion, child enumeration, nested stacks, call counts.
 
-use realdrift_core::aws::CallCounter;
+use futures_executor::block_on;
 use realdrift_core::baseline::{ChildScan, ReadState};
 use realdrift_core::classify::classify;
 use realdrift_core::corpus::CorpusCase;
 use realdrift_core::pipeline::memory::{
     MemoryChildren, MemoryKms, MemoryReader, MemoryStack, MemoryStacks,
 };
+use realdrift_core::pipeline::CallCounter;
 use realdrift_core::pipeline::{
-    discover_stacks, LiveChild, Pipeline, PipelineError, ReadOutcome, SourceError,
-    StackDescription, StackReport, StackResourceRow,
+    discover_stacks, GatheredStack, LiveChild, Pipeline, PipelineError, ReadOutcome, SourceError,
+    StackDescription, StackResourceRow,
 };
 use realdrift_core::schema::InMemorySchemas;
 use realdrift_core::{DeclaredValue, Tier};
@@ -203,11 +204,11 @@ fn pipeline(f: &Fixture, concurrency: usize) -> Pipeline {
     .with_concurrency(concurrency)
 }
 
-async fn gather(f: &Fixture, concurrency: usize) -> StackReport {
+async fn gather(f: &Fixture, concurrency: usize) -> GatheredStack {
     pipeline(f, concurrency).gather("App").await.unwrap()
 }
 
-fn finding_paths(r: &StackReport, logical: &str) -> Vec<(Tier, String)> {
+fn finding_paths(r: &GatheredStack, logical: &str) -> Vec<(Tier, String)> {
     r.findings
         .iter()
         .filter(|x| x.logical_id == logical)
@@ -215,334 +216,353 @@ fn finding_paths(r: &StackReport, logical: &str) -> Vec<(Tier, String)> {
         .collect()
 }
 
-#[tokio::test]
-async fn resources_are_read_once_and_classified_with_their_inputs() {
-    let f = fixture();
-    let r = gather(&f, 16).await;
-    assert_eq!(r.stack, "App");
-    assert_eq!(r.account.as_deref(), Some("111111111111"));
-    assert_eq!(r.region.as_deref(), Some("us-east-1"));
-    assert_eq!(r.template_hash.len(), 64);
+#[test]
+fn resources_are_read_once_and_classified_with_their_inputs() {
+    block_on(async {
+        let f = fixture();
+        let r = gather(&f, 16).await;
+        assert_eq!(r.stack, "App");
+        assert_eq!(r.account.as_deref(), Some("111111111111"));
+        assert_eq!(r.region.as_deref(), Some("us-east-1"));
+        assert_eq!(r.template_hash.len(), 64);
 
-    // The queue: declared as in the corpus, live as in the corpus, and its
-    // findings are exactly what classify says for those inputs.
-    let q = r
-        .resources
-        .iter()
-        .find(|x| x.logical_id == "Queue")
-        .unwrap();
-    assert_eq!(q.read, ReadState::Read);
-    assert_eq!(q.live.as_ref(), Some(&f.queue.live_raw));
-    assert_eq!(q.construct_path.as_deref(), Some("App/Queue/Resource"));
-    let expected_declared: BTreeMap<String, DeclaredValue> = f
-        .queue
-        .resource
-        .declared
-        .iter()
-        .map(|(k, v)| (k.clone(), DeclaredValue::from_json(v)))
-        .collect();
-    assert_eq!(q.declared, expected_declared);
-    let input = realdrift_core::classify::ResourceInput {
-        logical_id: "Queue".into(),
-        resource_type: "AWS::SQS::Queue".into(),
-        physical_id: q.physical_id.clone(),
-        construct_path: q.construct_path.clone(),
-        declared: expected_declared,
-        sibling_policy_names: Default::default(),
-    };
-    let direct = classify(&input, &f.queue.live_raw, &f.queue.schema, &r.context);
-    let via_pipeline: Vec<_> = r
-        .findings
-        .iter()
-        .filter(|x| x.logical_id == "Queue" && x.tier != Tier::Skipped)
-        .cloned()
-        .collect();
-    assert_eq!(via_pipeline, direct);
-    assert_eq!(
-        r.context.stack_tags.get("team").map(String::as_str),
-        Some("core")
-    );
-    assert_eq!(r.context.stack_name.as_deref(), Some("App"));
+        // The queue: declared as in the corpus, live as in the corpus, and its
+        // findings are exactly what classify says for those inputs.
+        let q = r
+            .resources
+            .iter()
+            .find(|x| x.logical_id == "Queue")
+            .unwrap();
+        assert_eq!(q.read, ReadState::Read);
+        assert_eq!(q.live.as_ref(), Some(&f.queue.live_raw));
+        assert_eq!(q.construct_path.as_deref(), Some("App/Queue/Resource"));
+        let expected_declared: BTreeMap<String, DeclaredValue> = f
+            .queue
+            .resource
+            .declared
+            .iter()
+            .map(|(k, v)| (k.clone(), DeclaredValue::from_json(v)))
+            .collect();
+        assert_eq!(q.declared, expected_declared);
+        let input = realdrift_core::classify::ResourceInput {
+            logical_id: "Queue".into(),
+            resource_type: "AWS::SQS::Queue".into(),
+            physical_id: q.physical_id.clone(),
+            construct_path: q.construct_path.clone(),
+            declared: expected_declared,
+            sibling_policy_names: Default::default(),
+        };
+        let direct = classify(&input, &f.queue.live_raw, &f.queue.schema, &r.context);
+        let via_pipeline: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|x| x.logical_id == "Queue" && x.tier != Tier::Skipped)
+            .cloned()
+            .collect();
+        assert_eq!(via_pipeline, direct);
+        assert_eq!(
+            r.context.stack_tags.get("team").map(String::as_str),
+            Some("core")
+        );
+        assert_eq!(r.context.stack_name.as_deref(), Some("App"));
 
-    // One read per resource: no read for custom/metadata/nested/not created.
-    let calls = &r.api_calls;
-    assert_eq!(calls.get("memory:ReadAWS::SQS::Queue"), Some(&1));
-    assert_eq!(calls.get("memory:ReadAWS::Lambda::Function"), Some(&1));
-    assert_eq!(calls.get("memory:ReadAWS::Lambda::Permission"), Some(&1));
-    assert_eq!(calls.get("memory:ReadAWS::SNS::Topic"), Some(&1));
-    assert_eq!(calls.get("memory:ReadAWS::Lambda::Url"), Some(&1));
-    assert!(calls.keys().all(|k| !k.contains("Custom")
-        && !k.contains("CDK")
-        && !k.contains("CloudFormation::Stack")));
-    assert_eq!(calls.get("cloudformation:DescribeStacks"), Some(&1));
-    assert_eq!(calls.get("cloudformation:GetTemplate"), Some(&1));
-    assert_eq!(calls.get("cloudformation:ListStackResources"), Some(&1));
-    assert_eq!(
-        calls.get("cloudformation:ListExports"),
-        None,
-        "no Fn::ImportValue in the template"
-    );
+        // One read per resource: no read for custom/metadata/nested/not created.
+        let calls = &r.api_calls;
+        assert_eq!(calls.get("memory:ReadAWS::SQS::Queue"), Some(&1));
+        assert_eq!(calls.get("memory:ReadAWS::Lambda::Function"), Some(&1));
+        assert_eq!(calls.get("memory:ReadAWS::Lambda::Permission"), Some(&1));
+        assert_eq!(calls.get("memory:ReadAWS::SNS::Topic"), Some(&1));
+        assert_eq!(calls.get("memory:ReadAWS::Lambda::Url"), Some(&1));
+        assert!(calls.keys().all(|k| !k.contains("Custom")
+            && !k.contains("CDK")
+            && !k.contains("CloudFormation::Stack")));
+        assert_eq!(calls.get("cloudformation:DescribeStacks"), Some(&1));
+        assert_eq!(calls.get("cloudformation:GetTemplate"), Some(&1));
+        assert_eq!(calls.get("cloudformation:ListStackResources"), Some(&1));
+        assert_eq!(
+            calls.get("cloudformation:ListExports"),
+            None,
+            "no Fn::ImportValue in the template"
+        );
+    })
 }
 
-#[tokio::test]
-async fn getatt_targets_resolve_against_live_attributes_then_reread() {
-    let f = fixture();
-    let r = gather(&f, 4).await;
-    let perm = r.resources.iter().find(|x| x.logical_id == "Perm").unwrap();
-    assert_eq!(
-        perm.read,
-        ReadState::Read,
-        "pass 1.5 re-read the permission"
-    );
-    assert_eq!(
-        perm.declared.get("FunctionName"),
-        Some(&DeclaredValue::String(
-            f.function.live_raw["Arn"].as_str().unwrap().into()
-        ))
-    );
-    assert_eq!(perm.live.as_ref(), Some(&f.permission.live_raw));
+#[test]
+fn getatt_targets_resolve_against_live_attributes_then_reread() {
+    block_on(async {
+        let f = fixture();
+        let r = gather(&f, 4).await;
+        let perm = r.resources.iter().find(|x| x.logical_id == "Perm").unwrap();
+        assert_eq!(
+            perm.read,
+            ReadState::Read,
+            "pass 1.5 re-read the permission"
+        );
+        assert_eq!(
+            perm.declared.get("FunctionName"),
+            Some(&DeclaredValue::String(
+                f.function.live_raw["Arn"].as_str().unwrap().into()
+            ))
+        );
+        assert_eq!(perm.live.as_ref(), Some(&f.permission.live_raw));
+    })
 }
 
-#[tokio::test]
-async fn custom_conditional_deleted_nested_and_uncreated_resources() {
-    let f = fixture();
-    let r = gather(&f, 16).await;
-    assert_eq!(
-        finding_paths(&r, "Custom"),
-        vec![(Tier::Skipped, String::new())]
-    );
-    assert!(
-        finding_paths(&r, "ProdOnly").is_empty(),
-        "condition false: not expected to exist"
-    );
-    assert!(r.resources.iter().all(|x| x.logical_id != "ProdOnly"));
-    assert_eq!(
-        finding_paths(&r, "Topic"),
-        vec![(Tier::Deleted, String::new())]
-    );
-    let topic = r
-        .resources
-        .iter()
-        .find(|x| x.logical_id == "Topic")
-        .unwrap();
-    assert_eq!(topic.read, ReadState::Deleted);
-    assert_eq!(
-        finding_paths(&r, "NeverCreated"),
-        vec![(Tier::Skipped, String::new())]
-    );
-    assert!(finding_paths(&r, "CDKMetadata").is_empty());
-    assert_eq!(
-        r.nested_stacks,
-        vec!["arn:aws:cloudformation:us-east-1:111111111111:stack/App-Nested/1".to_string()]
-    );
-    // read: Queue, Fn, Perm. deleted: Topic. skipped: Custom, NeverCreated.
-    assert_eq!(r.coverage.read, 3);
-    assert_eq!(r.coverage.deleted, 1);
-    assert_eq!(r.coverage.skipped, 2);
-    // The failed queue enumeration is the one lost piece of coverage.
-    assert_eq!(r.coverage.lost, 1);
+#[test]
+fn custom_conditional_deleted_nested_and_uncreated_resources() {
+    block_on(async {
+        let f = fixture();
+        let r = gather(&f, 16).await;
+        assert_eq!(
+            finding_paths(&r, "Custom"),
+            vec![(Tier::Skipped, String::new())]
+        );
+        assert!(
+            finding_paths(&r, "ProdOnly").is_empty(),
+            "condition false: not expected to exist"
+        );
+        assert!(r.resources.iter().all(|x| x.logical_id != "ProdOnly"));
+        assert_eq!(
+            finding_paths(&r, "Topic"),
+            vec![(Tier::Deleted, String::new())]
+        );
+        let topic = r
+            .resources
+            .iter()
+            .find(|x| x.logical_id == "Topic")
+            .unwrap();
+        assert_eq!(topic.read, ReadState::Deleted);
+        assert_eq!(
+            finding_paths(&r, "NeverCreated"),
+            vec![(Tier::Skipped, String::new())]
+        );
+        assert!(finding_paths(&r, "CDKMetadata").is_empty());
+        assert_eq!(
+            r.nested_stacks,
+            vec!["arn:aws:cloudformation:us-east-1:111111111111:stack/App-Nested/1".to_string()]
+        );
+        // checked: Queue, Fn, Perm read, Topic deleted. skipped: Custom,
+        // NeverCreated. ProdOnly, CDKMetadata and Nested are not counted.
+        assert_eq!(r.coverage.total, 6);
+        assert_eq!(r.coverage.checked, 4);
+        assert_eq!(r.coverage.skipped, 2);
+        // The failed queue enumeration is the one lost piece of coverage.
+        assert_eq!(r.coverage.lost, 1);
+    })
 }
 
-#[tokio::test]
-async fn out_of_band_children_are_added_findings_read_in_full() {
-    let f = fixture();
-    let r = gather(&f, 16).await;
-    let added: Vec<_> = r
-        .findings
-        .iter()
-        .filter(|x| x.tier == Tier::Added)
-        .collect();
-    assert_eq!(
-        added.len(),
-        1,
-        "the alias owned by OtherStack is not reported"
-    );
-    let url = added[0];
-    assert_eq!(url.resource_type, "AWS::Lambda::Url");
-    assert_eq!(url.path, "");
-    assert_eq!(url.actual.as_ref(), Some(&f.url.live_raw));
-    assert!(url.logical_id.starts_with("Fn+Url["));
-    assert_eq!(
-        r.added_parents.get(&url.logical_id).map(String::as_str),
-        Some("Fn")
-    );
-    let func = r.resources.iter().find(|x| x.logical_id == "Fn").unwrap();
-    assert_eq!(func.children, ChildScan::Complete);
-    let queue = r
-        .resources
-        .iter()
-        .find(|x| x.logical_id == "Queue")
-        .unwrap();
-    assert_eq!(queue.children, ChildScan::Failed);
-    let queue_skips: Vec<_> = r
-        .findings
-        .iter()
-        .filter(|x| x.logical_id == "Queue" && x.tier == Tier::Skipped)
-        .collect();
-    assert_eq!(queue_skips.len(), 1);
-    assert!(queue_skips[0]
-        .note
-        .as_deref()
-        .unwrap()
-        .contains("child enumeration failed"));
-    // The baseline stage sees the same run.
-    let ctx = r.run_context();
-    assert_eq!(ctx.identity.account_id, "111111111111");
-    assert!(ctx.was_read("Queue"));
-    assert_eq!(ctx.added_parents, r.added_parents);
-    assert_eq!(
-        r.api_calls.get("cloudformation:DescribeStackResources"),
-        Some(&2)
-    );
-}
-
-#[tokio::test]
-async fn concurrency_does_not_change_the_report() {
-    let f = fixture();
-    let one = gather(&f, 1).await;
-    let many = gather(&f, 16).await;
-    assert_eq!(one.findings, many.findings);
-    assert_eq!(one.resources, many.resources);
-    assert_eq!(one.api_calls, many.api_calls);
-}
-
-#[tokio::test]
-async fn stack_level_failures_name_the_stack() {
-    let f = fixture();
-    let p = pipeline(&f, 2);
-    match p.gather("Missing").await {
-        Err(PipelineError::Source {
-            stack,
-            source: SourceError::StackNotFound(_),
-        }) => assert_eq!(stack, "Missing"),
-        other => panic!("unexpected {other:?}"),
-    }
-    let mut stacks = f.stacks.clone();
-    let mut bad = stacks.stacks["App"].clone();
-    bad.description.name = "Broken".into();
-    bad.template = "{ not json".into();
-    stacks = stacks.with_stack(bad);
-    let p = Pipeline::new(
-        Arc::new(stacks),
-        Arc::new(f.reader.clone()),
-        Arc::new(f.schemas.clone()),
-    );
-    match p.gather("Broken").await {
-        Err(e @ PipelineError::Template { .. }) => assert!(e.to_string().contains("Broken")),
-        other => panic!("unexpected {other:?}"),
-    }
-}
-
-#[tokio::test]
-async fn a_type_without_schema_is_skipped_not_compared() {
-    let f = fixture();
-    let schemas =
-        InMemorySchemas::new().with_facts("AWS::Lambda::Function", f.function.schema.clone());
-    let p = Pipeline::new(
-        Arc::new(f.stacks.clone()),
-        Arc::new(f.reader.clone()),
-        Arc::new(schemas),
-    );
-    let r = p.gather("App").await.unwrap();
-    let q: Vec<_> = finding_paths(&r, "Queue");
-    assert_eq!(q, vec![(Tier::Skipped, String::new())]);
-    assert!(r.findings.iter().any(|x| x.logical_id == "Queue"
-        && x.note
+#[test]
+fn out_of_band_children_are_added_findings_read_in_full() {
+    block_on(async {
+        let f = fixture();
+        let r = gather(&f, 16).await;
+        let added: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|x| x.tier == Tier::Added)
+            .collect();
+        assert_eq!(
+            added.len(),
+            1,
+            "the alias owned by OtherStack is not reported"
+        );
+        let url = added[0];
+        assert_eq!(url.resource_type, "AWS::Lambda::Url");
+        assert_eq!(url.path, "");
+        assert_eq!(url.actual.as_ref(), Some(&f.url.live_raw));
+        assert!(url.logical_id.starts_with("Fn+Url["));
+        assert_eq!(
+            r.added_parents.get(&url.logical_id).map(String::as_str),
+            Some("Fn")
+        );
+        let func = r.resources.iter().find(|x| x.logical_id == "Fn").unwrap();
+        assert_eq!(func.children, ChildScan::Complete);
+        let queue = r
+            .resources
+            .iter()
+            .find(|x| x.logical_id == "Queue")
+            .unwrap();
+        assert_eq!(queue.children, ChildScan::Failed);
+        let queue_skips: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|x| x.logical_id == "Queue" && x.tier == Tier::Skipped)
+            .collect();
+        assert_eq!(queue_skips.len(), 1);
+        assert!(queue_skips[0]
+            .note
             .as_deref()
-            .unwrap_or("")
-            .contains("no registry schema")));
+            .unwrap()
+            .contains("child enumeration failed"));
+        // The baseline stage sees the same run.
+        let ctx = r.run_context();
+        assert_eq!(ctx.identity.account_id, "111111111111");
+        assert!(ctx.was_read("Queue"));
+        assert_eq!(ctx.added_parents, r.added_parents);
+        assert_eq!(
+            r.api_calls.get("cloudformation:DescribeStackResources"),
+            Some(&2)
+        );
+    })
 }
 
-#[tokio::test]
-async fn imports_fetch_exports_and_managed_aliases_fetch_kms_targets() {
-    let f = fixture();
-    let template = json!({"Resources": {"Q": {"Type": "AWS::SQS::Queue", "Properties": {
+#[test]
+fn concurrency_does_not_change_the_report() {
+    block_on(async {
+        let f = fixture();
+        let one = gather(&f, 1).await;
+        let many = gather(&f, 16).await;
+        assert_eq!(one.findings, many.findings);
+        assert_eq!(one.resources, many.resources);
+        assert_eq!(one.api_calls, many.api_calls);
+    })
+}
+
+#[test]
+fn stack_level_failures_name_the_stack() {
+    block_on(async {
+        let f = fixture();
+        let p = pipeline(&f, 2);
+        match p.gather("Missing").await {
+            Err(PipelineError::Source {
+                stack,
+                source: SourceError::StackNotFound(_),
+            }) => assert_eq!(stack, "Missing"),
+            other => panic!("unexpected {other:?}"),
+        }
+        let mut stacks = f.stacks.clone();
+        let mut bad = stacks.stacks["App"].clone();
+        bad.description.name = "Broken".into();
+        bad.template = "{ not json".into();
+        stacks = stacks.with_stack(bad);
+        let p = Pipeline::new(
+            Arc::new(stacks),
+            Arc::new(f.reader.clone()),
+            Arc::new(f.schemas.clone()),
+        );
+        match p.gather("Broken").await {
+            Err(e @ PipelineError::Template { .. }) => assert!(e.to_string().contains("Broken")),
+            other => panic!("unexpected {other:?}"),
+        }
+    })
+}
+
+#[test]
+fn a_type_without_schema_is_skipped_not_compared() {
+    block_on(async {
+        let f = fixture();
+        let schemas =
+            InMemorySchemas::new().with_facts("AWS::Lambda::Function", f.function.schema.clone());
+        let p = Pipeline::new(
+            Arc::new(f.stacks.clone()),
+            Arc::new(f.reader.clone()),
+            Arc::new(schemas),
+        );
+        let r = p.gather("App").await.unwrap();
+        let q: Vec<_> = finding_paths(&r, "Queue");
+        assert_eq!(q, vec![(Tier::Skipped, String::new())]);
+        assert!(r.findings.iter().any(|x| x.logical_id == "Queue"
+            && x.note
+                .as_deref()
+                .unwrap_or("")
+                .contains("no registry schema")));
+    })
+}
+
+#[test]
+fn imports_fetch_exports_and_managed_aliases_fetch_kms_targets() {
+    block_on(async {
+        let f = fixture();
+        let template = json!({"Resources": {"Q": {"Type": "AWS::SQS::Queue", "Properties": {
         "QueueName": {"Fn::ImportValue": "shared-name"},
         "KmsMasterKeyId": "alias/aws/sqs"}}}});
-    let mut stacks = MemoryStacks::default().with_stack(MemoryStack {
-        description: StackDescription {
-            name: "Imp".into(),
-            stack_id: STACK_ID.replace("App", "Imp"),
-            status: "CREATE_COMPLETE".into(),
-            ..Default::default()
-        },
-        template: template.to_string(),
-        resources: vec![row("Q", "AWS::SQS::Queue", Some("https://q"))],
-    });
-    stacks
-        .exports
-        .insert("shared-name".into(), "the-queue".into());
-    let reader = MemoryReader::default().with(
-        "AWS::SQS::Queue",
-        "https://q",
-        ReadOutcome::found(json!({"QueueName": "the-queue"})),
-    );
-    let kms = MemoryKms {
-        targets: BTreeMap::from([("alias/aws/sqs".to_string(), "k-1".to_string())]),
-        failure: None,
-    };
-    let p = Pipeline::new(
-        Arc::new(stacks),
-        Arc::new(reader),
-        Arc::new(f.schemas.clone()),
-    )
-    .with_kms(Arc::new(kms));
-    let r = p.gather("Imp").await.unwrap();
-    let q = &r.resources[0];
-    assert_eq!(
-        q.declared.get("QueueName"),
-        Some(&DeclaredValue::String("the-queue".into()))
-    );
-    assert_eq!(
-        r.context
-            .kms_alias_targets
-            .as_ref()
-            .and_then(|m| m.get("alias/aws/sqs"))
-            .map(String::as_str),
-        Some("k-1")
-    );
+        let mut stacks = MemoryStacks::default().with_stack(MemoryStack {
+            description: StackDescription {
+                name: "Imp".into(),
+                stack_id: STACK_ID.replace("App", "Imp"),
+                status: "CREATE_COMPLETE".into(),
+                ..Default::default()
+            },
+            template: template.to_string(),
+            resources: vec![row("Q", "AWS::SQS::Queue", Some("https://q"))],
+        });
+        stacks
+            .exports
+            .insert("shared-name".into(), "the-queue".into());
+        let reader = MemoryReader::default().with(
+            "AWS::SQS::Queue",
+            "https://q",
+            ReadOutcome::found(json!({"QueueName": "the-queue"})),
+        );
+        let kms = MemoryKms {
+            targets: BTreeMap::from([("alias/aws/sqs".to_string(), "k-1".to_string())]),
+            failure: None,
+        };
+        let p = Pipeline::new(
+            Arc::new(stacks),
+            Arc::new(reader),
+            Arc::new(f.schemas.clone()),
+        )
+        .with_kms(Arc::new(kms));
+        let r = p.gather("Imp").await.unwrap();
+        let q = &r.resources[0];
+        assert_eq!(
+            q.declared.get("QueueName"),
+            Some(&DeclaredValue::String("the-queue".into()))
+        );
+        assert_eq!(
+            r.context
+                .kms_alias_targets
+                .as_ref()
+                .and_then(|m| m.get("alias/aws/sqs"))
+                .map(String::as_str),
+            Some("k-1")
+        );
+    })
 }
 
-#[tokio::test]
-async fn discovery_by_name_glob_and_cdk_metadata() {
-    let cdk = json!({"Resources": {"CDKMetadata": {"Type": "AWS::CDK::Metadata"}}}).to_string();
-    let plain = json!({"Resources": {"Q": {"Type": "AWS::SQS::Queue"}}}).to_string();
-    let mk = |name: &str, status: &str, template: &str, parent: Option<&str>| MemoryStack {
-        description: StackDescription {
-            name: name.into(),
-            stack_id: format!("arn:aws:cloudformation:us-east-1:1:stack/{name}/x"),
-            status: status.into(),
-            parent_id: parent.map(str::to_string),
-            ..Default::default()
-        },
-        template: template.into(),
-        resources: vec![],
-    };
-    let stacks = MemoryStacks::default()
-        .with_stack(mk("AppA", "UPDATE_COMPLETE", &cdk, None))
-        .with_stack(mk("AppB", "UPDATE_IN_PROGRESS", &cdk, None))
-        .with_stack(mk("AppNested", "CREATE_COMPLETE", &cdk, Some("arn:parent")))
-        .with_stack(mk("Legacy", "CREATE_COMPLETE", &plain, None))
-        .with_stack(mk("Failed", "ROLLBACK_COMPLETE", &cdk, None));
-    let all = discover_stacks(&stacks, &[]).await.unwrap();
-    assert_eq!(all.stacks, vec!["AppA".to_string()]);
-    assert!(all
-        .notes
-        .iter()
-        .any(|n| n.contains("AppB") && n.contains("UPDATE_IN_PROGRESS")));
-    assert!(all.notes.iter().any(|n| n.contains("Failed")));
-    let globbed = discover_stacks(
-        &stacks,
-        &["App*".to_string(), "Legacy".to_string(), "Nope".to_string()],
-    )
-    .await
-    .unwrap();
-    assert_eq!(
-        globbed.stacks,
-        vec!["AppA".to_string(), "Legacy".to_string()]
-    );
-    assert!(globbed.notes.iter().any(|n| n == "stack Nope not found"));
-    assert!(discover_stacks(&stacks, &["[".to_string()]).await.is_err());
+#[test]
+fn discovery_by_name_glob_and_cdk_metadata() {
+    block_on(async {
+        let cdk = json!({"Resources": {"CDKMetadata": {"Type": "AWS::CDK::Metadata"}}}).to_string();
+        let plain = json!({"Resources": {"Q": {"Type": "AWS::SQS::Queue"}}}).to_string();
+        let mk = |name: &str, status: &str, template: &str, parent: Option<&str>| MemoryStack {
+            description: StackDescription {
+                name: name.into(),
+                stack_id: format!("arn:aws:cloudformation:us-east-1:1:stack/{name}/x"),
+                status: status.into(),
+                parent_id: parent.map(str::to_string),
+                ..Default::default()
+            },
+            template: template.into(),
+            resources: vec![],
+        };
+        let stacks = MemoryStacks::default()
+            .with_stack(mk("AppA", "UPDATE_COMPLETE", &cdk, None))
+            .with_stack(mk("AppB", "UPDATE_IN_PROGRESS", &cdk, None))
+            .with_stack(mk("AppNested", "CREATE_COMPLETE", &cdk, Some("arn:parent")))
+            .with_stack(mk("Legacy", "CREATE_COMPLETE", &plain, None))
+            .with_stack(mk("Failed", "ROLLBACK_COMPLETE", &cdk, None));
+        let all = discover_stacks(&stacks, &[]).await.unwrap();
+        assert_eq!(all.stacks, vec!["AppA".to_string()]);
+        assert!(all
+            .notes
+            .iter()
+            .any(|n| n.contains("AppB") && n.contains("UPDATE_IN_PROGRESS")));
+        assert!(all.notes.iter().any(|n| n.contains("Failed")));
+        let globbed = discover_stacks(
+            &stacks,
+            &["App*".to_string(), "Legacy".to_string(), "Nope".to_string()],
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            globbed.stacks,
+            vec!["AppA".to_string(), "Legacy".to_string()]
+        );
+        assert!(globbed.notes.iter().any(|n| n == "stack Nope not found"));
+        assert!(discover_stacks(&stacks, &["[".to_string()]).await.is_err());
+    })
 }
 
 #[test]
@@ -553,47 +573,49 @@ fn corpus_values_used_here_are_json_objects() {
     }
 }
 
-#[tokio::test]
-async fn gather_many_follows_nested_stacks_and_survives_failures() {
-    let f = fixture();
-    let mut stacks = f.stacks.clone();
-    let nested_id = "arn:aws:cloudformation:us-east-1:111111111111:stack/App-Nested/1";
-    stacks = stacks.with_stack(MemoryStack {
-        description: StackDescription {
-            name: "App-Nested".into(),
-            stack_id: nested_id.into(),
-            status: "CREATE_COMPLETE".into(),
-            parent_id: Some(STACK_ID.into()),
-            ..Default::default()
-        },
-        template: json!({"Resources": {"T": {"Type": "AWS::SNS::Topic"}}}).to_string(),
-        resources: vec![row(
-            "T",
-            "AWS::SNS::Topic",
-            Some("arn:aws:sns:us-east-1:111111111111:n"),
-        )],
-    });
-    let p = Pipeline::new(
-        Arc::new(stacks),
-        Arc::new(f.reader.clone()),
-        Arc::new(f.schemas.clone()),
-    );
-    let out = p
-        .gather_many(&["Missing".to_string(), "App".to_string()])
-        .await;
-    assert_eq!(out.len(), 3);
-    assert!(matches!(&out[0], Err(PipelineError::Source { stack, .. }) if stack == "Missing"));
-    assert_eq!(out[1].as_ref().unwrap().stack, "App");
-    let nested = out[2].as_ref().unwrap();
-    assert_eq!(nested.stack, "App-Nested");
-    assert_eq!(
-        nested
-            .findings
-            .iter()
-            .filter(|x| x.tier == Tier::Deleted)
-            .count(),
-        1
-    );
+#[test]
+fn gather_many_follows_nested_stacks_and_survives_failures() {
+    block_on(async {
+        let f = fixture();
+        let mut stacks = f.stacks.clone();
+        let nested_id = "arn:aws:cloudformation:us-east-1:111111111111:stack/App-Nested/1";
+        stacks = stacks.with_stack(MemoryStack {
+            description: StackDescription {
+                name: "App-Nested".into(),
+                stack_id: nested_id.into(),
+                status: "CREATE_COMPLETE".into(),
+                parent_id: Some(STACK_ID.into()),
+                ..Default::default()
+            },
+            template: json!({"Resources": {"T": {"Type": "AWS::SNS::Topic"}}}).to_string(),
+            resources: vec![row(
+                "T",
+                "AWS::SNS::Topic",
+                Some("arn:aws:sns:us-east-1:111111111111:n"),
+            )],
+        });
+        let p = Pipeline::new(
+            Arc::new(stacks),
+            Arc::new(f.reader.clone()),
+            Arc::new(f.schemas.clone()),
+        );
+        let out = p
+            .gather_many(&["Missing".to_string(), "App".to_string()])
+            .await;
+        assert_eq!(out.len(), 3);
+        assert!(matches!(&out[0], Err(PipelineError::Source { stack, .. }) if stack == "Missing"));
+        assert_eq!(out[1].as_ref().unwrap().stack, "App");
+        let nested = out[2].as_ref().unwrap();
+        assert_eq!(nested.stack, "App-Nested");
+        assert_eq!(
+            nested
+                .findings
+                .iter()
+                .filter(|x| x.tier == Tier::Deleted)
+                .count(),
+            1
+        );
+    })
 }
 
 #[test]

@@ -1,14 +1,14 @@
-//! `realdrift check [STACK...]`: gather -> baseline -> ignore rules -> report -> exit code.
+//! `realdrift check [STACK...]`: core's check path (gather -> baseline ->
+//! ignore rules -> report), then rendering and the exit code.
 
 use crate::corpus_out;
 use crate::options::{AwsArgs, BaselineArgs, StackArgs};
 use crate::progress::{self, Progress};
-use crate::session::{block_on, calls_line, Gathered, Session};
-use crate::stages::{self, CheckOptions};
+use crate::session::{block_on, calls_line, Session};
 use anyhow::Context;
 use clap::Args;
-use realdrift_core::baseline::{sort_keys, BaselineStore};
-use realdrift_core::ignore::IgnoreConfig;
+use realdrift_core::baseline::sort_keys;
+use realdrift_core::pipeline::{check_stacks, error_report, CheckOptions, GatheredStack};
 use realdrift_core::report::{
     escape_json_text, exit_code, json_value, render_text, use_color, ExitFlags, StackReport,
     TextOptions,
@@ -16,7 +16,7 @@ use realdrift_core::report::{
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Arguments of `check`.
@@ -97,18 +97,34 @@ type Checked = (
 async fn gather_and_check(args: &CheckArgs) -> anyhow::Result<Checked> {
     let session = Session::open(&args.aws, Progress::new(progress::wanted(args.json))).await?;
     let store = session.baseline_store(&args.baseline)?;
-    let location = store_location(&args.baseline);
-    let ignores = stages::load_ignores(store.as_ref(), &location)?;
-    let run = session.gather(&args.stacks.stacks).await?;
-    let region = session.clients.region.clone().unwrap_or_default();
+    let opts = CheckOptions {
+        show_all: args.show_all,
+        region: session.clients.region.clone().unwrap_or_default(),
+        store_location: store_location(&args.baseline),
+    };
+    let checked = check_stacks(
+        &session.pipeline,
+        store.as_ref(),
+        &args.stacks.stacks,
+        &opts,
+    )
+    .await;
+    session.progress.finish();
+    let run = checked?;
     let mut reports = Vec::new();
     let mut per_stack = BTreeMap::new();
     let mut notes = run.notes;
-    for g in run.stacks {
-        if let Ok(r) = &g.result {
-            per_stack.insert(r.stack.clone(), r.api_calls.clone());
+    for s in run.stacks {
+        let mut report = s.report;
+        if let Some(g) = &s.gathered {
+            per_stack.insert(g.stack.clone(), g.api_calls.clone());
+            if let Some(dir) = &args.record_corpus {
+                if let Err(e) = record_corpus(dir, g, &mut notes) {
+                    let region = g.region.as_deref().unwrap_or(&opts.region);
+                    report = error_report(&g.stack, region, format!("{e:#}"));
+                }
+            }
         }
-        let report = check_one(&g, store.as_ref(), &ignores, args, &region, &mut notes);
         reports.push(report);
     }
     if reports.is_empty() {
@@ -117,46 +133,16 @@ async fn gather_and_check(args: &CheckArgs) -> anyhow::Result<Checked> {
     Ok((reports, session.calls(), per_stack, notes))
 }
 
-/// check's stages for one gathered stack; any failure becomes that stack's error.
-fn check_one(
-    g: &Gathered,
-    store: &dyn BaselineStore,
-    ignores: &IgnoreConfig,
-    args: &CheckArgs,
-    region: &str,
-    notes: &mut Vec<String>,
-) -> StackReport {
-    let gathered = match &g.result {
-        Ok(r) => r,
-        Err(e) => return stages::error_report(&g.stack, region, e.clone()),
-    };
-    let region = gathered.region.as_deref().unwrap_or(region);
-    if let Some(dir) = &args.record_corpus {
-        match corpus_out::write_stack(dir, gathered) {
-            Ok(files) => notes.push(format!(
-                "{}: wrote {} corpus case(s) to {}",
-                gathered.stack,
-                files.len(),
-                dir.display()
-            )),
-            Err(e) => return stages::error_report(&g.stack, region, format!("{e:#}")),
-        }
-    }
-    let ctx = gathered.run_context();
-    let result = stages::load_stack_baseline(store, &ctx).and_then(|b| {
-        stages::check_stack(
-            gathered,
-            b.as_ref(),
-            ignores,
-            CheckOptions {
-                show_all: args.show_all,
-            },
-        )
-    });
-    match result {
-        Ok(r) => r,
-        Err(e) => stages::error_report(&g.stack, region, format!("{e:#}")),
-    }
+/// `--record-corpus`: writes the stack's corpus cases and notes where.
+fn record_corpus(dir: &Path, g: &GatheredStack, notes: &mut Vec<String>) -> anyhow::Result<()> {
+    let files = corpus_out::write_stack(dir, g)?;
+    notes.push(format!(
+        "{}: wrote {} corpus case(s) to {}",
+        g.stack,
+        files.len(),
+        dir.display()
+    ));
+    Ok(())
 }
 
 /// How the baseline location is named in messages.

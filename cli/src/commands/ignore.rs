@@ -2,11 +2,12 @@
 //! appends one rule to `<baseline-dir>/ignore.yaml`, keeping the user's
 //! comments and order. Needs no AWS access.
 
-use crate::stages::IGNORE_KEY;
+use crate::session::block_on;
 use anyhow::Context;
 use clap::Args;
-use realdrift_core::baseline::{BaselineStore, LocalDirStore};
+use realdrift_core::baseline::{BaselineStore, LocalDirStore, Precondition};
 use realdrift_core::ignore::{add_ignore_rules, CompiledRule, IgnoreRule, NEW_FILE_HEADER};
+use realdrift_core::pipeline::IGNORE_KEY;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,6 +34,10 @@ pub struct IgnoreArgs {
 
 /// Runs `ignore`.
 pub fn run(args: IgnoreArgs) -> anyhow::Result<ExitCode> {
+    block_on(add_rule(args))
+}
+
+async fn add_rule(args: IgnoreArgs) -> anyhow::Result<ExitCode> {
     let rule = IgnoreRule {
         path: args.path.clone(),
         stack: args.stack.clone(),
@@ -46,15 +51,22 @@ pub fn run(args: IgnoreArgs) -> anyhow::Result<ExitCode> {
     let shown = file.display().to_string();
     let existing = store
         .load(IGNORE_KEY)
+        .await
         .with_context(|| format!("reading {shown}"))?;
-    let base = existing.unwrap_or_else(|| NEW_FILE_HEADER.to_string());
+    // Save only over the text we appended to: an edit made meanwhile is
+    // reported, never overwritten.
+    let (base, precondition) = match existing {
+        Some(s) => (s.text, Precondition::IfUnchanged(s.version)),
+        None => (NEW_FILE_HEADER.to_string(), Precondition::IfAbsent),
+    };
     let out = add_ignore_rules(&shown, Some(&base), std::slice::from_ref(&rule))?;
     if out.added.is_empty() {
         println!("{shown}: rule already present: {}", describe(&rule));
         return Ok(ExitCode::SUCCESS);
     }
     store
-        .save(IGNORE_KEY, &out.text)
+        .save(IGNORE_KEY, &out.text, precondition)
+        .await
         .with_context(|| format!("writing {shown}"))?;
     println!("{shown}: added rule {}", describe(&rule));
     Ok(ExitCode::SUCCESS)

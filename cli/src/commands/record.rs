@@ -10,15 +10,16 @@ use crate::options::{AwsArgs, BaselineArgs, StackArgs};
 use crate::picker;
 use crate::progress::{self, Progress};
 use crate::session::{block_on, calls_line, Session};
-use crate::stages;
 use crate::terminal::escape_message;
 use anyhow::{bail, Context};
 use clap::Args;
 use realdrift_core::baseline::{
-    preview, record, save_baseline, BaselineStore, RecordInput, Selection,
+    preview, record, save_baseline, BaselineStore, Precondition, RecordInput, Selection,
 };
 use realdrift_core::ignore::IgnoreConfig;
-use realdrift_core::pipeline::StackReport;
+use realdrift_core::pipeline::{
+    baseline_key, load_ignores, load_stack_baseline, recordable_findings, GatheredStack,
+};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -61,7 +62,7 @@ async fn record_all(args: &RecordArgs, mode: Mode) -> anyhow::Result<ExitCode> {
     let session = Session::open(&args.aws, Progress::new(progress::wanted(false))).await?;
     let store = session.baseline_store(&args.baseline)?;
     let location = store_location(&args.baseline);
-    let ignores = stages::load_ignores(store.as_ref(), &location)?;
+    let ignores = load_ignores(store.as_ref(), &location).await?;
     let run = session.gather(&args.stacks.stacks).await?;
     for n in &run.notes {
         eprintln!("note: {}", escape_message(n));
@@ -72,7 +73,7 @@ async fn record_all(args: &RecordArgs, mode: Mode) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     for g in &run.stacks {
         let outcome = match &g.result {
-            Ok(report) => record_one(report, store.as_ref(), &ignores, &location, mode),
+            Ok(report) => record_one(report, store.as_ref(), &ignores, &location, mode).await,
             Err(e) => Err(anyhow::anyhow!("{e}")),
         };
         match outcome {
@@ -92,17 +93,17 @@ async fn record_all(args: &RecordArgs, mode: Mode) -> anyhow::Result<ExitCode> {
 }
 
 /// Records one stack; returns the line describing what was written.
-fn record_one(
-    g: &StackReport,
+async fn record_one(
+    g: &GatheredStack,
     store: &dyn BaselineStore,
     ignores: &IgnoreConfig,
     location: &str,
     mode: Mode,
 ) -> anyhow::Result<String> {
     let ctx = g.run_context();
-    let key = stages::baseline_key(&ctx)?;
-    let existing = stages::load_stack_baseline(store, &ctx)?;
-    let classified = stages::recordable_findings(g, ignores);
+    let key = baseline_key(&ctx)?;
+    let existing = load_stack_baseline(store, &ctx).await?;
+    let classified = recordable_findings(g, ignores);
     let selection = match mode {
         Mode::All => Selection::All,
         Mode::Ask => {
@@ -128,7 +129,8 @@ fn record_one(
         selection: &selection,
         captured_at: &now_iso8601(),
     });
-    save_baseline(store, &key, &out.baseline)
+    save_baseline(store, &key, &out.baseline, Precondition::None)
+        .await
         .with_context(|| format!("stack {}: writing {location}/{key}", g.stack))?;
     let d = &out.delta;
     if g.coverage.lost > 0 {

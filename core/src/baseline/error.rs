@@ -1,6 +1,6 @@
 //! Errors of the baseline stage: bad files, identity guards, store I/O.
 
-use std::path::PathBuf;
+use super::store::StoreError;
 
 /// Everything that can go wrong loading, applying or saving a baseline.
 #[derive(Debug, thiserror::Error)]
@@ -46,12 +46,7 @@ pub enum BaselineError {
         /// Why it was rejected.
         reason: &'static str,
     },
-    /// A store could not read or write.
-    #[error("baseline store {location}: {source}")]
-    Io {
-        /// The path or key involved.
-        location: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
-    },
+    /// The store could not load or save (or a save's precondition failed).
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }

@@ -30,4 +30,7 @@ pub use record::{
     candidates, is_recordable, preview, record, EntryKey, RecordDelta, RecordInput, RecordOutcome,
     Selection,
 };
-pub use store::{load_baseline, save_baseline, BaselineStore, LocalDirStore, MemoryStore};
+pub use store::{
+    check_key, load_baseline, save_baseline, BaselineStore, LocalDirStore, MemoryStore,
+    Precondition, StoreError, Stored, Version,
+};

@@ -1,10 +1,10 @@
 //! In-memory implementations of the pipeline traits, for tests and replays.
 
+use super::calls::CallCounter;
 use super::children::{ChildQuery, LiveChild};
 use super::live::{ReadOutcome, ReadRequest};
 use super::source::{ChildEnumerator, KmsAliasSource, LiveReader, SourceError, StackSource};
 use super::stack::{StackDescription, StackResourceRow, StackSummary};
-use crate::aws::CallCounter;
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
 use std::collections::BTreeMap;

@@ -1,24 +1,34 @@
 //! The per-stack pipeline: desired + live -> findings, behind I/O traits.
 //!
 //! [`StackSource`], [`LiveReader`], [`ChildEnumerator`] and [`KmsAliasSource`]
-//! are implemented over the AWS SDK in `crate::aws` and in memory in
+//! are implemented over the AWS SDK in the `realdrift-aws` crate and in memory in
 //! [`memory`] for tests.
 
+mod calls;
+mod check;
 mod children;
 mod discovery;
 mod gather;
+mod gathered;
 mod live;
 pub mod memory;
-mod report;
 mod source;
 mod stack;
 
 pub use crate::baseline::{ChildScan, ReadState};
+pub use crate::report::Coverage;
+pub use calls::{diff_counts, CallCounter};
+pub use check::{
+    baseline_key, check_gathered, check_stack, check_stacks, error_chain, error_report,
+    gather_selected, load_ignores, load_stack_baseline, recordable_findings, scope_of,
+    secret_positions, CheckError, CheckOptions, CheckRun, CheckedStack, GatherFailure, GatherRun,
+    StackGather, IGNORE_KEY,
+};
 pub use children::{ChildQuery, DeclaredResource, LiveChild};
 pub use discovery::{discover_stacks, is_cdk_template, Discovery, DiscoveryError};
 pub use gather::{added_logical_id, Pipeline, PipelineError, DEFAULT_CONCURRENCY};
+pub use gathered::{GatheredStack, ResourceRecord};
 pub use live::{LiveModel, ReadOutcome, ReadRequest};
-pub use report::{Coverage, ResourceRecord, StackReport};
 pub use source::{
     ChildEnumerator, KmsAliasSource, LiveReader, SchemaPrefetch, SourceError, StackSource,
 };

@@ -5,14 +5,22 @@ use crate::finding::{Finding, Tier};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How much of a stack was actually compared.
+///
+/// Gathering fills it from the read outcomes; the check path recomputes
+/// `total`, `checked` and `skipped` from the final findings
+/// ([`Coverage::from_findings`]) and keeps gathering's `lost`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Coverage {
-    /// Resources in the template.
+    /// Resources in the template (those expected to exist, CDK metadata and
+    /// nested stacks left out).
     pub total: usize,
     /// Resources a comparison was made for (deleted ones included: their state is known).
     pub checked: usize,
     /// Resources not read (custom, unsupported, read failed or denied).
     pub skipped: usize,
+    /// Reads refused or failed and failed child listings: coverage the user
+    /// expects and did not get (a resource can count here without being skipped).
+    pub lost: usize,
     /// Nested stacks not recursed into.
     pub nested_not_recursed: usize,
 }
@@ -30,6 +38,7 @@ impl Coverage {
             total,
             checked: total.saturating_sub(skipped + nested_not_recursed),
             skipped,
+            lost: 0,
             nested_not_recursed,
         }
     }

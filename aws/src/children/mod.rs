@@ -1,0 +1,97 @@
+//! Child enumerators, one file per parent type, registered in one table.
+//!
+//! Each lists a declared parent's live children through the service SDK and
+//! returns those the template does not declare (pure matchers, unit-tested).
+
+mod event_bus;
+mod lambda_function;
+mod s3_bucket;
+mod sns_topic;
+mod sqs_queue;
+
+use super::clients::AwsClients;
+use futures_util::future::BoxFuture;
+use realdrift_core::pipeline::{ChildEnumerator, ChildQuery, LiveChild, SourceError};
+
+/// An enumerator for one parent type.
+pub type EnumeratorFn = for<'a> fn(
+    &'a AwsClients,
+    &'a ChildQuery,
+) -> BoxFuture<'a, Result<Vec<LiveChild>, SourceError>>;
+
+/// The enumerator table: parent type -> enumerator.
+pub const ENUMERATORS: &[(&str, EnumeratorFn)] = &[
+    ("AWS::SNS::Topic", sns_topic::enumerate),
+    ("AWS::Lambda::Function", lambda_function::enumerate),
+    ("AWS::Events::EventBus", event_bus::enumerate),
+    ("AWS::S3::Bucket", s3_bucket::enumerate),
+    ("AWS::SQS::Queue", sqs_queue::enumerate),
+];
+
+/// Parent types with an enumerator.
+const PARENT_TYPES: &[&str] = &[
+    "AWS::SNS::Topic",
+    "AWS::Lambda::Function",
+    "AWS::Events::EventBus",
+    "AWS::S3::Bucket",
+    "AWS::SQS::Queue",
+];
+
+/// The SDK-backed [`ChildEnumerator`] dispatching on the parent type.
+#[derive(Debug, Clone)]
+pub struct AwsChildEnumerator {
+    clients: AwsClients,
+}
+
+impl AwsChildEnumerator {
+    /// An enumerator over a client bundle.
+    pub fn new(clients: AwsClients) -> Self {
+        AwsChildEnumerator { clients }
+    }
+}
+
+impl ChildEnumerator for AwsChildEnumerator {
+    fn parent_types(&self) -> &[&'static str] {
+        PARENT_TYPES
+    }
+
+    fn enumerate<'a>(
+        &'a self,
+        query: &'a ChildQuery,
+    ) -> BoxFuture<'a, Result<Vec<LiveChild>, SourceError>> {
+        match ENUMERATORS.iter().find(|(t, _)| *t == query.parent_type) {
+            Some((_, f)) => f(&self.clients, query),
+            None => Box::pin(async { Ok(Vec::new()) }),
+        }
+    }
+}
+
+/// True when some declared resource of `policy_type` targets `target` through
+/// `prop` (a string or a list). A declared target that is not resolved might be
+/// this one, so it counts as declared: the policy is then read by its own
+/// reader and compared there, never reported twice.
+pub(crate) fn policy_declared_for(
+    query: &ChildQuery,
+    policy_type: &str,
+    prop: &str,
+    target: &str,
+) -> bool {
+    query.declared_of_type(policy_type).any(|d| {
+        if d.declared_unresolved(prop) {
+            return true;
+        }
+        d.declared_strings(prop)
+            .is_some_and(|targets| targets.contains(&target))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_and_parent_list_agree() {
+        let table: Vec<&str> = ENUMERATORS.iter().map(|(t, _)| *t).collect();
+        assert_eq!(table, PARENT_TYPES);
+    }
+}

@@ -1,0 +1,37 @@
+//! The Lambda `CodeSha256` supplement: Cloud Control never returns the code,
+//! so an out-of-band code swap is visible only through GetFunction's digest.
+
+use super::AwsClients;
+use realdrift_core::pipeline::LiveModel;
+use serde_json::Value;
+
+/// Adds `CodeSha256` from lambda:GetFunction to a Cloud Control function model.
+/// A failure keeps the model and says so in a note (non-fatal: the rest of the
+/// model is still compared).
+pub async fn supplement_code_sha256(clients: &AwsClients, function: &str, model: &mut LiveModel) {
+    let result = clients
+        .lambda
+        .get_function()
+        .function_name(function)
+        .send()
+        .await;
+    match result {
+        Ok(out) => match out.configuration().and_then(|c| c.code_sha256()) {
+            Some(sha) => {
+                if let Value::Object(m) = &mut model.properties {
+                    m.insert("CodeSha256".into(), Value::String(sha.to_string()));
+                }
+            }
+            None => model.notes.push(format!(
+                "lambda:GetFunction on {function} returned no CodeSha256"
+            )),
+        },
+        Err(e) => {
+            let info = crate::errors::describe(&e, &[]);
+            model.notes.push(format!(
+                "lambda:GetFunction on {function} failed, code digest not checked: {}",
+                info.message
+            ));
+        }
+    }
+}

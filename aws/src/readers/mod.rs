@@ -1,0 +1,136 @@
+//! Per-type readers for types Cloud Control cannot read, registered in one table.
+//!
+//! Each reader builds the resource's model in the CloudFormation shape from
+//! the service API, emitting only what the API returned (no guessed defaults).
+
+mod iam_policy;
+mod lambda_code_sha;
+mod lambda_permission;
+mod s3_bucket_policy;
+mod sns_topic_policy;
+mod sqs_queue_policy;
+
+pub use lambda_code_sha::supplement_code_sha256;
+pub(crate) use lambda_permission::{function_policy, statement_id, statement_model, statements};
+pub(crate) use s3_bucket_policy::bucket_policy_document;
+pub(crate) use sns_topic_policy::{
+    topic_policy_document as sns_topic_policy_document, TopicReadError,
+};
+pub(crate) use sqs_queue_policy::{queue_policy_document, QueueReadError};
+
+use super::clients::AwsClients;
+use futures_util::future::BoxFuture;
+use realdrift_core::pipeline::{ReadOutcome, ReadRequest};
+use serde_json::Value;
+
+/// A per-type reader: reads one resource through a service SDK.
+pub type ReaderFn = for<'a> fn(&'a AwsClients, &'a ReadRequest) -> BoxFuture<'a, ReadOutcome>;
+
+/// The reader table: one row per type Cloud Control cannot read.
+pub const READERS: &[(&str, ReaderFn)] = &[
+    ("AWS::S3::BucketPolicy", s3_bucket_policy::read),
+    ("AWS::SNS::TopicPolicy", sns_topic_policy::read),
+    ("AWS::SQS::QueuePolicy", sqs_queue_policy::read),
+    ("AWS::IAM::Policy", iam_policy::read),
+    ("AWS::Lambda::Permission", lambda_permission::read),
+];
+
+/// The reader registered for a type, if any.
+pub fn reader_for(resource_type: &str) -> Option<ReaderFn> {
+    READERS
+        .iter()
+        .find(|(t, _)| *t == resource_type)
+        .map(|(_, f)| *f)
+}
+
+/// Parses a policy document string (JSON, possibly URL-encoded as IAM returns it).
+pub(crate) fn parse_policy_document(raw: &str) -> Result<Value, String> {
+    let trimmed = raw.trim_start();
+    let text = if trimmed.starts_with('{') {
+        raw.to_string()
+    } else {
+        percent_decode(raw)
+            .ok_or_else(|| "policy document is not valid percent-encoding".to_string())?
+    };
+    serde_json::from_str(&text).map_err(|e| format!("policy document is not JSON: {e}"))
+}
+
+/// Decodes `%XX` escapes (and `+` as space is NOT applied: IAM encodes spaces as %20).
+pub(crate) fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A required declared target: a resolved string, or the outcome to return instead.
+pub(crate) fn declared_target<'a>(
+    req: &'a ReadRequest,
+    prop: &str,
+) -> Result<&'a str, ReadOutcome> {
+    if let Some(s) = req.declared_str(prop) {
+        return Ok(s);
+    }
+    if req.declared_unresolved(prop) {
+        return Err(ReadOutcome::TargetUnresolved {
+            reason: format!("{} {prop} is not resolved", req.resource_type),
+        });
+    }
+    Err(ReadOutcome::skipped(format!(
+        "{} {prop} is not declared as a string",
+        req.resource_type
+    )))
+}
+
+/// A declared list of string targets (`Queues`, `Topics`, `Roles`...); absent -> empty.
+pub(crate) fn declared_targets(req: &ReadRequest, prop: &str) -> Result<Vec<String>, ReadOutcome> {
+    use realdrift_core::declared::DeclaredValue;
+    match req.declared.get(prop) {
+        None => Ok(Vec::new()),
+        Some(v) if !v.is_fully_resolved() => Err(ReadOutcome::TargetUnresolved {
+            reason: format!("{} {prop} is not resolved", req.resource_type),
+        }),
+        Some(DeclaredValue::String(s)) => Ok(vec![s.clone()]),
+        Some(DeclaredValue::Array(items)) => items
+            .iter()
+            .map(|i| match i {
+                DeclaredValue::String(s) => Ok(s.clone()),
+                _ => Err(ReadOutcome::skipped(format!(
+                    "{} {prop} holds a non-string entry",
+                    req.resource_type
+                ))),
+            })
+            .collect(),
+        Some(_) => Err(ReadOutcome::skipped(format!(
+            "{} {prop} is not a list of strings",
+            req.resource_type
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn url_encoded_iam_documents_decode() {
+        let raw = "%7B%22Version%22%3A%222012-10-17%22%2C%22Statement%22%3A%5B%5D%7D";
+        assert_eq!(
+            parse_policy_document(raw).unwrap(),
+            json!({"Version": "2012-10-17", "Statement": []})
+        );
+        assert!(parse_policy_document("%7").is_err());
+        assert_eq!(parse_policy_document("{\"a\":1}").unwrap(), json!({"a": 1}));
+    }
+}

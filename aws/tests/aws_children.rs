@@ -1,0 +1,335 @@
+//! Child enumerators through the SDK (mocked): SNS subscriptions (paged) and
+//! topic policy, Lambda URLs / aliases / statements, EventBridge rules, S3 and
+//! SQS policies set while the template declares none.
+
+mod aws_support;
+
+use aws_sdk_eventbridge::operation::list_rules::ListRulesOutput;
+use aws_sdk_eventbridge::types::Rule as EbRule;
+use aws_sdk_eventbridge::Client as Eb;
+use aws_sdk_lambda::operation::get_policy::GetPolicyOutput;
+use aws_sdk_lambda::operation::list_aliases::ListAliasesOutput;
+use aws_sdk_lambda::operation::list_function_url_configs::ListFunctionUrlConfigsOutput;
+use aws_sdk_lambda::types::{AliasConfiguration, FunctionUrlAuthType, FunctionUrlConfig};
+use aws_sdk_lambda::Client as Lambda;
+use aws_sdk_s3::operation::get_bucket_policy::GetBucketPolicyOutput;
+use aws_sdk_s3::Client as S3;
+use aws_sdk_sns::operation::get_topic_attributes::GetTopicAttributesOutput;
+use aws_sdk_sns::operation::list_subscriptions_by_topic::ListSubscriptionsByTopicOutput;
+use aws_sdk_sns::types::Subscription;
+use aws_sdk_sns::Client as Sns;
+use aws_sdk_sqs::operation::get_queue_attributes::GetQueueAttributesOutput;
+use aws_sdk_sqs::types::QueueAttributeName;
+use aws_sdk_sqs::Client as Sqs;
+use aws_smithy_mocks::mock;
+use aws_support::clients;
+use realdrift_aws::AwsChildEnumerator;
+use realdrift_core::pipeline::{ChildEnumerator, ChildQuery, DeclaredResource};
+use realdrift_core::DeclaredValue;
+use serde_json::{json, Value};
+
+const TOPIC: &str = "arn:aws:sns:us-east-1:111111111111:t";
+
+fn declared(t: &str, pid: &str, props: Value) -> DeclaredResource {
+    let Value::Object(m) = props else { panic!() };
+    DeclaredResource {
+        logical_id: format!("L-{pid}"),
+        resource_type: t.into(),
+        physical_id: Some(pid.into()),
+        declared: m
+            .iter()
+            .map(|(k, v)| (k.clone(), DeclaredValue::from_json(v)))
+            .collect(),
+    }
+}
+
+fn query(
+    parent_type: &str,
+    pid: &str,
+    model: Value,
+    declared: Vec<DeclaredResource>,
+) -> ChildQuery {
+    ChildQuery {
+        parent_logical_id: "Parent".into(),
+        parent_type: parent_type.into(),
+        parent_physical_id: pid.into(),
+        parent_model: model,
+        declared,
+        account_id: Some("111111111111".into()),
+        region: Some("us-east-1".into()),
+        partition: Some("aws".into()),
+    }
+}
+
+fn sub(arn: &str, endpoint: &str) -> Subscription {
+    Subscription::builder()
+        .subscription_arn(arn)
+        .protocol("sqs")
+        .endpoint(endpoint)
+        .topic_arn(TOPIC)
+        .build()
+}
+
+fn default_topic_policy() -> String {
+    json!({"Version": "2008-10-17", "Id": "__default_policy_ID", "Statement": [{
+        "Sid": "__default_statement_ID", "Effect": "Allow", "Principal": {"AWS": "*"},
+        "Action": ["SNS:Publish", "SNS:GetTopicAttributes", "SNS:SetTopicAttributes", "SNS:AddPermission",
+                   "SNS:RemovePermission", "SNS:DeleteTopic", "SNS:Subscribe", "SNS:ListSubscriptionsByTopic"],
+        "Resource": TOPIC, "Condition": {"StringEquals": {"AWS:SourceOwner": "111111111111"}}}]})
+    .to_string()
+}
+
+#[tokio::test]
+async fn sns_subscriptions_across_pages_and_a_default_policy() {
+    let list = mock!(Sns::list_subscriptions_by_topic)
+        .sequence()
+        .output(|| {
+            ListSubscriptionsByTopicOutput::builder()
+                .subscriptions(sub(&format!("{TOPIC}:declared"), "arn:q1"))
+                .next_token("p2")
+                .build()
+        })
+        .output(|| {
+            ListSubscriptionsByTopicOutput::builder()
+                .subscriptions(sub(&format!("{TOPIC}:rogue"), "arn:evil"))
+                .subscriptions(sub("PendingConfirmation", "arn:x"))
+                .build()
+        })
+        .build();
+    let policy = mock!(Sns::get_topic_attributes).then_output(|| {
+        GetTopicAttributesOutput::builder()
+            .attributes("Policy", default_topic_policy())
+            .build()
+    });
+    let c = clients(&[&list, &policy]);
+    let e = AwsChildEnumerator::new(c.clone());
+    let q = query(
+        "AWS::SNS::Topic",
+        TOPIC,
+        json!({}),
+        vec![declared(
+            "AWS::SNS::Subscription",
+            &format!("{TOPIC}:declared"),
+            json!({}),
+        )],
+    );
+    let out = e.enumerate(&q).await.unwrap();
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0].resource_type, "AWS::SNS::Subscription");
+    assert_eq!(out[0].identifier, format!("{TOPIC}:rogue"));
+    assert!(
+        out[0].model.is_none(),
+        "subscriptions are read in full through Cloud Control"
+    );
+    let calls = c.counter.snapshot();
+    assert_eq!(calls.get("sns:ListSubscriptionsByTopic"), Some(&2));
+    assert_eq!(calls.get("sns:GetTopicAttributes"), Some(&1));
+}
+
+#[tokio::test]
+async fn an_sns_policy_set_out_of_band_is_a_child_unless_declared() {
+    let list = mock!(Sns::list_subscriptions_by_topic)
+        .then_output(|| ListSubscriptionsByTopicOutput::builder().build());
+    let policy = mock!(Sns::get_topic_attributes).then_output(|| {
+        GetTopicAttributesOutput::builder()
+            .attributes("Policy", json!({"Statement": [{"Effect": "Allow", "Principal": "*", "Action": "SNS:Publish"}]}).to_string())
+            .build()
+    });
+    let c = clients(&[&list, &policy]);
+    let e = AwsChildEnumerator::new(c.clone());
+    let out = e
+        .enumerate(&query("AWS::SNS::Topic", TOPIC, json!({}), vec![]))
+        .await
+        .unwrap();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].resource_type, "AWS::SNS::TopicPolicy");
+    assert_eq!(out[0].model.as_ref().unwrap()["Topics"], json!([TOPIC]));
+    // A declared TopicPolicy on this topic is compared by its reader instead.
+    let declared_policy = declared("AWS::SNS::TopicPolicy", "pol", json!({"Topics": [TOPIC]}));
+    let out = e
+        .enumerate(&query(
+            "AWS::SNS::Topic",
+            TOPIC,
+            json!({}),
+            vec![declared_policy],
+        ))
+        .await
+        .unwrap();
+    assert!(out.is_empty());
+    assert_eq!(
+        c.counter.snapshot().get("sns:GetTopicAttributes"),
+        Some(&1),
+        "no policy read when declared"
+    );
+}
+
+#[tokio::test]
+async fn lambda_urls_aliases_and_statements() {
+    let fn_arn = "arn:aws:lambda:us-east-1:111111111111:function:fn";
+    let urls = mock!(Lambda::list_function_url_configs).then_output(move || {
+        ListFunctionUrlConfigsOutput::builder()
+            .function_url_configs(
+                FunctionUrlConfig::builder()
+                    .function_url("https://u.lambda-url")
+                    .function_arn(fn_arn)
+                    .auth_type(FunctionUrlAuthType::None)
+                    .creation_time("t")
+                    .last_modified_time("t")
+                    .build()
+                    .unwrap(),
+            )
+            .build()
+            .unwrap()
+    });
+    let aliases = mock!(Lambda::list_aliases).then_output(move || {
+        ListAliasesOutput::builder()
+            .aliases(
+                AliasConfiguration::builder()
+                    .alias_arn(format!("{fn_arn}:live"))
+                    .name("live")
+                    .build(),
+            )
+            .aliases(
+                AliasConfiguration::builder()
+                    .alias_arn(format!("{fn_arn}:rogue"))
+                    .name("rogue")
+                    .build(),
+            )
+            .build()
+    });
+    let policy = mock!(Lambda::get_policy).then_output(|| {
+        GetPolicyOutput::builder()
+            .policy(json!({"Statement": [
+                {"Sid": "App-Perm", "Effect": "Allow", "Principal": {"Service": "sns.amazonaws.com"}, "Action": "lambda:InvokeFunction"},
+                {"Sid": "FunctionURLAllowPublicAccess", "Effect": "Allow", "Principal": "*", "Action": "lambda:InvokeFunctionUrl",
+                 "Condition": {"StringEquals": {"lambda:FunctionUrlAuthType": "NONE"}}}]}).to_string())
+            .build()
+    });
+    let c = clients(&[&urls, &aliases, &policy]);
+    let q = query(
+        "AWS::Lambda::Function",
+        "fn",
+        json!({"Arn": fn_arn}),
+        vec![
+            declared(
+                "AWS::Lambda::Alias",
+                &format!("{fn_arn}:live"),
+                json!({"Name": "live", "FunctionName": "fn"}),
+            ),
+            declared(
+                "AWS::Lambda::Permission",
+                "App-Perm",
+                json!({"FunctionName": "fn"}),
+            ),
+        ],
+    );
+    let out = AwsChildEnumerator::new(c).enumerate(&q).await.unwrap();
+    let got: Vec<(&str, &str)> = out
+        .iter()
+        .map(|c| (c.resource_type.as_str(), c.identifier.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("AWS::Lambda::Url", fn_arn),
+            (
+                "AWS::Lambda::Alias",
+                "arn:aws:lambda:us-east-1:111111111111:function:fn:rogue"
+            ),
+            ("AWS::Lambda::Permission", "fn|FunctionURLAllowPublicAccess"),
+        ]
+    );
+    let perm = out[2].model.as_ref().unwrap();
+    assert_eq!(perm["FunctionUrlAuthType"], json!("NONE"));
+    assert_eq!(perm["Principal"], json!("*"));
+}
+
+#[tokio::test]
+async fn event_bus_rules_skip_declared_and_managed() {
+    let rules = mock!(Eb::list_rules)
+        .match_requests(|r| r.event_bus_name() == Some("bus"))
+        .then_output(|| {
+            ListRulesOutput::builder()
+                .rules(
+                    EbRule::builder()
+                        .name("mine")
+                        .arn("arn:aws:events:us-east-1:1:rule/bus/mine")
+                        .build(),
+                )
+                .rules(
+                    EbRule::builder()
+                        .name("svc")
+                        .arn("arn:aws:events:us-east-1:1:rule/bus/svc")
+                        .managed_by("x.amazonaws.com")
+                        .build(),
+                )
+                .rules(
+                    EbRule::builder()
+                        .name("rogue")
+                        .arn("arn:aws:events:us-east-1:1:rule/bus/rogue")
+                        .build(),
+                )
+                .build()
+        });
+    let c = clients(&[&rules]);
+    let q = query(
+        "AWS::Events::EventBus",
+        "bus",
+        json!({}),
+        vec![declared("AWS::Events::Rule", "bus|mine", json!({}))],
+    );
+    let out = AwsChildEnumerator::new(c).enumerate(&q).await.unwrap();
+    assert_eq!(out.len(), 1);
+    assert_eq!(
+        out[0].identifier,
+        "arn:aws:events:us-east-1:1:rule/bus/rogue"
+    );
+}
+
+#[tokio::test]
+async fn bucket_and_queue_policies_without_a_declared_one() {
+    let bp = mock!(S3::get_bucket_policy).then_output(|| {
+        GetBucketPolicyOutput::builder()
+            .policy("{\"Statement\":[]}")
+            .build()
+    });
+    let qp = mock!(Sqs::get_queue_attributes).then_output(|| {
+        GetQueueAttributesOutput::builder()
+            .attributes(QueueAttributeName::Policy, "{\"Statement\":[]}")
+            .build()
+    });
+    let c = clients(&[&bp, &qp]);
+    let e = AwsChildEnumerator::new(c.clone());
+    let b = e
+        .enumerate(&query("AWS::S3::Bucket", "bkt", json!({}), vec![]))
+        .await
+        .unwrap();
+    assert_eq!(b.len(), 1);
+    assert_eq!(
+        b[0].model.as_ref().unwrap(),
+        &json!({"Bucket": "bkt", "PolicyDocument": {"Statement": []}})
+    );
+    let declared_bp = declared("AWS::S3::BucketPolicy", "bkt", json!({"Bucket": "bkt"}));
+    assert!(e
+        .enumerate(&query(
+            "AWS::S3::Bucket",
+            "bkt",
+            json!({}),
+            vec![declared_bp]
+        ))
+        .await
+        .unwrap()
+        .is_empty());
+    let q = e
+        .enumerate(&query("AWS::SQS::Queue", "https://q", json!({}), vec![]))
+        .await
+        .unwrap();
+    assert_eq!(q.len(), 1);
+    assert_eq!(q[0].resource_type, "AWS::SQS::QueuePolicy");
+    assert_eq!(q[0].identifier, "https://q");
+    assert_eq!(
+        c.counter.snapshot().get("s3:GetBucketPolicy"),
+        Some(&1),
+        "declared policy: no enumeration call"
+    );
+}

@@ -1,0 +1,110 @@
+//! What classify needs beyond one resource (stage 5): schema facts for the
+//! types read, and the stack context (identity, tags, managed KMS aliases).
+
+use super::desired::{Desired, Planned};
+use super::reads::Reads;
+use super::Pipeline;
+use crate::classify::ClassifyContext;
+use crate::pipeline::ReadOutcome;
+use crate::schema::SchemaFacts;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// Schema facts by type.
+pub(super) type Schemas = BTreeMap<String, Arc<SchemaFacts>>;
+
+impl Pipeline {
+    /// Schema facts for every type that was read; types no source knows are
+    /// left out (with a note), and their resources are not compared.
+    pub(super) async fn schemas_for(
+        &self,
+        plan: &[Planned],
+        reads: &Reads,
+        notes: &mut Vec<String>,
+    ) -> Schemas {
+        let types: BTreeSet<String> = reads
+            .iter()
+            .filter(|(_, o)| matches!(o, ReadOutcome::Found(_)))
+            .map(|(i, _)| plan[*i].resource_type.clone())
+            .collect();
+        let mut out = BTreeMap::new();
+        let mut missing = Vec::new();
+        for t in types {
+            match self.schemas.facts(&t) {
+                Ok(Some(f)) => {
+                    out.insert(t, f);
+                }
+                Ok(None) => missing.push(t),
+                Err(e) => notes.push(format!("schema for {t}: {e}")),
+            }
+        }
+        if let (false, Some(p)) = (missing.is_empty(), &self.schema_prefetch) {
+            notes.extend(p.prefetch(&missing).await);
+            for t in missing {
+                match self.schemas.facts(&t) {
+                    Ok(Some(f)) => {
+                        out.insert(t, f);
+                    }
+                    Ok(None) => {}
+                    Err(e) => notes.push(format!("schema for {t}: {e}")),
+                }
+            }
+        }
+        out
+    }
+
+    /// The stack context classify runs with.
+    pub(super) async fn classify_context(
+        &self,
+        d: &Desired,
+        notes: &mut Vec<String>,
+    ) -> ClassifyContext {
+        let kms_alias_targets = if uses_managed_kms_alias(&d.body) {
+            self.managed_alias_targets(notes).await
+        } else {
+            None
+        };
+        ClassifyContext {
+            account_id: d.desc.account_id(),
+            region: d.desc.region(),
+            stack_name: Some(d.desc.name.clone()),
+            kms_alias_targets,
+            stack_tags: d.desc.tags.clone(),
+            sibling_facts: serde_json::Map::new(),
+        }
+    }
+
+    /// Managed alias targets, fetched once; `None` (with a note) when unavailable.
+    async fn managed_alias_targets(
+        &self,
+        notes: &mut Vec<String>,
+    ) -> Option<BTreeMap<String, String>> {
+        if let Some(cached) = self
+            .kms_cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+        {
+            return Some(cached);
+        }
+        let kms = self.kms.as_ref()?;
+        match kms.managed_alias_targets().await {
+            Ok(m) => {
+                *self.kms_cache.lock().unwrap_or_else(|p| p.into_inner()) = Some(m.clone());
+                Some(m)
+            }
+            Err(e) => {
+                // Only a definitive answer is cached; the next stack asks again.
+                notes.push(format!(
+                    "managed KMS aliases unavailable, a swapped key behind alias/aws/* cannot be told apart: {e}"
+                ));
+                None
+            }
+        }
+    }
+}
+
+/// True when the template names an AWS-managed KMS alias.
+fn uses_managed_kms_alias(body: &str) -> bool {
+    body.contains("alias/aws/")
+}

@@ -1,0 +1,190 @@
+//! The desired side of one stack (stage 1): DescribeStacks, GetTemplate,
+//! ListStackResources, the first resolve pass, and the plan of what to read.
+
+use super::super::is_unreadable_type;
+use super::super::live::ReadOutcome;
+use super::super::stack::{StackDescription, StackResourceRow};
+use super::{Pipeline, PipelineError};
+use crate::template::{resolve_resource, ResolvedResource, ResolverContext, Template};
+use std::collections::BTreeMap;
+
+/// What CloudFormation says about a stack.
+pub(super) struct Desired {
+    /// DescribeStacks.
+    pub desc: StackDescription,
+    /// The deployed template body.
+    pub body: String,
+    /// The parsed template.
+    pub template: Template,
+    /// ListStackResources.
+    pub rows: Vec<StackResourceRow>,
+}
+
+/// A template resource and what the first pass decided for it.
+pub(super) struct Planned {
+    /// Logical id.
+    pub logical_id: String,
+    /// Resource type.
+    pub resource_type: String,
+    /// Physical id from ListStackResources, when created.
+    pub physical_id: Option<String>,
+    /// CDK construct path.
+    pub construct_path: Option<String>,
+    /// The latest resolve pass's result.
+    pub resolved: ResolvedResource,
+    /// An outcome decided without reading (custom, not created...).
+    pub fixed: Option<ReadOutcome>,
+}
+
+/// The resources to classify, in template order, and the nested stacks.
+pub(super) struct Plan {
+    /// The resources to classify.
+    pub resources: Vec<Planned>,
+    /// Nested stacks (their stack ids), gathered as stacks of their own.
+    pub nested_stacks: Vec<String>,
+}
+
+impl Pipeline {
+    /// Describes the stack, fetches and parses its template, lists its resources.
+    pub(super) async fn read_desired(&self, stack: &str) -> Result<Desired, PipelineError> {
+        let src_err = |source| PipelineError::Source {
+            stack: stack.to_string(),
+            source,
+        };
+        let desc = self.stacks.describe_stack(stack).await.map_err(src_err)?;
+        let body = self.stacks.get_template(stack).await.map_err(src_err)?;
+        let template = Template::parse(&body).map_err(|e| PipelineError::Template {
+            stack: stack.to_string(),
+            message: e.to_string(),
+        })?;
+        let rows = self
+            .stacks
+            .list_stack_resources(stack)
+            .await
+            .map_err(src_err)?;
+        Ok(Desired {
+            desc,
+            body,
+            template,
+            rows,
+        })
+    }
+
+    /// The resolver context: stack identity, parameters, physical ids, and
+    /// the exports when the template imports any.
+    pub(super) async fn resolver_context(
+        &self,
+        d: &Desired,
+        notes: &mut Vec<String>,
+    ) -> ResolverContext {
+        let mut rctx = stack_resolver_context(&d.desc);
+        for row in &d.rows {
+            if let (false, Some(p)) = (row.logical_id.is_empty(), &row.physical_id) {
+                rctx.physical_ids.insert(row.logical_id.clone(), p.clone());
+            }
+        }
+        if uses_import_value(&d.body) {
+            match self.stacks.list_exports().await {
+                Ok(e) => rctx.exports = Some(e),
+                Err(e) => notes.push(format!(
+                    "exports unavailable, Fn::ImportValue stays unresolved: {e}"
+                )),
+            }
+        }
+        rctx
+    }
+}
+
+/// The first resolve pass (no live attributes yet) and what to read: a
+/// resource behind a false condition and never created is not expected,
+/// CDK metadata is no resource, nested stacks are gathered on their own,
+/// and what cannot be read is decided here with its reason.
+pub(super) fn plan(d: &Desired, rctx: &ResolverContext, notes: &mut Vec<String>) -> Plan {
+    let row_by_logical: BTreeMap<&str, &StackResourceRow> = d
+        .rows
+        .iter()
+        .filter(|r| !r.logical_id.is_empty())
+        .map(|r| (r.logical_id.as_str(), r))
+        .collect();
+    let mut plan = Plan {
+        resources: Vec::new(),
+        nested_stacks: Vec::new(),
+    };
+    for (logical_id, res) in &d.template.resources {
+        let resolved = match resolve_resource(&d.template, logical_id, rctx) {
+            Ok(r) => r,
+            Err(e) => {
+                notes.push(format!("{logical_id}: cannot resolve properties: {e}"));
+                ResolvedResource {
+                    resource_type: res.resource_type.clone(),
+                    construct_path: res.construct_path.clone(),
+                    condition_active: None,
+                    ..Default::default()
+                }
+            }
+        };
+        let row = row_by_logical.get(logical_id.as_str()).copied();
+        let physical_id = row.and_then(|r| r.physical_id.clone());
+        if resolved.condition_active == Some(false) && physical_id.is_none() {
+            // Its condition is false: the resource is not expected to exist.
+            continue;
+        }
+        if res.resource_type == "AWS::CDK::Metadata" {
+            continue;
+        }
+        if res.resource_type == "AWS::CloudFormation::Stack" {
+            plan.nested_stacks.extend(physical_id);
+            continue;
+        }
+        plan.resources.push(Planned {
+            logical_id: logical_id.clone(),
+            fixed: fixed_outcome(&res.resource_type, row, physical_id.is_some()),
+            resource_type: res.resource_type.clone(),
+            physical_id,
+            construct_path: res.construct_path.clone(),
+            resolved,
+        });
+    }
+    plan
+}
+
+/// The outcome of a resource that is not read, or `None` to read it.
+fn fixed_outcome(
+    resource_type: &str,
+    row: Option<&StackResourceRow>,
+    has_physical_id: bool,
+) -> Option<ReadOutcome> {
+    let reason = match (is_unreadable_type(resource_type), row) {
+        (Some(reason), _) => reason,
+        (None, None) => "not listed by ListStackResources: CloudFormation did not create it".into(),
+        (None, Some(r)) if !has_physical_id => {
+            format!("no physical id (resource status {})", r.status)
+        }
+        (None, Some(_)) => return None,
+    };
+    Some(ReadOutcome::Skipped {
+        reason,
+        coverage_lost: false,
+    })
+}
+
+/// The resolver context for a described stack.
+fn stack_resolver_context(desc: &StackDescription) -> ResolverContext {
+    let mut ctx = match (desc.account_id(), desc.region()) {
+        (Some(a), Some(r)) => ResolverContext::new(&a, &r, &desc.name),
+        (a, r) => ResolverContext {
+            account_id: a,
+            region: r,
+            stack_name: Some(desc.name.clone()),
+            ..Default::default()
+        },
+    };
+    ctx.stack_id = Some(desc.stack_id.clone()).filter(|s| !s.is_empty());
+    ctx.parameter_values = desc.parameters.clone();
+    ctx
+}
+
+/// True when the template imports exports (long form or YAML short tag).
+fn uses_import_value(body: &str) -> bool {
+    body.contains("Fn::ImportValue") || body.contains("!ImportValue")
+}

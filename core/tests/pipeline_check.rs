@@ -1,0 +1,274 @@
+//! The check path every entry point shares, over the in-memory sources and
+//! store: discovery -> gather -> baseline -> ignore rules -> report, with
+//! per-stack error entries, record's view of the findings, masking.
+
+use futures_executor::block_on;
+use realdrift_core::baseline::{
+    record, save_baseline, BaselineStore, ChildScan, MemoryStore, Precondition, ReadState,
+    RecordInput, Selection,
+};
+use realdrift_core::classify::{ClassifyContext, SiblingPolicyNames};
+use realdrift_core::corpus::CorpusCase;
+use realdrift_core::ignore::{IgnoreConfig, IgnoreRule};
+use realdrift_core::pipeline::memory::{MemoryReader, MemoryStack, MemoryStacks};
+use realdrift_core::pipeline::{
+    baseline_key, check_stack, check_stacks, recordable_findings, CallCounter, CheckError,
+    CheckOptions, CheckRun, Coverage, GatheredStack, Pipeline, ReadOutcome, ResourceRecord,
+    StackDescription, StackResourceRow, IGNORE_KEY,
+};
+use realdrift_core::report::StackReport;
+use realdrift_core::schema::InMemorySchemas;
+use realdrift_core::{Finding, Tier};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+const STACK_ID: &str = "arn:aws:cloudformation:eu-west-1:111111111111:stack/App/0f0f";
+const KEY: &str = "App.111111111111.eu-west-1.json";
+
+/// One stack, one queue: `VisibilityTimeout` drifted from its declared 30
+/// to 60, and `MessageRetentionPeriod` set out of band (never declared).
+fn pipeline() -> Pipeline {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/cases");
+    let queue = CorpusCase::load(&dir.join("AWS__SQS__Queue.WorkQueue.json")).unwrap();
+    let pid = queue.resource.physical_id.clone().unwrap();
+    let mut live = queue.live_raw.clone();
+    live["MessageRetentionPeriod"] = json!(86400);
+    let template = json!({"Resources": {"Queue": {
+        "Type": "AWS::SQS::Queue",
+        "Properties": queue.resource.declared,
+        "Metadata": {"aws:cdk:path": "App/Queue/Resource"}
+    }}});
+    let counter = CallCounter::new();
+    let stacks = MemoryStacks {
+        counter: counter.clone(),
+        ..Default::default()
+    }
+    .with_stack(MemoryStack {
+        description: StackDescription {
+            name: "App".into(),
+            stack_id: STACK_ID.into(),
+            status: "UPDATE_COMPLETE".into(),
+            ..Default::default()
+        },
+        template: template.to_string(),
+        resources: vec![StackResourceRow {
+            logical_id: "Queue".into(),
+            physical_id: Some(pid.clone()),
+            resource_type: "AWS::SQS::Queue".into(),
+            status: "CREATE_COMPLETE".into(),
+        }],
+    });
+    let reader = MemoryReader::default().with("AWS::SQS::Queue", &pid, ReadOutcome::found(live));
+    let schemas = InMemorySchemas::new().with_facts("AWS::SQS::Queue", queue.schema.clone());
+    Pipeline::new(Arc::new(stacks), Arc::new(reader), Arc::new(schemas)).with_counter(counter)
+}
+
+fn opts() -> CheckOptions {
+    CheckOptions {
+        show_all: false,
+        region: "eu-west-1".into(),
+        store_location: "baselines".into(),
+    }
+}
+
+fn run(store: &MemoryStore, selectors: &[&str], opts: &CheckOptions) -> CheckRun {
+    let selectors: Vec<String> = selectors.iter().map(|s| s.to_string()).collect();
+    block_on(check_stacks(&pipeline(), store, &selectors, opts)).unwrap()
+}
+
+fn tiers(r: &StackReport) -> Vec<(Tier, String, bool)> {
+    r.findings
+        .iter()
+        .map(|f| (f.tier, f.path.clone(), f.unrecorded))
+        .collect()
+}
+
+#[test]
+fn a_missing_stack_is_an_error_entry_and_the_others_are_checked() {
+    let store = MemoryStore::new();
+    let run = run(&store, &["Missing", "App"], &opts());
+    let reports = run.reports();
+    assert_eq!(reports.len(), 2);
+    assert_eq!(reports[0].stack, "Missing");
+    assert_eq!(
+        reports[0].error.as_deref(),
+        Some("stack Missing: not found in this account and region")
+    );
+    assert_eq!(reports[0].region, "eu-west-1");
+    assert!(run.stacks[0].gathered.is_none());
+    let app = &reports[1];
+    assert_eq!(app.error, None);
+    assert!(!app.has_baseline);
+    assert_eq!(
+        tiers(app),
+        vec![
+            (Tier::Declared, "VisibilityTimeout".into(), false),
+            (Tier::Undeclared, "MessageRetentionPeriod".into(), true),
+        ]
+    );
+    assert_eq!((app.coverage.total, app.coverage.checked), (1, 1));
+    assert!(run.stacks[1]
+        .api_calls()
+        .contains_key("cloudformation:GetTemplate"));
+    assert!(run.notes.is_empty(), "{:?}", run.notes);
+}
+
+#[test]
+fn recorded_values_go_quiet_and_ignore_rules_come_from_the_store() {
+    let store = MemoryStore::new();
+    block_on(store.save(
+        IGNORE_KEY,
+        "ignore:\n  - path: '*.VisibilityTimeout'\n",
+        Precondition::None,
+    ))
+    .unwrap();
+    let first = run(&store, &["App"], &opts());
+    let g = first.stacks[0].gathered.as_ref().unwrap();
+    assert_eq!(
+        tiers(&first.stacks[0].report)[0],
+        (Tier::Ignored, "VisibilityTimeout".into(), false)
+    );
+
+    // record: what is recordable, saved where check looks for it.
+    let ignores =
+        IgnoreConfig::parse("ignore.yaml", "ignore:\n  - path: '*.VisibilityTimeout'\n").unwrap();
+    let ctx = g.run_context();
+    let out = record(RecordInput {
+        classified: &recordable_findings(g, &ignores),
+        existing: None,
+        ctx: &ctx,
+        selection: &Selection::All,
+        captured_at: "2026-01-01T00:00:00Z",
+    });
+    assert_eq!(baseline_key(&ctx).unwrap(), KEY);
+    block_on(save_baseline(
+        &store,
+        KEY,
+        &out.baseline,
+        Precondition::IfAbsent,
+    ))
+    .unwrap();
+
+    let second = run(&store, &["App"], &opts());
+    let r = &second.stacks[0].report;
+    assert!(r.has_baseline);
+    assert_eq!(
+        tiers(r),
+        vec![(Tier::Ignored, "VisibilityTimeout".into(), false)]
+    );
+
+    // Inventory mode lists the recorded value again, as potential drift.
+    let all = run(
+        &store,
+        &["App"],
+        &CheckOptions {
+            show_all: true,
+            ..opts()
+        },
+    );
+    assert!(tiers(&all.stacks[0].report).contains(&(
+        Tier::Undeclared,
+        "MessageRetentionPeriod".into(),
+        true
+    )));
+}
+
+#[test]
+fn a_bad_baseline_is_that_stacks_error_and_a_bad_ignore_file_stops_the_run() {
+    let store = MemoryStore::new();
+    block_on(store.save(KEY, "{not json", Precondition::None)).unwrap();
+    let r = &run(&store, &["App"], &opts()).stacks[0].report;
+    let e = r.error.as_deref().unwrap_or_default();
+    assert!(
+        e.starts_with(&format!("stack App: baseline {KEY}: baseline {KEY}: ")),
+        "{e}"
+    );
+    assert_eq!(r.region, "eu-west-1");
+
+    block_on(store.save(IGNORE_KEY, "ignroe: []\n", Precondition::None)).unwrap();
+    let selectors = vec!["App".to_string()];
+    let err = block_on(check_stacks(&pipeline(), &store, &selectors, &opts())).unwrap_err();
+    assert!(matches!(err, CheckError::Ignores(_)), "{err:?}");
+    assert!(err.to_string().contains("baselines/ignore.yaml"), "{err}");
+}
+
+/// A hand-built gathered stack: one bucket, a NoEcho-backed declared path.
+fn gathered(findings: Vec<Finding>) -> GatheredStack {
+    GatheredStack {
+        stack: "App".into(),
+        stack_id: "arn:aws:cloudformation:us-east-1:123456789012:stack/App/x".into(),
+        account: Some("123456789012".into()),
+        region: Some("us-east-1".into()),
+        template_hash: "h".into(),
+        findings,
+        coverage: Coverage::default(),
+        api_calls: BTreeMap::new(),
+        notes: vec!["a pipeline note".into()],
+        resources: vec![ResourceRecord {
+            logical_id: "Bucket".into(),
+            resource_type: "AWS::S3::Bucket".into(),
+            physical_id: Some("b".into()),
+            construct_path: None,
+            declared: BTreeMap::new(),
+            sibling_policy_names: SiblingPolicyNames::None,
+            live: Some(json!({})),
+            schema: None,
+            read: ReadState::Read,
+            children: ChildScan::Complete,
+            secret_paths: ["MasterPassword".to_string()].into(),
+        }],
+        context: ClassifyContext::default(),
+        added_parents: BTreeMap::new(),
+        nested_stacks: vec![],
+    }
+}
+
+fn undeclared(path: &str) -> Finding {
+    let mut f = Finding::new(Tier::Undeclared, "Bucket", "AWS::S3::Bucket", path);
+    f.actual = Some(json!("Enabled"));
+    f
+}
+
+#[test]
+fn without_a_baseline_undeclared_values_are_potential_drift() {
+    let mut g = gathered(vec![undeclared(
+        "AccelerateConfiguration.AccelerationStatus",
+    )]);
+    g.coverage.lost = 1;
+    let r = check_stack(&g, None, &IgnoreConfig::default(), false).unwrap();
+    assert!(r.findings[0].unrecorded);
+    assert_eq!(r.coverage.lost, 1, "lost coverage survives into the report");
+    assert_eq!(r.notes, vec!["a pipeline note".to_string()]);
+    assert!(!r.has_baseline);
+    assert_eq!(r.coverage.total, 1);
+}
+
+#[test]
+fn noecho_positions_are_masked_in_the_report() {
+    let mut f = Finding::new(
+        Tier::Declared,
+        "Bucket",
+        "AWS::S3::Bucket",
+        "MasterPassword",
+    );
+    f.desired = Some(json!("hunter2-from-noecho"));
+    f.actual = Some(json!("changed-out-of-band"));
+    let r = check_stack(&gathered(vec![f]), None, &IgnoreConfig::default(), false).unwrap();
+    let text = serde_json::to_string(&r.masked_findings()).unwrap();
+    assert!(!text.contains("hunter2"), "{text}");
+    assert!(!text.contains("changed-out-of-band"), "{text}");
+}
+
+#[test]
+fn ignore_rules_apply_after_the_baseline_and_before_record() {
+    let g = gathered(vec![undeclared(
+        "AccelerateConfiguration.AccelerationStatus",
+    )]);
+    let cfg =
+        IgnoreConfig::from_rules(vec![IgnoreRule::new("Bucket.AccelerateConfiguration")]).unwrap();
+    let r = check_stack(&g, None, &cfg, false).unwrap();
+    assert_eq!(r.findings[0].tier, Tier::Ignored);
+    assert_eq!(recordable_findings(&g, &cfg)[0].tier, Tier::Ignored);
+}
