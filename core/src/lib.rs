@@ -1,7 +1,7 @@
 //! realdrift-core: the drift engine.
 //!
 //! Pure stages (template, schema, normalize, classify, baseline, ignore,
-//! report) never call AWS; I/O lives behind traits implemented in `aws/`.
+//! report, revert planning) never call AWS; I/O lives behind traits implemented in `aws/`.
 
 pub mod aws;
 pub mod baseline;
@@ -13,6 +13,7 @@ pub mod ignore;
 pub mod normalize;
 pub mod pipeline;
 pub mod report;
+pub mod revert;
 pub mod schema;
 pub mod template;
 
