@@ -5,6 +5,7 @@
 //! default, or absence).
 
 use proptest::prelude::*;
+use realdrift_core::baseline::{NOTE_APPEARED, NOTE_CHANGED};
 use realdrift_core::revert::{
     build_plan, revert_facts, BatchAction, ItemKind, Operation, PlanInput, PlanOptions,
     RefusalReason, RevertResource,
@@ -149,7 +150,16 @@ fn findings(live: &Value, specs: &[Spec]) -> Vec<Finding> {
             f.actual = actual_at(live, s.path);
             f.desired = s.desired.clone();
             if s.tier == Tier::Undeclared {
+                // As the baseline stage marks it: unrecorded, or confirmed and how.
                 f.unrecorded = s.unrecorded;
+                f.note = (!s.unrecorded).then(|| {
+                    let n = if s.desired.is_some() {
+                        NOTE_CHANGED
+                    } else {
+                        NOTE_APPEARED
+                    };
+                    n.to_string()
+                });
             }
             f
         })

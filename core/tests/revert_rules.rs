@@ -2,6 +2,7 @@
 //! operation kind, tag preservation, write-only re-inclusion, the digest,
 //! selection, apply-time grouping and the text rendering.
 
+use realdrift_core::baseline::{NOTE_APPEARED, NOTE_CHANGED, NOTE_REMOVED};
 use realdrift_core::finding::WholeArrayRevert;
 use realdrift_core::revert::{
     build_plan, render_plan, BatchAction, ItemKind, Operation, PlanInput, PlanItem, PlanOptions,
@@ -49,6 +50,17 @@ fn finding(
 ) -> Finding {
     let mut f = Finding::new(tier, &r.logical_id, &r.resource_type, path);
     f.physical_id = r.physical_id.clone();
+    // As the baseline stage marks confirmed live-only drift.
+    if matches!(tier, Tier::Undeclared | Tier::Added) {
+        f.note = Some(
+            match (&desired, &actual) {
+                (Some(_), Some(_)) => NOTE_CHANGED,
+                (Some(_), None) => NOTE_REMOVED,
+                (None, _) => NOTE_APPEARED,
+            }
+            .to_string(),
+        );
+    }
     f.desired = desired;
     f.actual = actual;
     f

@@ -4,6 +4,7 @@
 use super::model::RefusalReason;
 use super::target::Refused;
 use crate::baseline::{below, facts as baseline_facts};
+use crate::declared::CORPUS_UNRESOLVED_MARKER;
 use crate::report::is_secret_marker;
 use crate::schema::SchemaFacts;
 use serde_json::Value;
@@ -64,14 +65,32 @@ pub(crate) fn secret_refusal() -> Refused {
     )
 }
 
-/// True when a value holds a secret marker anywhere (`{{resolve:...}}`, `***`).
-pub(crate) fn holds_marker(v: &Value) -> bool {
+/// Refuses writing a value that holds a secret marker or an unresolved leaf.
+pub(crate) fn certain(v: &Value) -> Result<(), Refused> {
+    if holds_marker(v) {
+        return Err(secret_refusal());
+    }
+    if holds(v, &|s| s == CORPUS_UNRESOLVED_MARKER) {
+        return Err((
+            RefusalReason::Unresolved,
+            "the value to write holds an unresolved template value".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn holds(v: &Value, hit: &dyn Fn(&str) -> bool) -> bool {
     match v {
-        Value::String(s) => is_secret_marker(s),
-        Value::Array(a) => a.iter().any(holds_marker),
-        Value::Object(m) => m.values().any(holds_marker),
+        Value::String(s) => hit(s),
+        Value::Array(a) => a.iter().any(|x| holds(x, hit)),
+        Value::Object(m) => m.values().any(|x| holds(x, hit)),
         _ => false,
     }
+}
+
+/// True when a value holds a secret marker anywhere (`{{resolve:...}}`, `***`).
+pub(crate) fn holds_marker(v: &Value) -> bool {
+    holds(v, &is_secret_marker)
 }
 
 /// Refuses writing `target` at member chain `keys` when that changes a

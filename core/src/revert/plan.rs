@@ -244,10 +244,7 @@ fn service(
             "the live entries already hold the target; nothing to write".into(),
         ));
     }
-    let written = serde_json::to_value(&ops).unwrap_or(Value::Null);
-    if guards::holds_marker(&written) {
-        return Err(guards::secret_refusal());
-    }
+    guards::certain(&serde_json::to_value(&ops).unwrap_or(Value::Null))?;
     Ok(Built {
         writer,
         operation: Operation::Service { ops },
@@ -327,8 +324,8 @@ impl CcWrite<'_> {
             value.as_ref(),
             address::get(self.live, &keys),
         )?;
-        if value.as_ref().is_some_and(guards::holds_marker) {
-            return Err(guards::secret_refusal());
+        if let Some(v) = &value {
+            guards::certain(v)?;
         }
         let op = match value {
             Some(v) => address::set_op(self.live, &keys, v).ok_or_else(patch_invalid)?,

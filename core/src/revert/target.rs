@@ -3,6 +3,7 @@
 
 use super::model::{ItemKind, RefusalReason};
 use super::rules::revert_facts;
+use crate::baseline::{NOTE_APPEARED, NOTE_CHANGED, NOTE_DEFAULT_DELETED, NOTE_REMOVED};
 use crate::finding::{Finding, Tier};
 use serde_json::Value;
 
@@ -73,8 +74,24 @@ fn unrecorded_refusal() -> Refused {
     )
 }
 
+/// True when the baseline stage confirmed the finding as drift (it names how).
+/// A live-only finding that never went through the baseline is treated as
+/// unrecorded: without a baseline outcome there is no certain target.
+fn confirmed(f: &Finding) -> bool {
+    !f.unrecorded
+        && f.note.as_deref().is_some_and(|n| {
+            [
+                NOTE_CHANGED,
+                NOTE_APPEARED,
+                NOTE_REMOVED,
+                NOTE_DEFAULT_DELETED,
+            ]
+            .contains(&n)
+        })
+}
+
 fn undeclared(f: &Finding, remove_unrecorded: bool) -> Result<Decision, Refused> {
-    if f.unrecorded {
+    if !confirmed(f) {
         if !remove_unrecorded {
             return Err(unrecorded_refusal());
         }
@@ -117,10 +134,11 @@ fn removal(f: &Finding, unrecorded: bool) -> Result<Decision, Refused> {
 }
 
 fn added(f: &Finding, remove_unrecorded: bool) -> Result<Decision, Refused> {
-    if f.unrecorded && !remove_unrecorded {
+    let unrecorded = !confirmed(f);
+    if unrecorded && !remove_unrecorded {
         return Err(unrecorded_refusal());
     }
-    if !f.unrecorded && f.desired.is_some() {
+    if !unrecorded && f.desired.is_some() {
         return Err((
             RefusalReason::NoWriter,
             "a recorded out-of-band resource changed since record; reverting it to the recorded model is not supported — re-record it, or remove it out of band"
@@ -130,7 +148,7 @@ fn added(f: &Finding, remove_unrecorded: bool) -> Result<Decision, Refused> {
     Ok(Decision {
         change: Change::Delete,
         kind: ItemKind::Delete,
-        unrecorded: f.unrecorded,
+        unrecorded,
     })
 }
 
@@ -161,6 +179,7 @@ mod tests {
     #[test]
     fn undeclared_targets_follow_the_baseline_outcome() {
         let mut changed = finding(Tier::Undeclared, "Description");
+        changed.note = Some(NOTE_CHANGED.into());
         changed.desired = Some(json!("recorded"));
         changed.actual = Some(json!("live"));
         let d = decide(&changed, false).unwrap().unwrap();
@@ -170,6 +189,7 @@ mod tests {
         );
 
         let mut appeared = finding(Tier::Undeclared, "PermissionsBoundary");
+        appeared.note = Some(NOTE_APPEARED.into());
         appeared.actual = Some(json!("arn:aws:iam::aws:policy/ReadOnlyAccess"));
         let d = decide(&appeared, false).unwrap().unwrap();
         assert_eq!((d.change, d.kind), (Change::Remove, ItemKind::Remove));
@@ -182,11 +202,20 @@ mod tests {
         );
         let d = decide(&unrecorded, true).unwrap().unwrap();
         assert!(d.unrecorded && d.change == Change::Remove);
+
+        // A live-only value that never went through the baseline has no target.
+        let mut raw = appeared.clone();
+        raw.note = None;
+        assert_eq!(
+            decide(&raw, false).map_err(|e| e.0),
+            Err(RefusalReason::Unrecorded)
+        );
     }
 
     #[test]
     fn a_removal_the_service_ignores_writes_the_documented_default() {
         let mut f = finding(Tier::Undeclared, "MaxSessionDuration");
+        f.note = Some(NOTE_APPEARED.into());
         f.actual = Some(json!(7200));
         let d = decide(&f, false).unwrap().unwrap();
         assert_eq!(
@@ -213,6 +242,7 @@ mod tests {
         );
         assert!(decide(&f, true).unwrap().unwrap().unrecorded);
         f.unrecorded = false;
+        f.note = Some(NOTE_CHANGED.into());
         f.desired = Some(json!({"Protocol": "sqs"}));
         assert_eq!(
             decide(&f, false).map_err(|e| e.0),
