@@ -106,7 +106,7 @@ impl Writer {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlanItem {
-    /// Stable id: `<logicalId>:<path>`, or `<logicalId>:delete` for a whole resource.
+    /// Stable id: `<logicalId>:<path>`, or `<logicalId>:delete` for an out-of-band resource.
     pub id: String,
     /// The resource written.
     pub resource: ResourceIdentity,

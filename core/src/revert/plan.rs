@@ -16,7 +16,7 @@ use super::tags;
 use super::target::{decide, Change, Decision, Refused};
 use super::writers;
 use crate::baseline::{segments, Segment};
-use crate::finding::Finding;
+use crate::finding::{Finding, Tier};
 use json_patch::Patch;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -73,12 +73,14 @@ pub fn build_plan(input: &PlanInput, opts: &PlanOptions) -> RevertPlan {
     plan
 }
 
-/// The stable id of a finding's item.
+/// The stable id of a finding's item: `<logicalId>:<path>`, `<logicalId>:delete`
+/// for an out-of-band resource, the bare logical id for another whole-resource
+/// finding (deleted, skipped).
 pub fn item_id(f: &Finding) -> String {
-    let mut id = if f.path.is_empty() {
-        format!("{}:delete", f.logical_id)
-    } else {
-        format!("{}:{}", f.logical_id, f.path)
+    let mut id = match (f.path.is_empty(), f.tier) {
+        (true, Tier::Added) => format!("{}:delete", f.logical_id),
+        (true, _) => f.logical_id.clone(),
+        (false, _) => format!("{}:{}", f.logical_id, f.path),
     };
     if let Some(k) = &f.attribute_key {
         id.push_str(&format!("[{k}]"));
