@@ -232,6 +232,7 @@ mod tests {
             "AWS::SNS::Subscription",
             "",
         );
+        f.note = Some(NOTE_APPEARED.into());
         f.actual = Some(json!({"Protocol": "email"}));
         let d = decide(&f, false).unwrap().unwrap();
         assert_eq!(d.change, Change::Delete);
