@@ -1,7 +1,7 @@
 //! realdrift-core: the drift engine.
 //!
 //! Pure stages (template, schema, normalize, classify, baseline, ignore,
-//! report) never call AWS; I/O lives behind traits (in `pipeline` and
+//! report, revert planning) never call AWS; I/O lives behind traits (in `pipeline` and
 //! `baseline`) that the `realdrift-aws` crate implements over the AWS SDK.
 //! Nothing here links an AWS SDK crate or an async runtime.
 
@@ -14,6 +14,7 @@ pub mod ignore;
 pub mod normalize;
 pub mod pipeline;
 pub mod report;
+pub mod revert;
 pub mod schema;
 pub mod template;
 
