@@ -89,6 +89,13 @@ export const ACCEPTED: Acceptance[] = [
       'context revertTypes, on whichever resource drifted; narrow it further with context revertPermissionsBoundary.',
   },
   {
+    finding: /^AwsSolutions-IAM5\[Action::[a-z0-9-]+:[A-Za-z0-9]+\*\]$/,
+    path: /^\/Revert\/Role\/DefaultPolicy\/Resource$/,
+    reason:
+      'Generated prefix patterns (infra/data/write-permissions.json) that match, in the pinned IAM action catalogue, ' +
+      'only the update/delete handler actions of the revertTypes types; data-plane actions are excluded.',
+  },
+  {
     finding: /^AwsSolutions-IAM5\[Resource::<StorageBucket[0-9A-F]+\.Arn>\/(baselines|state|index|cache)\/\*\]$/,
     path: FUNCTION_POLICY,
     reason: "Object access under the function's own prefixes of the realdrift bucket (DESIGN.md S3 layout).",

@@ -44,14 +44,14 @@ export class RealdriftStack extends Stack {
     this.alerts = new Alerts(this, 'Alerts', config);
     const topic = this.alerts.topic;
 
-    const work = (this.scanQueue = new WorkQueue(this, 'ScanQueue', {
+    const work = (this.scanQueue = new WorkQueue(this, 'ScanWork', {
       purpose: 'stack scans',
       visibilityTimeout: Duration.seconds(SCAN_TIMEOUT.toSeconds() * 6),
       maxReceiveCount: 3,
       maxAge: Duration.hours(2),
       alarmTopic: topic,
     }));
-    const changes = (this.changeQueue = new WorkQueue(this, 'ChangeQueue', {
+    const changes = (this.changeQueue = new WorkQueue(this, 'Changes', {
       purpose: 'change events',
       visibilityTimeout: Duration.seconds(ON_CHANGE_TIMEOUT.toSeconds() * 6),
       deliveryDelay: Duration.seconds(config.changeDelaySeconds),

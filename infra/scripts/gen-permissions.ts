@@ -4,14 +4,18 @@
 // infra/data/write-permissions.json. Run through scripts/gen-permissions.sh,
 // which pins the schema source. Deterministic: sorted keys and lists, no clock.
 //
-//   ts-node scripts/gen-permissions.ts --schemas-dir DIR [--out DIR]
+//   ts-node scripts/gen-permissions.ts --cfn-lint-data DIR [--out DIR] [--cfn-lint-version V]
+//
+// DIR is cfn-lint's `cfnlint/data` directory: schemas/ holds the registry
+// schemas, AdditionalSpecs/Policies.json cfn-lint's own list of IAM actions.
 //
 // Read set (scan, on-change, revert): the `read` handler permissions of every
 // type, plus the `list` handler permissions of child types (a list handler
 // with a handlerSchema, i.e. one that lists the children of a parent), which
 // child enumeration uses. Each listed action is looked up in the catalogue
 // (wildcards in a schema are expanded there) and kept only when IAM classes it
-// Read or List and it is not in data/data-plane-actions.json. The kept set is
+// Read or List, it is not in data/data-plane-actions.json, and cfn-lint's
+// action list knows it too (a retired service such as Evidently is dropped). The kept set is
 // then written as IAM patterns that match, in the catalogue, exactly the kept
 // actions and nothing else (prefix wildcards only where every action under the
 // prefix is kept), split into policy-sized chunks.
@@ -32,7 +36,7 @@ interface Handler {
 }
 
 interface Options {
-  schemasDir: string;
+  cfnLintData: string;
   outDir: string;
   cfnLintVersion: string;
 }
@@ -42,10 +46,10 @@ function parseArgs(argv: string[]): Options {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const schemasDir = get('--schemas-dir');
-  if (!schemasDir) throw new Error('usage: gen-permissions.ts --schemas-dir DIR [--out DIR] [--cfn-lint-version V]');
+  const cfnLintData = get('--cfn-lint-data');
+  if (!cfnLintData) throw new Error('usage: gen-permissions.ts --cfn-lint-data DIR [--out DIR] [--cfn-lint-version V]');
   return {
-    schemasDir,
+    cfnLintData,
     outDir: get('--out') ?? path.join(__dirname, '..', 'data'),
     cfnLintVersion: get('--cfn-lint-version') ?? 'unknown',
   };
@@ -67,6 +71,13 @@ function loadHandlers(schemasDir: string): Map<string, Record<string, Handler>> 
   return out;
 }
 
+/** cfn-lint's IAM action list: lower-case service -> lower-case action names. */
+function loadCfnLintActions(cfnLintData: string): Map<string, Set<string>> {
+  const file = path.join(cfnLintData, 'AdditionalSpecs', 'Policies.json');
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, { Actions?: Record<string, unknown> }>;
+  return new Map(Object.entries(doc).map(([service, v]) => [service.toLowerCase(), new Set(Object.keys(v.Actions ?? {}))]));
+}
+
 /** The data-plane patterns as RegExps. */
 function loadDenied(): { pattern: string; re: RegExp }[] {
   const file = path.join(__dirname, '..', 'data', 'data-plane-actions.json');
@@ -76,6 +87,18 @@ function loadDenied(): { pattern: string; re: RegExp }[] {
 
 type Reasons = Record<string, string[]>;
 
+/** Why listed actions were not granted: action -> the types that list it. */
+interface Dropped {
+  unknown: Reasons;
+  unknownToCfnLint: Reasons;
+  dataPlane: Reasons;
+  notRead: Reasons;
+}
+
+function dropped(): Dropped {
+  return { unknown: {}, unknownToCfnLint: {}, dataPlane: {}, notRead: {} };
+}
+
 function note(map: Reasons, action: string, type: string): void {
   (map[action] ??= []).includes(type) || map[action].push(type);
 }
@@ -83,10 +106,11 @@ function note(map: Reasons, action: string, type: string): void {
 /** Resolves one schema permission to catalogue actions, recording why any is dropped. */
 function classify(
   catalogue: IamCatalogue,
+  cfnLint: Map<string, Set<string>>,
   denied: { re: RegExp }[],
   permission: string,
   type: string,
-  dropped: { unknown: Reasons; dataPlane: Reasons; notRead: Reasons },
+  dropped: Dropped,
   wantRead: boolean,
 ): CatalogueAction[] {
   let matches: CatalogueAction[] = [];
@@ -104,6 +128,7 @@ function classify(
     const id = actionId(a);
     if (denied.some((d) => d.re.test(id))) note(dropped.dataPlane, id, type);
     else if (wantRead && !READ_LEVELS.has(a.level)) note(dropped.notRead, id, type);
+    else if (!cfnLint.get(a.service)?.has(a.name.toLowerCase())) note(dropped.unknownToCfnLint, id, type);
     else kept.push(a);
   }
   return kept;
@@ -119,9 +144,10 @@ function main(): void {
   const opts = parseArgs(process.argv.slice(2));
   const catalogue = new IamCatalogue();
   const denied = loadDenied();
-  const handlers = loadHandlers(opts.schemasDir);
+  const handlers = loadHandlers(path.join(opts.cfnLintData, 'schemas'));
+  const cfnLint = loadCfnLintActions(opts.cfnLintData);
 
-  const readDropped = { unknown: {} as Reasons, dataPlane: {} as Reasons, notRead: {} as Reasons };
+  const readDropped = dropped();
   const granted = new Map<string, CatalogueAction>();
   let childListTypes = 0;
   for (const [type, hs] of handlers) {
@@ -131,7 +157,7 @@ function main(): void {
       permissions.push(...(hs.list.permissions ?? []));
     }
     for (const p of permissions) {
-      for (const a of classify(catalogue, denied, p, type, readDropped, true)) granted.set(actionId(a), a);
+      for (const a of classify(catalogue, cfnLint, denied, p, type, readDropped, true)) granted.set(actionId(a), a);
     }
   }
   const patterns = compactPatterns(catalogue, [...granted.values()]);
@@ -148,15 +174,16 @@ function main(): void {
       dataPlane: sortedReasons(readDropped.dataPlane),
       notReadLevel: sortedReasons(readDropped.notRead),
       unknownToCatalogue: sortedReasons(readDropped.unknown),
+      unknownToCfnLint: sortedReasons(readDropped.unknownToCfnLint),
     },
   };
 
-  const writeDropped = { unknown: {} as Reasons, dataPlane: {} as Reasons, notRead: {} as Reasons };
+  const writeDropped = dropped();
   const perType: Record<string, string[]> = {};
   for (const [type, hs] of handlers) {
     const actions = new Set<string>();
     for (const p of [...(hs.update?.permissions ?? []), ...(hs.delete?.permissions ?? [])]) {
-      for (const a of classify(catalogue, denied, p, type, writeDropped, false)) actions.add(actionId(a));
+      for (const a of classify(catalogue, cfnLint, denied, p, type, writeDropped, false)) actions.add(actionId(a));
     }
     if (actions.size > 0) {
       perType[type] = compactPatterns(
@@ -171,7 +198,10 @@ function main(): void {
       "Per type, the actions of its update and delete handlers (what Cloud Control UpdateResource / DeleteResource run with the caller's credentials), minus data/data-plane-actions.json.",
     sources: read.sources,
     types: perType,
-    notGranted: { dataPlane: sortedReasons(writeDropped.dataPlane) },
+    notGranted: {
+      dataPlane: sortedReasons(writeDropped.dataPlane),
+      unknownToCfnLint: sortedReasons(writeDropped.unknownToCfnLint),
+    },
   };
 
   fs.mkdirSync(opts.outDir, { recursive: true });
