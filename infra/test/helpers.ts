@@ -47,13 +47,18 @@ export interface CfnTemplate {
 
 const cache = new Map<string, Synth>();
 
-/** Synthesizes the app with the given context on top of the defaults (cdk.json) and stub assets. */
-export function synth(context: Record<string, unknown> = {}): Synth {
-  const key = JSON.stringify(context);
+/**
+ * Synthesizes the app with the given context on top of the defaults
+ * (cdk.json) and stub assets. cdk-nag acknowledgments change no template, so
+ * only the nag tests ask for them (they cost a pass of the rule pack).
+ */
+export function synth(context: Record<string, unknown> = {}, options: { acknowledgeNag?: boolean } = {}): Synth {
+  const acknowledgeNag = options.acknowledgeNag ?? false;
+  const key = JSON.stringify([context, acknowledgeNag]);
   const hit = cache.get(key);
   if (hit) return hit;
   const app = new App({ context: { ...cdkJsonContext(), lambdaAssets: stubAssets(), ...context } });
-  const stack = buildApp(app);
+  const stack = buildApp(app, { acknowledgeNag });
   const template = Template.fromStack(stack);
   const result = { app, stack, template, json: template.toJSON() as CfnTemplate };
   cache.set(key, result);
