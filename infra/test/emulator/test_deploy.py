@@ -176,4 +176,10 @@ def test_bucket_and_topic_exist(deployed):
     assert encryption["Rules"][0]["ApplyServerSideEncryptionByDefault"]["SSEAlgorithm"] == "AES256"
     [topic] = physical_ids(deployed["stack"], "AWS::SNS::Topic")
     attrs = boto3.client("sns").get_topic_attributes(TopicArn=topic)["Attributes"]
-    assert attrs["KmsMasterKeyId"]
+    assert attrs["TopicArn"] == topic
+    # moto gap: its CloudFormation creates the topic without the template's
+    # KmsMasterKeyId (the key itself is created). Asserted so a moto that
+    # applies it shows up here; the template is checked in test/stack.test.ts.
+    assert "KmsMasterKeyId" not in attrs
+    [key] = physical_ids(deployed["stack"], "AWS::KMS::Key")
+    assert key
