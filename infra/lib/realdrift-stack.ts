@@ -104,7 +104,20 @@ export class RealdriftStack extends Stack {
       new SqsEventSource(changes.queue, { batchSize: 10, reportBatchItemFailures: true }),
     );
 
-    const readPolicies = (this.readPolicies = new ReadPolicies(this, 'ReadPolicies'));
+    this.readPolicies = new ReadPolicies(this, 'ReadPolicies');
+    this.grantPermissions(config);
+    new Triggers(this, 'Triggers', config, {
+      scan: this.scan.function,
+      changeQueue: changes.queue,
+      eventSources,
+    });
+
+    this.addOutputs(config);
+  }
+
+  /** Each function's grants (reads for all three, writes for revert) and the explicit denies. */
+  private grantPermissions(config: RealdriftConfig): void {
+    const readPolicies = this.readPolicies;
     const all = [this.scan, this.onChange, this.revert];
     for (const fn of all) {
       readPolicies.attachTo(fn.role);
@@ -144,12 +157,11 @@ export class RealdriftStack extends Stack {
       }
     }
 
-    new Triggers(this, 'Triggers', config, {
-      scan: this.scan.function,
-      changeQueue: changes.queue,
-      eventSources,
-    });
+  }
 
+  /** The outputs an operator needs after deploy. */
+  private addOutputs(config: RealdriftConfig): void {
+    const topic = this.alerts.topic;
     new CfnOutput(this, 'BucketName', {
       description: 'realdrift bucket (baselines/, state/, index/, cache/)',
       value: this.storage.bucket.bucketName,
