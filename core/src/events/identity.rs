@@ -279,8 +279,10 @@ fn split_template(text: &str) -> Result<Vec<Piece>, String> {
 
 /// The placeholder's name (without a trailing `+`) and its regex class.
 fn slot_class(raw: &str) -> (String, &'static str) {
+    // '|' never occurs in these names; excluding it splits CloudFormation's
+    // composite physical ids (<bus>|<rule>).
     if let Some(name) = raw.strip_suffix('+') {
-        return (name.to_string(), "[^:]+");
+        return (name.to_string(), "[^:|]+");
     }
     let class = match raw {
         // No '.', so a region never swallows part of a host name.
@@ -290,7 +292,7 @@ fn slot_class(raw: &str) -> (String, &'static str) {
         "_path" => "(?:[^:]*/)?",
         "_host" => "[^/]+",
         "_scheme" => "[A-Za-z][A-Za-z0-9+.-]*",
-        _ => "[^:/]+",
+        _ => "[^:/|]+",
     };
     (raw.to_string(), class)
 }
