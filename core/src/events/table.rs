@@ -100,7 +100,8 @@ impl IdentifierSpec {
 #[derive(Debug, Clone, Default)]
 pub struct EventTable {
     entries: Vec<EventEntry>,
-    by_key: HashMap<(String, String), usize>,
+    /// eventSource -> eventName -> entry, so a lookup borrows both names.
+    by_key: HashMap<String, HashMap<String, usize>>,
 }
 
 #[derive(Deserialize)]
@@ -116,11 +117,11 @@ impl EventTable {
     pub fn from_json(text: &str, ids: &Identities) -> Result<Self, String> {
         let file: TableFile =
             serde_json::from_str(text).map_err(|e| format!("cloudtrail-events: {e}"))?;
-        let mut by_key = HashMap::new();
+        let mut by_key: HashMap<String, HashMap<String, usize>> = HashMap::new();
         for (i, e) in file.events.iter().enumerate() {
             check_entry(e, ids).map_err(|m| format!("{} {}: {m}", e.event_source, e.event_name))?;
-            let key = (e.event_source.clone(), e.event_name.clone());
-            if by_key.insert(key, i).is_some() {
+            let names = by_key.entry(e.event_source.clone()).or_default();
+            if names.insert(e.event_name.clone(), i).is_some() {
                 return Err(format!("{} {} listed twice", e.event_source, e.event_name));
             }
         }
@@ -132,10 +133,7 @@ impl EventTable {
 
     /// The entry of a source and bare event name.
     pub fn get(&self, event_source: &str, event_name: &str) -> Option<&EventEntry> {
-        // A borrowed tuple key needs an owned lookup; the strings are short.
-        let i = self
-            .by_key
-            .get(&(event_source.to_string(), event_name.to_string()))?;
+        let i = self.by_key.get(event_source)?.get(event_name)?;
         self.entries.get(*i)
     }
 
