@@ -18,6 +18,7 @@ mod readers;
 mod revert_apply;
 mod s3_store;
 mod schema_source;
+mod sns_notifier;
 mod writers;
 
 pub use children::{AwsChildEnumerator, ENUMERATORS};
@@ -33,6 +34,7 @@ pub use realdrift_core::pipeline::CallCounter;
 pub use revert_apply::{apply_revert, TokioPause};
 pub use s3_store::S3BaselineStore;
 pub use schema_source::DescribeTypeSchemas;
+pub use sns_notifier::{sns_subject, SnsNotifier};
 pub use writers::{writer_for, AwsRevertWriter, RetryPolicy, WriteCall, WRITERS};
 
 use realdrift_core::pipeline::Pipeline;

@@ -12,6 +12,7 @@ pub mod declared;
 pub mod finding;
 pub mod ignore;
 pub mod normalize;
+pub mod notify;
 pub mod pipeline;
 pub mod report;
 pub mod revert;
