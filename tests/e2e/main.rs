@@ -11,6 +11,7 @@
 
 mod emulator;
 mod revert;
+mod revert_lambda;
 mod scenarios;
 mod world;
 

@@ -29,6 +29,10 @@ pub const ALL: &[Scenario] = &[
         name: "revert_one_failed_write_leaves_the_others",
         run: revert_one_failed_write_leaves_the_others,
     },
+    Scenario {
+        name: "revert_lambda_through_the_local_runtime",
+        run: crate::revert_lambda::revert_lambda_through_the_local_runtime,
+    },
 ];
 
 fn check(w: &World, stack: &str) -> (i32, Value) {
