@@ -13,6 +13,7 @@ pub mod events;
 pub mod finding;
 pub mod ignore;
 pub mod normalize;
+pub mod notify;
 pub mod pipeline;
 pub mod report;
 pub mod revert;

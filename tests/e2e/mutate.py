@@ -9,6 +9,7 @@ Each op runs in order; any failure exits 1 naming the op. Needs AWS_ENDPOINT_URL
 import json
 import os
 import sys
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "emulator"))
@@ -64,6 +65,26 @@ def create_bucket(aws, bucket):
     aws.s3.create_bucket(Bucket=bucket)
 
 
+def queue_fifo(aws, queue_url):
+    # AWS refuses to change FifoQueue after creation (it is create-only);
+    # moto accepts it, which is the one way to make a create-only property
+    # differ in the emulator.
+    name = queue_url.rstrip("/").rsplit("/", 1)[-1]
+    url = aws.sqs.get_queue_url(QueueName=name)["QueueUrl"]
+    aws.sqs.set_queue_attributes(QueueUrl=url, Attributes={"FifoQueue": "true"})
+
+
+def cc_fault(_aws, operation, identifier, error_code, times=0):
+    # Not a console change: makes the emulator's Cloud Control endpoint fail
+    # writes to one resource (docs/emulator.md, POST /faults).
+    body = {"operation": operation, "identifier": identifier, "errorCode": error_code, "times": times}
+    req = urllib.request.Request(
+        os.environ["AWS_ENDPOINT_URL_CLOUDCONTROL"] + "/faults", data=json.dumps(body).encode(), method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=5):
+        pass
+
+
 OPS = {
     "versioning": versioning,
     "accelerate": accelerate,
@@ -74,6 +95,8 @@ OPS = {
     "topic-display-name": topic_display_name,
     "subscribe": subscribe,
     "create-bucket": create_bucket,
+    "queue-fifo": queue_fifo,
+    "cc-fault": cc_fault,
 }
 
 

@@ -3,7 +3,8 @@
 
 use crate::declared::DeclaredValue;
 use crate::finding::Finding;
-use crate::pipeline::ResourceRecord;
+use crate::pipeline::{GatheredStack, ResourceRecord};
+use crate::report::StackReport;
 use crate::schema::SchemaFacts;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -66,4 +67,19 @@ pub struct PlanOptions {
     pub remove_unrecorded: bool,
     /// Only these item ids; `None` selects every revertable item.
     pub select: Option<BTreeSet<String>>,
+}
+
+impl PlanInput {
+    /// The input of one checked stack: the report's findings (after the
+    /// baseline and the ignore rules) and what the gather read.
+    pub fn from_checked(report: &StackReport, g: &GatheredStack) -> PlanInput {
+        PlanInput {
+            stack: g.stack.clone(),
+            account: g.account.clone(),
+            region: g.region.clone(),
+            findings: report.findings.clone(),
+            resources: g.resources.iter().map(RevertResource::from).collect(),
+            stack_tags: g.context.stack_tags.clone(),
+        }
+    }
 }

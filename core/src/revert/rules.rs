@@ -102,6 +102,23 @@ pub struct KeepOmitted {
     pub reason: String,
 }
 
+/// An error code a revert write retries until its deadline.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TransientCode {
+    /// The service error code or Cloud Control handler error code.
+    pub code: String,
+    /// Where the fact comes from.
+    pub source: String,
+    /// Why waiting helps.
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct TransientTable {
+    codes: Vec<TransientCode>,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct RuleTable {
@@ -123,10 +140,13 @@ pub struct RevertFacts {
     pub preserved_tags: Vec<PreservedTag>,
     /// Write-only properties never re-sent.
     pub keep_omitted: Vec<KeepOmitted>,
+    /// Error codes a write retries until its deadline.
+    pub transient: Vec<TransientCode>,
 }
 
 const WRITERS: &str = include_str!("../../data/revert-writers.json");
 const RULES: &str = include_str!("../../data/revert-rules.json");
+const TRANSIENT: &str = include_str!("../../data/revert-transient.json");
 
 /// The bundled facts (parsed once).
 pub fn revert_facts() -> &'static RevertFacts {
@@ -138,12 +158,15 @@ pub fn revert_facts() -> &'static RevertFacts {
             serde_json::from_str(WRITERS).expect("core/data/revert-writers.json is valid");
         let r: RuleTable =
             serde_json::from_str(RULES).expect("core/data/revert-rules.json is valid");
+        let t: TransientTable =
+            serde_json::from_str(TRANSIENT).expect("core/data/revert-transient.json is valid");
         RevertFacts {
             type_writers: w.types,
             property_writers: w.properties,
             explicit_defaults: r.explicit_defaults,
             preserved_tags: r.preserved_tag_keys,
             keep_omitted: r.keep_omitted_write_only,
+            transient: t.codes,
         }
     })
 }
@@ -178,6 +201,11 @@ impl RevertFacts {
         })
     }
 
+    /// True when a write failing with this error code is retried until its deadline.
+    pub fn is_transient(&self, code: &str) -> bool {
+        self.transient.iter().any(|t| t.code == code)
+    }
+
     /// True when a write-only property must not be re-sent.
     pub fn keeps_omitted(&self, resource_type: &str, property: &str) -> bool {
         self.keep_omitted
@@ -209,6 +237,7 @@ mod tests {
             .iter()
             .all(|t| sourced(&t.source, &t.reason) && (t.prefix.is_some() != t.key.is_some())));
         assert!(f.keep_omitted.iter().all(|k| sourced(&k.source, &k.reason)));
+        assert!(f.transient.iter().all(|t| sourced(&t.source, &t.reason)));
         // Cloud Control is never a service writer.
         assert!(f
             .type_writers
@@ -234,5 +263,7 @@ mod tests {
         assert!(f.is_preserved_tag("AmazonECSManaged"));
         assert!(!f.is_preserved_tag("team"));
         assert!(f.keeps_omitted("AWS::Lambda::Function", "Code"));
+        assert!(f.is_transient("NotStabilized") && f.is_transient("ThrottlingException"));
+        assert!(!f.is_transient("ValidationException") && !f.is_transient("AccessDenied"));
     }
 }
