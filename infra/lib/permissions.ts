@@ -60,7 +60,10 @@ export function revertWriteStatements(types: string[], passRoles: string[]): iam
     );
   }
   const statements = [
-    new iam.PolicyStatement({ actions: CLOUD_CONTROL_WRITE, resources: ['*'] }),
+    new iam.PolicyStatement({
+      actions: [...new Set([...CLOUD_CONTROL_WRITE, ...sdkActions().writers.map((w) => w.action)])].sort(),
+      resources: ['*'],
+    }),
     new iam.PolicyStatement({ actions: handlerActions, resources: ['*'] }),
   ];
   if (passRoles.length > 0) {
