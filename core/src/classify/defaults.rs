@@ -264,13 +264,15 @@ pub(crate) fn is_known_default(
         && path
             .top()
             .is_some_and(|k| scope.schema.create_only.iter().any(|c| c == k));
-    let cross = crate::normalize::aws_facts::facts()
+    let cross = scope
+        .knowledge
         .cross_type_defaults
         .candidates(path.top())
         .filter(|kd| !kd.entry.create_only || create_only);
     // Description-stated defaults only decide values that would otherwise
     // surface: an unset (trivially empty) value is dropped as noise anyway.
-    let docs = crate::normalize::aws_facts::facts()
+    let docs = scope
+        .knowledge
         .doc_defaults_for(&scope.res.resource_type)
         .filter(|_| !is_trivially_empty(v))
         .into_iter()

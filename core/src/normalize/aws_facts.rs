@@ -25,6 +25,53 @@ struct DocDefault {
     source: String,
 }
 
+/// Where a fact comes from. `Schema`, `Docs` and `ApiModel` facts are the
+/// output of a committed generator over pinned packages; `Observed` facts were
+/// seen on real deploys and say what was seen and why it is not
+/// deploy-specific.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// A registry-schema annotation.
+    Schema,
+    /// AWS documentation text (CloudFormation property docs).
+    Docs,
+    /// A service API model.
+    ApiModel,
+    /// Seen on a real deploy.
+    Observed,
+}
+
+impl Source {
+    /// The name used in the data files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Schema => "schema",
+            Source::Docs => "docs",
+            Source::ApiModel => "api-model",
+            Source::Observed => "observed",
+        }
+    }
+}
+
+/// Which facts a classify run may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Knowledge {
+    /// Every fact.
+    #[default]
+    All,
+    /// Every fact except `observed` ones: what general sources alone explain.
+    WithoutObserved,
+}
+
+impl Knowledge {
+    /// True when a fact of this source is in use. A fact with no source
+    /// counts as observed (the data test rejects it anyway).
+    fn admits(self, source: Option<Source>) -> bool {
+        self == Knowledge::All || !matches!(source, None | Some(Source::Observed))
+    }
+}
+
 /// One known AWS default for a (type, path).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -56,6 +103,9 @@ pub struct KnownDefaultEntry {
     pub create_only: bool,
     /// Why this is a default.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A per-type path rule with no parameters.
@@ -69,6 +119,9 @@ pub struct PathRule {
     pub path: String,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A scalar (or key) equivalence the service applies at a path.
@@ -112,6 +165,9 @@ pub struct EquivalenceRule {
     pub rule: Equivalence,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A path whose value is AWS-generated for this resource.
@@ -133,6 +189,9 @@ pub struct GeneratedRule {
     pub value: Option<Value>,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// An identity key override for a nested object array.
@@ -148,6 +207,9 @@ pub struct IdentityRule {
     pub keys: Vec<String>,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// An array compared as a keyed set whose live side is a SUPERSET of the
@@ -181,6 +243,9 @@ pub struct KeyedSetRule {
     pub fold_husks: bool,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A declared property whose live read comes back under another name.
@@ -199,6 +264,9 @@ pub struct AltRule {
     pub same_value: bool,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A key the service renames inside an object (a deprecated alias).
@@ -216,6 +284,9 @@ pub struct KeyAlias {
     pub live: String,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A live value the service derives from a sibling value in the same object
@@ -229,11 +300,14 @@ pub struct DerivedEcho {
     /// Path of the derived value (`*` allowed).
     pub path: String,
     /// The sibling key it is derived from.
-    pub source: String,
+    pub sibling: String,
     /// The derivation (`base64`).
     pub encoding: String,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// An undeclared switch AWS turns ON at creation: its OFF state (false /
@@ -252,6 +326,9 @@ pub struct OffRule {
     pub unless_present: Vec<String>,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A name CloudControl maintains on its own (timestamps, revision ids).
@@ -260,8 +337,11 @@ pub struct OffRule {
 pub struct ManagedName {
     /// The property name.
     pub name: String,
-    /// Why it is managed.
+    /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -457,11 +537,52 @@ fn parse<T: for<'de> Deserialize<'de>>(file: &'static str, text: &str) -> Result
     serde_json::from_str(text).map_err(|source| FactsError::Parse { file, source })
 }
 
-/// Builds the registry from the bundled files.
+/// Keeps only the entries of `list` whose source `knowledge` admits.
+fn admit<T>(list: &mut Vec<T>, knowledge: Knowledge, source: fn(&T) -> Option<Source>) {
+    list.retain(|e| knowledge.admits(source(e)));
+}
+
+impl TypeRulesFile {
+    /// Drops every rule `knowledge` does not admit.
+    fn admit(&mut self, k: Knowledge) {
+        for list in [
+            &mut self.unordered_arrays,
+            &mut self.case_insensitive,
+            &mut self.latest_sentinel,
+            &mut self.version_prefix,
+            &mut self.readgap_collections,
+            &mut self.descend_undeclared,
+            &mut self.owned_elsewhere,
+        ] {
+            admit(list, k, |r| r.source);
+        }
+        admit(&mut self.generated_paths, k, |r| r.source);
+        admit(&mut self.identity_keys, k, |r| r.source);
+        admit(&mut self.keyed_sets, k, |r| r.source);
+        admit(&mut self.alt_representations, k, |r| r.source);
+        admit(&mut self.echoes, k, |r| r.source);
+        admit(&mut self.key_aliases, k, |r| r.source);
+        admit(&mut self.equivalences, k, |r| r.source);
+        admit(&mut self.service_attached, k, |r| r.source);
+        admit(&mut self.derived_echoes, k, |r| r.source);
+        admit(&mut self.meaningful_when_off, k, |r| r.source);
+    }
+}
+
+/// Builds the registry from the bundled files (every fact).
 pub fn load() -> Result<AwsFacts, FactsError> {
-    let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS)?;
-    let tr: TypeRulesFile = parse("type-rules.json", TYPE_RULES)?;
-    let mf: ManagedFieldsFile = parse("managed-fields.json", MANAGED_FIELDS)?;
+    load_with(Knowledge::All)
+}
+
+/// Builds the registry from the bundled files, keeping the facts
+/// `knowledge` admits.
+pub fn load_with(knowledge: Knowledge) -> Result<AwsFacts, FactsError> {
+    let mut kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS)?;
+    let mut tr: TypeRulesFile = parse("type-rules.json", TYPE_RULES)?;
+    let mut mf: ManagedFieldsFile = parse("managed-fields.json", MANAGED_FIELDS)?;
+    admit(&mut kd.defaults, knowledge, |e| e.source);
+    tr.admit(knowledge);
+    admit(&mut mf.names, knowledge, |n| n.source);
     let mut facts = AwsFacts {
         managed_names: mf.names.into_iter().map(|n| n.name).collect(),
         ..AwsFacts::default()
@@ -581,6 +702,7 @@ pub fn load() -> Result<AwsFacts, FactsError> {
                     same_as: None,
                     create_only: false,
                     reason: d.source,
+                    source: Some(Source::Docs),
                 },
             });
     }
@@ -591,9 +713,19 @@ pub fn load() -> Result<AwsFacts, FactsError> {
 /// defect caught by the unit tests; at run time it degrades to no facts
 /// (more findings, never fewer) and logs an error.
 pub fn facts() -> &'static AwsFacts {
-    static FACTS: OnceLock<AwsFacts> = OnceLock::new();
-    FACTS.get_or_init(|| {
-        load().unwrap_or_else(|e| {
+    facts_for(Knowledge::All)
+}
+
+/// The registry restricted to what `knowledge` admits, loaded on first use.
+pub fn facts_for(knowledge: Knowledge) -> &'static AwsFacts {
+    static ALL: OnceLock<AwsFacts> = OnceLock::new();
+    static GENERAL: OnceLock<AwsFacts> = OnceLock::new();
+    let cell = match knowledge {
+        Knowledge::All => &ALL,
+        Knowledge::WithoutObserved => &GENERAL,
+    };
+    cell.get_or_init(|| {
+        load_with(knowledge).unwrap_or_else(|e| {
             tracing::error!("{e}");
             AwsFacts::default()
         })
