@@ -215,9 +215,7 @@ impl Cmp<'_, '_> {
             }
             _ if self.eq(path, d, l) => {}
             (Value::Array(da), Value::Array(la))
-                if da.len() == la.len()
-                    && !self.scope.is_unordered(path)
-                    && identity_key_of(da, &SORT_IDENTITY_KEYS).is_some() =>
+                if da.len() == la.len() && identity_key_of(da, &SORT_IDENTITY_KEYS).is_some() =>
             {
                 let w = whole.cloned().unwrap_or_else(|| (path.clone(), d.clone()));
                 for (i, (x, y)) in da.iter().zip(la).enumerate() {

@@ -4,6 +4,7 @@
 //! is equality-gated except the explicitly value-independent data entries.
 
 use super::scope::Scope;
+use crate::normalize::aws_facts::Source;
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::path::Path;
@@ -277,12 +278,16 @@ pub(crate) fn is_known_default(
         .filter(|_| !is_trivially_empty(v))
         .into_iter()
         .flat_map(|d| d.candidates(path.top()));
+    let empty = is_trivially_empty(v);
     scope
         .facts
         .defaults
         .candidates(path.top())
         .chain(cross)
         .chain(docs)
+        // Mined (general) defaults only decide values that would otherwise
+        // surface: an unset value is dropped as noise anyway.
+        .filter(|kd| !empty || kd.entry.source == Some(Source::Observed))
         .any(|kd| {
             kd.pattern.matches(path)
                 && kd
@@ -290,7 +295,12 @@ pub(crate) fn is_known_default(
                     .when
                     .as_ref()
                     .is_none_or(|w| when_holds(scope, live, w))
-                && ((kd.entry.any && !is_trivially_empty(v))
+                && ((kd.entry.any && !empty)
+                    // A value AWS chose is this resource's own identity
+                    // when another rule says so (generated wins).
+                    || (kd.entry.chosen_at_create
+                        && !empty
+                        && !super::undeclared::is_generated(scope, path, v))
                     || kd.entry.same_as.as_deref().is_some_and(|at| {
                         when_value(scope, &scope.declared, at)
                             .or_else(|| when_value(scope, live, at))

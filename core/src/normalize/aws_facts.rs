@@ -14,6 +14,51 @@ const MANAGED_FIELDS: &str = include_str!("../../data/managed-fields.json");
 /// Defaults stated in registry-schema property descriptions (produced by the
 /// schema snapshot generator; each entry quotes its source sentence).
 const DOC_DEFAULTS: &str = include_str!("../../data/schemas/doc-defaults.json");
+/// Defaults mined by `scripts/gen-knowledge.sh` (schema / docs / api-model).
+const GENERATED_DEFAULTS: &str = include_str!("../../data/generated/defaults.json");
+/// Compare rules mined by `scripts/gen-knowledge.sh`.
+const GENERATED_RULES: &str = include_str!("../../data/generated/type-rules.json");
+
+/// One generated default: a constant or a value AWS chooses at create time.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GeneratedDefault {
+    #[serde(rename = "type")]
+    type_name: String,
+    path: String,
+    #[serde(default)]
+    values: Vec<Value>,
+    #[serde(default, rename = "chosenAtCreate")]
+    chosen_at_create: bool,
+    source: Source,
+    /// The evidence (a documentation sentence or the schema annotation).
+    quote: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GeneratedDefaultsFile {
+    #[serde(default, rename = "_doc")]
+    _doc: Option<String>,
+    defaults: Vec<GeneratedDefault>,
+}
+
+impl GeneratedDefault {
+    fn into_entry(self) -> KnownDefaultEntry {
+        KnownDefaultEntry {
+            type_name: self.type_name,
+            path: self.path,
+            values: self.values,
+            any: false,
+            chosen_at_create: self.chosen_at_create,
+            when: None,
+            same_as: None,
+            create_only: false,
+            reason: self.quote,
+            source: Some(self.source),
+        }
+    }
+}
 
 /// One default stated in a schema property description.
 #[derive(Debug, Clone, Deserialize)]
@@ -88,6 +133,12 @@ pub struct KnownDefaultEntry {
     /// Value-independent: any value AWS assigned counts (ids, placement).
     #[serde(default)]
     pub any: bool,
+    /// AWS chooses the value at create time when none is declared (a
+    /// placement, a window, the VPC's default security group) and a user can
+    /// change it later: it folds on a first run, and `record` snapshots it so
+    /// a later change surfaces as drift.
+    #[serde(default, rename = "chosenAtCreate")]
+    pub chosen_at_create: bool,
     /// Only when each named top-level property (declared, else live) has
     /// one of the listed values; a `null` alternative means "absent".
     #[serde(default)]
@@ -580,6 +631,14 @@ pub fn load_with(knowledge: Knowledge) -> Result<AwsFacts, FactsError> {
     let mut kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS)?;
     let mut tr: TypeRulesFile = parse("type-rules.json", TYPE_RULES)?;
     let mut mf: ManagedFieldsFile = parse("managed-fields.json", MANAGED_FIELDS)?;
+    let gd: GeneratedDefaultsFile = parse("generated/defaults.json", GENERATED_DEFAULTS)?;
+    let gr: TypeRulesFile = parse("generated/type-rules.json", GENERATED_RULES)?;
+    // Hand-written entries first (they carry conditions and derivations the
+    // generator cannot state), then the generated ones.
+    kd.defaults
+        .extend(gd.defaults.into_iter().map(GeneratedDefault::into_entry));
+    tr.unordered_arrays.extend(gr.unordered_arrays);
+    tr.case_insensitive.extend(gr.case_insensitive);
     admit(&mut kd.defaults, knowledge, |e| e.source);
     tr.admit(knowledge);
     admit(&mut mf.names, knowledge, |n| n.source);
@@ -698,6 +757,7 @@ pub fn load_with(knowledge: Knowledge) -> Result<AwsFacts, FactsError> {
                     path: d.path,
                     values: vec![value],
                     any: false,
+                    chosen_at_create: false,
                     when: None,
                     same_as: None,
                     create_only: false,
@@ -808,10 +868,15 @@ mod tests {
     fn known_default_entries_are_gated_or_explicitly_any() {
         let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS).expect("parses");
         for e in kd.defaults {
-            let kinds = [e.any, !e.values.is_empty(), e.same_as.is_some()];
+            let kinds = [
+                e.any,
+                e.chosen_at_create,
+                !e.values.is_empty(),
+                e.same_as.is_some(),
+            ];
             assert!(
                 kinds.iter().filter(|k| **k).count() == 1,
-                "{} {}: exactly one of `values` / `any` / `sameAs`",
+                "{} {}: exactly one of `values` / `any` / `chosenAtCreate` / `sameAs`",
                 e.type_name,
                 e.path
             );
