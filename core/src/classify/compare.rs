@@ -15,6 +15,7 @@ use crate::normalize::arrays::{identity_key_of, SORT_IDENTITY_KEYS};
 use crate::normalize::aws_facts::Equivalence;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::path::{Path, Seg};
+use crate::normalize::shapes::{is_shape_equal, is_sorted_permutation, shape_identity};
 use crate::normalize::scalars::{
     is_access_string_equal, is_case_insensitive_equal, is_dns_name_equal, is_epoch_hour_floor,
     is_intelligent_tier_match, is_latest_sentinel_match, is_numeric_string_equal, is_pem_equal,
@@ -86,6 +87,7 @@ impl Cmp<'_, '_> {
         ) || is_arn_name_match(ds, ls, ctx.account_id.as_deref(), ctx.region.as_deref())
             || is_managed_kms_alias_match(ds, ls, ctx.kms_alias_targets.as_ref())
             || is_pem_equal(ds, ls)
+            || is_shape_equal(path.last_key(), ds, ls)
     }
 
     /// Declared-vs-live equality under every fold. Both sides are expected
@@ -112,18 +114,22 @@ impl Cmp<'_, '_> {
                     return self.keyed_eq(k, path, da, la);
                 }
                 if da.len() != la.len() {
-                    return false;
+                    // Elements keyed by a name: a declared subset of live
+                    // (the live-only ones are reported as nested inventory).
+                    return la.len() > da.len() && self.shape_keyed_eq(path, da, la);
                 }
                 if self.scope.is_unordered(path) {
-                    self.multiset_eq(path, da, la)
-                } else {
-                    da.iter().zip(la).enumerate().all(|(i, (x, y))| {
-                        path.push(Seg::Index(i));
-                        let ok = self.eq(path, x, y);
-                        path.pop();
-                        ok
-                    })
+                    return self.multiset_eq(path, da, la);
                 }
+                let positional = da.iter().zip(la).enumerate().all(|(i, (x, y))| {
+                    path.push(Seg::Index(i));
+                    let ok = self.eq(path, x, y);
+                    path.pop();
+                    ok
+                });
+                positional
+                    || self.shape_keyed_eq(path, da, la)
+                    || is_sorted_permutation(da, la, |x, y| self.eq(path, x, y))
             }
             (Value::String(s), other @ (Value::Object(_) | Value::Array(_)))
             | (other @ (Value::Object(_) | Value::Array(_)), Value::String(s)) => {
@@ -150,6 +156,27 @@ impl Cmp<'_, '_> {
                 Some((lid, le)) => {
                     path.push(Seg::Id(lid));
                     let ok = self.eq(path, &k.comparable(de), k.value(le));
+                    path.pop();
+                    ok
+                }
+                None => false,
+            }
+        })
+    }
+
+    /// Keyed-set equality by shape: both arrays are keyed by a name or key
+    /// field (see `shape_identity`) and every declared element has a live
+    /// element with its identity that it equals. Order never matters.
+    fn shape_keyed_eq(&self, path: &mut Path, da: &[Value], la: &[Value]) -> bool {
+        let Some(key) = shape_identity(da, la) else {
+            return false;
+        };
+        da.iter().all(|de| {
+            let id = de.get(key).and_then(Value::as_str);
+            match la.iter().find(|le| le.get(key).and_then(Value::as_str) == id) {
+                Some(le) => {
+                    path.push(Seg::Id(id.unwrap_or_default().to_string()));
+                    let ok = self.eq(path, de, le);
                     path.pop();
                     ok
                 }
@@ -224,6 +251,9 @@ impl Cmp<'_, '_> {
                     path.pop();
                 }
             }
+            (Value::Array(da), Value::Array(la)) if shape_identity(da, la).is_some() => {
+                self.shape_keyed_diff(path, d, da, la, whole, out);
+            }
             _ => out.push(Mismatch {
                 path: path.clone(),
                 desired: d.clone(),
@@ -231,6 +261,39 @@ impl Cmp<'_, '_> {
                 whole_array: whole.cloned(),
                 attribute_key: None,
             }),
+        }
+    }
+
+    /// Diff of an array keyed by shape: each declared element against the
+    /// live element with its identity (absent = the element is missing).
+    fn shape_keyed_diff(
+        &self,
+        path: &mut Path,
+        d: &Value,
+        da: &[Value],
+        la: &[Value],
+        whole: Option<&(Path, Value)>,
+        out: &mut Vec<Mismatch>,
+    ) {
+        let Some(key) = shape_identity(da, la) else {
+            return;
+        };
+        let w = whole.cloned().unwrap_or_else(|| (path.clone(), d.clone()));
+        for (i, de) in da.iter().enumerate() {
+            let id = de.get(key).and_then(Value::as_str);
+            let le = la.iter().find(|le| le.get(key).and_then(Value::as_str) == id);
+            path.push(Seg::Index(i));
+            match le {
+                Some(le) => self.diff(path, de, le, Some(&w), out),
+                None => out.push(Mismatch {
+                    path: path.clone(),
+                    desired: de.clone(),
+                    actual: None,
+                    whole_array: Some(w.clone()),
+                    attribute_key: None,
+                }),
+            }
+            path.pop();
         }
     }
 
