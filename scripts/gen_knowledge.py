@@ -41,27 +41,57 @@ MAX_DEPTH = 6
 # Sentences that state a default
 # --------------------------------------------------------------------------
 
-VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|[A-Za-z0-9_.:/+-]+)"
-UNIT = r"(?:\s+(?P<unit>[a-z]+))?"
-DEFAULT_SENTENCES = [
-    re.compile(r"^\*?default(?:\s+value)?\*?\s*:\s*" + VALUE + UNIT + r"\s*\.?$", re.I),
-    re.compile(r"^(?:the\s+)?default(?:\s+value)?\s+is\s+" + VALUE + UNIT + r"\s*\.?$", re.I),
-    re.compile(r"^(?:this\s+(?:property|parameter|value|setting)\s+)?defaults?\s+to\s+" + VALUE + UNIT + r"\s*\.?$", re.I),
-    re.compile(r"^by\s+default,?\s+(?:this\s+(?:value|property|parameter|setting)\s+is\s+(?:set\s+to\s+)?|the\s+value\s+is\s+)" + VALUE + r"\s*\.?$", re.I),
+NUM = r"-?[0-9]{1,3}(?:,[0-9]{3})+|-?[0-9]+(?:\.[0-9]+)?"
+VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|" + NUM + r"|[A-Za-z0-9_.:/+-]+)"
+UNIT = r"(?:\s+(?P<unit>[A-Za-z]+))?"
+# What may follow the value: nothing, a parenthetical, "or <the same in other
+# units>", or ", but ..." - never a condition.
+TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*)?)\s*\.?$"
+DEFAULT_PREFIXES = [
+    r"^\*?default(?:\s+value)?\*?\s*:\s*",
+    r"^(?:the\s+)?default(?:\s+value)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
+    r"^(?:this\s+(?:property|parameter|value|setting)\s+)?defaults?\s+to\s+",
+    r"^by\s+default,?\s+(?:this\s+(?:value|property|parameter|setting)\s+is\s+(?:set\s+to\s+)?|the\s+value\s+is\s+)",
+    r"^if\s+(?:not\s+specified|omitted|unspecified|you\s+(?:don't|do\s+not)\s+specify\s+(?:a\s+value|this\s+(?:property|parameter|value)|one)),?\s+"
+    r"(?:the\s+default(?:\s+value)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to|"
+    r"aws\s+cloudformation\s+uses\s+the\s+default\s+value\s+of)\s+",
+]
+DEFAULT_SENTENCES = [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_PREFIXES]
+# "If the target group protocol is TCP, UDP or HTTP, the default is 5." /
+# "For target groups with a protocol of GENEVE, the default is 5."
+CONDITIONED = [
     re.compile(
-        r"^if\s+(?:not\s+specified|omitted|unspecified|you\s+(?:don't|do\s+not)\s+specify\s+(?:a\s+value|this\s+(?:property|parameter|value)|one)),?\s+"
-        r"(?:the\s+default(?:\s+value)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to)\s+"
-        + VALUE + UNIT + r"\s*\.?$",
+        r"^(?:if|when)\s+(?:the\s+)?(?P<subj>[a-z][a-z ]*?)\s+(?:is|are)\s+(?P<alts>[^,]+(?:,\s*[^,]+)*?),\s*the\s+default(?:\s+value)?\s+is\s+"
+        + VALUE + UNIT + TAIL,
+        re.I,
+    ),
+    re.compile(
+        r"^for\s+[a-z ]+?\s+with\s+an?\s+(?P<subj>[a-z][a-z ]*?)\s+of\s+(?P<alts>[^,]+(?:,\s*[^,]+)*?),\s*the\s+default(?:\s+value)?\s+is\s+"
+        + VALUE + UNIT + TAIL,
         re.I,
     ),
 ]
-# A list item naming the default among the allowed values:
-# "- `DISABLED` (default value): ..." / "- `SAFE_DELETE` – (default) ...".
+# "When `SqsManagedSseEnabled` is not defined, SSE-SQS encryption is enabled
+# by default." for a boolean switch.
+SWITCH = re.compile(r"\b(?:is|are)\s+(?P<state>enabled|disabled|turned\s+on|turned\s+off)\s+by\s+default\b", re.I)
+CONDITION_WORDS = re.compile(r"\b(?:if|when|unless|except|for\s+(?!example))\b", re.I)
 DEFAULT_ITEM = re.compile(r"^[-*]\s*`(?P<v>[^`]+)`\s*(?:[-–:]\s*)?\((?:the\s+)?default(?:\s+value)?\)", re.I)
 QUOTED = re.compile(r"^(?:``(?P<a>[^`]+)``|`(?P<b>[^`]+)`|\"(?P<c>[^\"]+)\")$")
 INTEGER = re.compile(r"^-?[0-9]+$")
 NUMBER = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$")
 BARE_TOKEN = re.compile(r"^[A-Za-z0-9_.:/+-]+$")
+UNITS = {
+    "second": "second", "seconds": "second", "minute": "minute", "minutes": "minute",
+    "hour": "hour", "hours": "hour", "day": "day", "days": "day",
+    "millisecond": "millisecond", "milliseconds": "millisecond", "ms": "millisecond",
+    "byte": "byte", "bytes": "byte", "mb": "mb", "mib": "mb", "gb": "gb", "gib": "gb",
+    "kib": "kb", "kb": "kb", "percent": "percent",
+}
+UNIT_WORDS = {
+    "second": r"seconds?", "minute": r"minutes?", "hour": r"hours?", "day": r"days?",
+    "millisecond": r"milliseconds?|millis", "byte": r"bytes?", "mb": r"mi?b|megabytes?",
+    "gb": r"gi?b|gigabytes?", "kb": r"ki?b|kilobytes?", "percent": r"percent(?:age)?",
+}
 
 # Sentences saying AWS picks a value itself when none is given (placement,
 # maintenance windows, the default security group): a value chosen at create
@@ -100,19 +130,36 @@ def sentences(text):
                 yield part
 
 
-def parse_value(raw, kind, enum, unit, prop_name):
+def unit_fits(unit, prop_name, doc):
+    """A stated unit is the property's own when its name carries it or the
+    description states the property in that unit elsewhere."""
+    u = UNITS.get(unit.lower())
+    if u is None:
+        return False
+    words = UNIT_WORDS[u]
+    if re.search(words, prop_name, re.I):
+        return True
+    rest = re.sub(r"[^.]*\bdefault[^.]*", "", doc or "", flags=re.I)
+    return re.search(r"\b(?:" + words + r")\b", rest, re.I) is not None
+
+
+def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None):
     """The stated value as JSON compatible with the property, or None."""
     raw = raw.strip()
     q = QUOTED.match(raw)
     text = next((g for g in q.groups() if g is not None), None) if q else raw
-    if text is None or not BARE_TOKEN.match(text):
+    if text is None:
         return None
-    if unit:
-        # A unit is acceptable only when the property name carries it
-        # ("HealthCheckGracePeriod ... Default: 0 seconds" does not).
-        stem = unit.rstrip("s").lower()
-        if stem not in prop_name.lower():
+    if re.match(r"^-?[0-9]{1,3}(?:,[0-9]{3})+$", text):
+        text = text.replace(",", "")
+    if not BARE_TOKEN.match(text):
+        return None
+    if unit and unit.lower() not in ("or", "but", "and"):
+        if not unit_fits(unit, prop_name, doc):
             return None
+    if kind == "array":
+        v = parse_value("`" + text + "`" if q else text, item_kind, enum, None, prop_name, doc)
+        return [v] if v is not None else None
     if isinstance(enum, list):
         return text if text in enum else None
     if kind == "boolean":
@@ -125,33 +172,77 @@ def parse_value(raw, kind, enum, unit, prop_name):
         return float(text) if NUMBER.match(text) else None
     if kind == "string" and q:
         return text
-    if kind == "string" and (text.isupper() or re.match(r"^[A-Z][A-Z0-9_]+$", text)):
+    if kind == "string" and re.match(r"^[A-Z][A-Z0-9_]+$", text):
         return text
     return None
 
 
-def stated_default(doc, kind, enum, prop_name):
-    """(value, sentence) for the one default a doc text states, else None."""
+def tail_ok(m):
+    return not CONDITION_WORDS.search(m.groupdict().get("tail") or "")
+
+
+def stated_default(doc, kind, enum, prop_name, item_kind=None):
+    """(value, sentence) for the one unconditioned default a doc text
+    states, else None."""
     found = []
     for s in sentences(doc):
         m = DEFAULT_ITEM.match(s)
         if m:
-            v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name)
+            v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind)
             if v is not None:
                 found.append((v, s))
             continue
         for rx in DEFAULT_SENTENCES:
             m = rx.match(s)
-            if m:
-                v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name)
+            if m and tail_ok(m):
+                v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc, item_kind)
                 if v is not None:
                     found.append((v, s))
                 break
+        else:
+            m = SWITCH.search(s)
+            if kind == "boolean" and m and not re.match(r"^(?:if|for)\b", s, re.I) and re.search(r"enable", prop_name, re.I):
+                found.append((m.group("state").lower() in ("enabled", "turned on"), s))
     values = {json.dumps(v, sort_keys=True) for v, _ in found}
     # Two different stated defaults = a conditioned default: skip.
     if len(values) != 1:
         return None
     return found[0]
+
+
+def camel(words):
+    return "".join(w[:1].upper() + w[1:] for w in words)
+
+
+def conditioned_defaults(doc, kind, enum, prop_name, top_props, enums_of):
+    """[(when, value, sentence)] for defaults stated under a condition on a
+    sibling top-level property ("if the target type is `lambda`")."""
+    out = []
+    for s in sentences(doc):
+        for rx in CONDITIONED:
+            m = rx.match(s)
+            if not m or not tail_ok(m):
+                continue
+            words = m.group("subj").lower().split()
+            prop = next((camel(words[i:]) for i in range(len(words)) if camel(words[i:]) in top_props), None)
+            if prop is None:
+                continue
+            alts = [a.strip().strip("`").strip() for a in re.split(r",|\bor\b|\band\b", m.group("alts"))]
+            alts = [a for a in alts if a]
+            allowed = enums_of(prop)
+            if not alts or any(not BARE_TOKEN.match(a) for a in alts):
+                continue
+            if allowed and any(a not in allowed for a in alts):
+                # Match the schema's spelling when only the case differs.
+                fixed = [next((x for x in allowed if x.lower() == a.lower()), None) for a in alts]
+                if any(f is None for f in fixed):
+                    continue
+                alts = fixed
+            v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc)
+            if v is not None:
+                out.append(({prop: sorted(set(alts))}, v, s))
+            break
+    return out
 
 
 def chosen_sentence(doc):
@@ -338,17 +429,22 @@ def generate(spec, boto, snap):
     unordered = []
     case_insensitive = []
 
-    def add_default(t, path, value, source, quote, chosen=False):
-        key = (t, path)
-        if key in defaults:
+    def add_default(t, path, value, source, quote, chosen=False, when=None):
+        key = (t, path, json.dumps(when, sort_keys=True))
+        if key in defaults or (when is None and any(k[:2] == (t, path) for k in defaults)):
             return  # first source wins: schema, then docs, then api-model
         e = {"type": t, "path": path, "source": source}
         if chosen:
             e["chosenAtCreate"] = True
         else:
             e["values"] = [value]
+        if when:
+            e["when"] = when
         e["quote"] = quote
         defaults[key] = e
+
+    def known(t, path):
+        return any(k[:2] == (t, path) for k in defaults)
 
     for r in sorted(spec.resources, key=lambda r: r["cloudFormationType"]):
         t = r["cloudFormationType"]
@@ -357,6 +453,12 @@ def generate(spec, boto, snap):
             continue
         props = []
         spec.walk(r.get("properties") or {}, "", 0, props)
+        top_props = set((doc.get("properties") or {}).keys())
+
+        def enums_of(prop, doc=doc):
+            n = schema_node_at(doc, prop) or {}
+            return n.get("enum")
+
         create = boto.create_input(t)
         for path, name, p in props:
             if not writable(doc, path):
@@ -364,6 +466,12 @@ def generate(spec, boto, snap):
             node = schema_node_at(doc, path) or {}
             kind = kind_of(p) or node.get("type")
             enum = node.get("enum")
+            item_kind = None
+            if kind == "array":
+                items = resolve(doc, node.get("items")) or {}
+                item_kind, enum = items.get("type"), items.get("enum")
+                if item_kind not in ("string", "integer", "number", "boolean"):
+                    continue
             # 1. The registry schema's own default annotation.
             if "defaultValue" in p:
                 try:
@@ -374,10 +482,13 @@ def generate(spec, boto, snap):
                     add_default(t, path, v, "schema", "registry schema default: " + p["defaultValue"])
             text = p.get("documentation") or ""
             # 2. The CloudFormation documentation.
-            hit = stated_default(text, kind, enum, name)
+            hit = stated_default(text, kind, enum, name, item_kind)
             if hit:
                 add_default(t, path, hit[0], "docs", hit[1])
-            elif "*" not in path:
+            elif "." not in path:
+                for when, v, quote in conditioned_defaults(text, kind, enum, name, top_props, enums_of):
+                    add_default(t, path, v, "docs", quote, when=when)
+            if not known(t, path) and "*" not in path:
                 s = chosen_sentence(text)
                 if s:
                     add_default(t, path, None, "docs", s, chosen=True)
@@ -386,7 +497,7 @@ def generate(spec, boto, snap):
                 if s:
                     case_insensitive.append({"type": t, "path": path, "source": "docs", "reason": s})
             # 3. The service API model's documentation of the same member.
-            if create and (t, path) not in defaults:
+            if create and not known(t, path):
                 model, shape = create
                 member = None
                 for seg in path.split("."):
@@ -394,7 +505,7 @@ def generate(spec, boto, snap):
                     if member is None:
                         break
                 if member is not None:
-                    hit = stated_default(strip_html(member.get("documentation")), kind, enum, name)
+                    hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind)
                     if hit:
                         add_default(t, path, hit[0], "api-model", hit[1])
         # Schema-declared unordered arrays (insertionOrder: false).
@@ -406,7 +517,7 @@ def generate(spec, boto, snap):
                 unordered.append(
                     {"type": t, "path": path, "source": "schema", "reason": "registry schema: insertionOrder false"}
                 )
-    out_defaults = sorted(defaults.values(), key=lambda e: (e["type"], e["path"]))
+    out_defaults = sorted(defaults.values(), key=lambda e: (e["type"], e["path"], json.dumps(e.get("when"), sort_keys=True)))
     rules = {
         "caseInsensitive": sorted(case_insensitive, key=lambda e: (e["type"], e["path"])),
         "unorderedArrays": sorted(unordered, key=lambda e: (e["type"], e["path"])),

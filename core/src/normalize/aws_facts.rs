@@ -30,6 +30,8 @@ struct GeneratedDefault {
     values: Vec<Value>,
     #[serde(default, rename = "chosenAtCreate")]
     chosen_at_create: bool,
+    #[serde(default)]
+    when: Option<HashMap<String, Vec<Value>>>,
     source: Source,
     /// The evidence (a documentation sentence or the schema annotation).
     quote: String,
@@ -51,7 +53,7 @@ impl GeneratedDefault {
             values: self.values,
             any: false,
             chosen_at_create: self.chosen_at_create,
-            when: None,
+            when: self.when,
             same_as: None,
             create_only: false,
             reason: self.quote,

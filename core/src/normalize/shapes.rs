@@ -25,6 +25,12 @@ fn is_enum_key(key: &str) -> bool {
     ends_with_any(key, &["Type", "Protocol"])
 }
 
+/// True for a property holding HTTP header names, which HTTP defines as
+/// case-insensitive (`AllowHeaders`, `HeaderName`).
+fn is_header_key(key: &str) -> bool {
+    key.contains("Header")
+}
+
 /// True for a hostname-shaped string (`api.example.com`, `example.com.`).
 fn is_hostname(s: &str) -> bool {
     s.contains('.')
@@ -38,7 +44,8 @@ fn is_hostname(s: &str) -> bool {
 ///
 /// - an identifier AWS stores lower-cased: live is exactly the lower-case
 ///   form of the declared name;
-/// - an enumerated keyword AWS re-cases (`http` / `HTTP`, `SPARK` / `Spark`);
+/// - an enumerated keyword AWS re-cases (`http` / `HTTP`, `SPARK` / `Spark`),
+///   or an HTTP header name (case-insensitive by definition);
 /// - a DNS name: case and the root's trailing dot are not part of the name;
 /// - text AWS normalises: trailing whitespace or newline;
 /// - a version AWS resolved to its concrete patch (`8.0` / `8.0.45`), or a
@@ -61,7 +68,7 @@ pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
         return false;
     };
     (is_identifier_key(leaf) && live == declared.to_ascii_lowercase())
-        || (is_enum_key(leaf) && declared.eq_ignore_ascii_case(live))
+        || ((is_enum_key(leaf) || is_header_key(leaf)) && declared.eq_ignore_ascii_case(live))
         || (leaf.ends_with("Version") && is_version_prefix_match(declared, live))
 }
 
@@ -95,7 +102,7 @@ pub fn is_sorted_permutation(
 /// True for a field name that names or keys an element of a set
 /// (`Name`, `Key`, `ParameterName`, `DeviceName`, `OptionName`).
 fn is_identity_field(k: &str) -> bool {
-    SORT_IDENTITY_KEYS.contains(&k) || ends_with_any(k, &["Name", "Key"])
+    SORT_IDENTITY_KEYS.contains(&k) || ends_with_any(k, &["Name", "Key", "Cidr"])
 }
 
 /// The field that keys both object arrays as sets: present in every element
@@ -158,6 +165,12 @@ mod tests {
         assert!(is_shape_equal(Some("InstanceProtocol"), "https", "HTTPS"));
         assert!(is_shape_equal(Some("Type"), "SPARK", "Spark"));
         assert!(!is_shape_equal(Some("Type"), "SPARK", "HIVE"));
+    }
+
+    #[test]
+    fn header_names_compare_without_case() {
+        assert!(is_shape_equal(Some("AllowHeaders"), "X-Api-Key", "x-api-key"));
+        assert!(!is_shape_equal(Some("AllowHeaders"), "X-Api-Key", "x-api-id"));
     }
 
     #[test]
