@@ -794,6 +794,25 @@ pub fn facts_for(knowledge: Knowledge) -> &'static AwsFacts {
     })
 }
 
+/// True when `path` (as a finding renders it) of a `resource_type` resource
+/// holds a value AWS chose at create time that a user can change (a
+/// `chosenAtCreate` fact): it folds on a first run, and `record` snapshots it
+/// so a later change surfaces as drift.
+pub fn is_chosen_at_create(resource_type: &str, path: &str) -> bool {
+    let f = facts();
+    let top = path.split(['.', '[']).next();
+    f.for_type(resource_type)
+        .defaults
+        .candidates(top)
+        .chain(f.cross_type_defaults.candidates(top))
+        .chain(
+            f.doc_defaults_for(resource_type)
+                .into_iter()
+                .flat_map(|d| d.candidates(top)),
+        )
+        .any(|kd| kd.entry.chosen_at_create && kd.entry.path == path)
+}
+
 /// Every `(file, entry description, reason)` triple, for the data audit test.
 pub fn all_reasons() -> Result<Vec<(String, String)>, FactsError> {
     let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS)?;
