@@ -296,11 +296,12 @@ pub(crate) fn is_known_default(
                     .as_ref()
                     .is_none_or(|w| when_holds(scope, live, w))
                 && ((kd.entry.any && !empty)
-                    // A value AWS chose is this resource's own identity
-                    // when another rule says so (generated wins).
+                    // A mined chosen value that another rule calls this
+                    // resource's own identity stays generated.
                     || (kd.entry.chosen_at_create
                         && !empty
-                        && !super::undeclared::is_generated(scope, path, v))
+                        && (kd.entry.source == Some(Source::Observed)
+                            || !super::undeclared::is_generated(scope, path, v)))
                     || kd.entry.same_as.as_deref().is_some_and(|at| {
                         when_value(scope, &scope.declared, at)
                             .or_else(|| when_value(scope, live, at))
