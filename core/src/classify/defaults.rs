@@ -7,7 +7,7 @@ use super::scope::Scope;
 use crate::normalize::aws_facts::Source;
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::empty::is_trivially_empty;
-use crate::normalize::path::Path;
+use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{is_stringly_equal, parse_json_text};
 use serde_json::{Map, Value};
 
@@ -239,6 +239,67 @@ fn same_as_matches(scope: &Scope<'_>, v: &Value, d: &Value) -> bool {
         ))
 }
 
+/// The object holding the value at `path` inside `root` (the root itself
+/// for a top-level value); `[id]` steps pick the array element whose name or
+/// key field holds `id`.
+fn parent_of<'v>(root: &'v Map<String, Value>, path: &Path) -> Option<&'v Map<String, Value>> {
+    let segs = path.segs();
+    let mut cur: &'v Map<String, Value> = root;
+    let mut held: Option<&'v Value> = None;
+    for seg in &segs[..segs.len().saturating_sub(1)] {
+        let next = match (seg, held) {
+            (Seg::Key(k), None) => cur.get(k),
+            (Seg::Key(k), Some(_)) => cur.get(k),
+            (Seg::Index(i), Some(Value::Array(a))) => a.get(*i),
+            (Seg::Id(id), Some(Value::Array(a))) => a.iter().find(|e| {
+                e.as_object().is_some_and(|o| {
+                    o.iter().any(|(k, x)| {
+                        crate::normalize::arrays::ALIGN_IDENTITY_KEYS.contains(&k.as_str())
+                            && x.as_str() == Some(id.as_str())
+                    })
+                })
+            }),
+            _ => None,
+        }?;
+        match next {
+            Value::Object(o) => {
+                cur = o;
+                held = None;
+            }
+            other => held = Some(other),
+        }
+    }
+    held.is_none().then_some(cur)
+}
+
+/// A `sameAsFields` default: an object whose every member equals the value
+/// at a path relative to the object holding it (declared, else live):
+/// warm throughput follows the provisioned capacity beside it.
+fn same_as_fields_match(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+    fields: &std::collections::BTreeMap<String, String>,
+) -> bool {
+    let parents = [parent_of(&scope.declared, path), parent_of(live, path)];
+    let mut want = Map::new();
+    for (member, at) in fields {
+        let found = parents
+            .iter()
+            .flatten()
+            .find_map(|p| when_value(scope, p, at))
+            .filter(|x| !x.is_null() && !super::scope::is_unresolved_marker(x));
+        match found {
+            Some(x) => {
+                want.insert(member.clone(), x.clone());
+            }
+            None => return false,
+        }
+    }
+    matches_default(v, &Value::Object(want))
+}
+
 /// True when the undeclared live value at `path` is a known default.
 pub(crate) fn is_known_default(
     scope: &Scope<'_>,
@@ -302,6 +363,11 @@ pub(crate) fn is_known_default(
                         && !empty
                         && (kd.entry.source == Some(Source::Observed)
                             || !super::undeclared::is_generated(scope, path, v)))
+                    || kd
+                        .entry
+                        .same_as_fields
+                        .as_ref()
+                        .is_some_and(|f| same_as_fields_match(scope, live, path, v, f))
                     || kd.entry.same_as.as_deref().is_some_and(|at| {
                         when_value(scope, &scope.declared, at)
                             .or_else(|| when_value(scope, live, at))

@@ -55,6 +55,7 @@ impl GeneratedDefault {
             chosen_at_create: self.chosen_at_create,
             when: self.when,
             same_as: None,
+            same_as_fields: None,
             create_only: false,
             reason: self.quote,
             source: Some(self.source),
@@ -150,6 +151,11 @@ pub struct KnownDefaultEntry {
     /// derives from a sibling one.
     #[serde(default, rename = "sameAs")]
     pub same_as: Option<String>,
+    /// The default is an object whose members equal the values at these
+    /// paths, relative to the object holding the value (declared, else
+    /// live): a setting AWS derives member by member from a sibling one.
+    #[serde(default, rename = "sameAsFields")]
+    pub same_as_fields: Option<std::collections::BTreeMap<String, String>>,
     /// Only when the schema marks the path create-only (a value AWS fixed at
     /// creation, which cannot drift without replacing the resource).
     #[serde(default, rename = "createOnly")]
@@ -762,6 +768,7 @@ pub fn load_with(knowledge: Knowledge) -> Result<AwsFacts, FactsError> {
                     chosen_at_create: false,
                     when: None,
                     same_as: None,
+                    same_as_fields: None,
                     create_only: false,
                     reason: d.source,
                     source: Some(Source::Docs),
@@ -894,10 +901,11 @@ mod tests {
                 e.chosen_at_create,
                 !e.values.is_empty(),
                 e.same_as.is_some(),
+                e.same_as_fields.is_some(),
             ];
             assert!(
                 kinds.iter().filter(|k| **k).count() == 1,
-                "{} {}: exactly one of `values` / `any` / `chosenAtCreate` / `sameAs`",
+                "{} {}: exactly one of `values` / `any` / `chosenAtCreate` / `sameAs` / `sameAsFields`",
                 e.type_name,
                 e.path
             );
