@@ -892,6 +892,105 @@ mod tests {
         assert!(load().is_ok());
     }
 
+    /// Every entry of every data file says where it comes from; hand-written
+    /// files hold only `observed` facts (schema / docs / api-model facts are
+    /// the generator's output, never hand-labelled), and an observed default
+    /// says what was observed rather than a generic phrase.
+    #[test]
+    fn every_entry_has_a_source() {
+        let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS).expect("parses");
+        let tr: TypeRulesFile = parse("type-rules.json", TYPE_RULES).expect("parses");
+        let mf: ManagedFieldsFile = parse("managed-fields.json", MANAGED_FIELDS).expect("parses");
+        let mut missing = Vec::new();
+        fn hand(missing: &mut Vec<String>, what: String, s: Option<Source>) {
+            match s {
+                Some(Source::Observed) => {}
+                Some(other) => missing.push(format!("{what}: hand-labelled {}", other.as_str())),
+                None => missing.push(format!("{what}: no source")),
+            }
+        }
+        for e in &kd.defaults {
+            hand(
+                &mut missing,
+                format!("known-defaults {} {}", e.type_name, e.path),
+                e.source,
+            );
+            if e.reason.trim() == "AWS default observed on a fresh deploy"
+                || e.reason.trim() == "AWS default for this configuration, observed on fresh deploys"
+            {
+                missing.push(format!(
+                    "known-defaults {} {}: says not what was observed",
+                    e.type_name, e.path
+                ));
+            }
+        }
+        let mut rules: Vec<(String, Option<Source>)> = Vec::new();
+        for list in [
+            &tr.unordered_arrays,
+            &tr.case_insensitive,
+            &tr.latest_sentinel,
+            &tr.version_prefix,
+            &tr.readgap_collections,
+            &tr.descend_undeclared,
+            &tr.owned_elsewhere,
+        ] {
+            rules.extend(list.iter().map(|r| (format!("{} {}", r.type_name, r.path), r.source)));
+        }
+        rules.extend(tr.generated_paths.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(tr.identity_keys.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(tr.keyed_sets.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(tr.alt_representations.iter().map(|r| (r.live.clone(), r.source)));
+        rules.extend(tr.echoes.iter().map(|r| (r.live.clone(), r.source)));
+        rules.extend(tr.key_aliases.iter().map(|r| (r.live.clone(), r.source)));
+        rules.extend(tr.equivalences.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(tr.service_attached.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(tr.derived_echoes.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(tr.meaningful_when_off.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(mf.names.iter().map(|n| (n.name.clone(), n.source)));
+        for (what, s) in rules {
+            hand(&mut missing, format!("type-rules/managed-fields {what}"), s);
+        }
+        let gd: GeneratedDefaultsFile =
+            parse("generated/defaults.json", GENERATED_DEFAULTS).expect("parses");
+        let gr: TypeRulesFile = parse("generated/type-rules.json", GENERATED_RULES).expect("parses");
+        for e in &gd.defaults {
+            if e.source == Source::Observed || e.quote.trim().is_empty() {
+                missing.push(format!("generated {} {}: no mined evidence", e.type_name, e.path));
+            }
+        }
+        for r in gr.unordered_arrays.iter().chain(&gr.case_insensitive) {
+            if !matches!(r.source, Some(Source::Schema | Source::Docs | Source::ApiModel)) {
+                missing.push(format!("generated rule {} {}: no mined source", r.type_name, r.path));
+            }
+        }
+        let baseline: Value =
+            serde_json::from_str(include_str!("../../data/baseline-tracking.json")).expect("parses");
+        for (list, entries) in baseline.as_object().into_iter().flatten() {
+            for e in entries.as_array().into_iter().flatten() {
+                if e.get("source").and_then(Value::as_str) != Some("observed") {
+                    missing.push(format!("baseline-tracking {list}: {e}"));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "entries without a proper source:\n{}", missing.join("\n"));
+    }
+
+    #[test]
+    fn without_observed_keeps_only_general_facts() {
+        let general = load_with(Knowledge::WithoutObserved).expect("loads");
+        let all = load().expect("loads");
+        let count = |f: &AwsFacts| -> usize {
+            f.by_type.values().map(|t| t.defaults.len()).sum::<usize>() + f.cross_type_defaults.len()
+        };
+        assert!(count(&general) > 0 && count(&general) < count(&all));
+        for t in general.by_type.values() {
+            for (_, list) in t.defaults.by_top.iter() {
+                assert!(list.iter().all(|d| d.entry.source != Some(Source::Observed)));
+            }
+        }
+        assert!(general.managed_names.is_empty() || general.managed_names.len() < all.managed_names.len());
+    }
+
     #[test]
     fn known_default_entries_are_gated_or_explicitly_any() {
         let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS).expect("parses");
