@@ -428,6 +428,7 @@ def generate(spec, boto, snap):
     defaults = {}
     unordered = []
     case_insensitive = []
+    readgap = []
 
     def add_default(t, path, value, source, quote, chosen=False, when=None):
         key = (t, path, json.dumps(when, sort_keys=True))
@@ -508,6 +509,16 @@ def generate(spec, boto, snap):
                     hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind)
                     if hit:
                         add_default(t, path, hit[0], "api-model", hit[1])
+        # Write-only collections: never returned, so absence is a read gap.
+        for w in doc.get("writeOnlyProperties") or []:
+            prop = w.replace("/properties/", "", 1)
+            if "/" in prop:
+                continue
+            node = schema_node_at(doc, prop) or {}
+            if node.get("type") in ("object", "array") or "properties" in node or "items" in node:
+                readgap.append(
+                    {"type": t, "path": prop, "source": "schema", "reason": "registry schema: writeOnlyProperties (never returned by a read)"}
+                )
         # Schema-declared unordered arrays (insertionOrder: false).
         nodes = []
         for k, v in sorted((doc.get("properties") or {}).items()):
@@ -521,6 +532,7 @@ def generate(spec, boto, snap):
     rules = {
         "caseInsensitive": sorted(case_insensitive, key=lambda e: (e["type"], e["path"])),
         "unorderedArrays": sorted(unordered, key=lambda e: (e["type"], e["path"])),
+        "readGapCollections": sorted(readgap, key=lambda e: (e["type"], e["path"])),
     }
     return out_defaults, rules
 
@@ -552,6 +564,7 @@ def main():
         "defaultsBySource": counts,
         "caseInsensitive": len(rules["caseInsensitive"]),
         "unorderedArrays": len(rules["unorderedArrays"]),
+        "readGapCollections": len(rules["readGapCollections"]),
         "defaultsSha256": hashlib.sha256(d_text.encode()).hexdigest(),
         "typeRulesSha256": hashlib.sha256(r_text.encode()).hexdigest(),
     }

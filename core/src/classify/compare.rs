@@ -6,7 +6,7 @@
 //! compare element-wise, as multisets where the schema or a per-type fact
 //! says order is meaningless.
 
-use super::keyed::{keyed_rule, Keyed};
+use super::keyed::{keyed_for, Keyed};
 use super::scope::{is_unresolved_marker, Scope};
 use crate::normalize::arn::{
     is_arn_name_match, is_execute_api_shorthand_match, is_managed_kms_alias_match,
@@ -15,7 +15,9 @@ use crate::normalize::arrays::{identity_key_of, SORT_IDENTITY_KEYS};
 use crate::normalize::aws_facts::Equivalence;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::path::{Path, Seg};
-use crate::normalize::shapes::{is_shape_equal, is_sorted_permutation, shape_identity};
+use crate::normalize::shapes::{
+    identity_value, is_shape_equal, is_sorted_permutation, shape_identity_keys,
+};
 use crate::normalize::scalars::{
     is_access_string_equal, is_case_insensitive_equal, is_dns_name_equal, is_epoch_hour_floor,
     is_intelligent_tier_match, is_latest_sentinel_match, is_numeric_string_equal, is_pem_equal,
@@ -110,7 +112,7 @@ impl Cmp<'_, '_> {
                 ok
             }),
             (Value::Array(da), Value::Array(la)) => {
-                if let Some(k) = keyed_rule(self.scope, path) {
+                if let Some(k) = keyed_for(self.scope, path, da, la) {
                     return self.keyed_eq(k, path, da, la);
                 }
                 if da.len() != la.len() {
@@ -168,14 +170,14 @@ impl Cmp<'_, '_> {
     /// field (see `shape_identity`) and every declared element has a live
     /// element with its identity that it equals. Order never matters.
     fn shape_keyed_eq(&self, path: &mut Path, da: &[Value], la: &[Value]) -> bool {
-        let Some(key) = shape_identity(da, la) else {
+        let Some(keys) = shape_identity_keys(da, la) else {
             return false;
         };
         da.iter().all(|de| {
-            let id = de.get(key).and_then(Value::as_str);
-            match la.iter().find(|le| le.get(key).and_then(Value::as_str) == id) {
+            let id = identity_value(de, &keys);
+            match la.iter().find(|le| identity_value(le, &keys) == id) {
                 Some(le) => {
-                    path.push(Seg::Id(id.unwrap_or_default().to_string()));
+                    path.push(Seg::Id(id.unwrap_or_default()));
                     let ok = self.eq(path, de, le);
                     path.pop();
                     ok
@@ -213,8 +215,8 @@ impl Cmp<'_, '_> {
         out: &mut Vec<Mismatch>,
     ) {
         match (d, l) {
-            (Value::Array(da), Value::Array(la)) if keyed_rule(self.scope, path).is_some() => {
-                if let Some(k) = keyed_rule(self.scope, path) {
+            (Value::Array(da), Value::Array(la)) if keyed_for(self.scope, path, da, la).is_some() => {
+                if let Some(k) = keyed_for(self.scope, path, da, la) {
                     self.keyed_diff(k, path, d, da, la, whole, out);
                 }
             }
@@ -251,7 +253,7 @@ impl Cmp<'_, '_> {
                     path.pop();
                 }
             }
-            (Value::Array(da), Value::Array(la)) if shape_identity(da, la).is_some() => {
+            (Value::Array(da), Value::Array(la)) if shape_identity_keys(da, la).is_some() => {
                 self.shape_keyed_diff(path, d, da, la, whole, out);
             }
             _ => out.push(Mismatch {
@@ -275,13 +277,13 @@ impl Cmp<'_, '_> {
         whole: Option<&(Path, Value)>,
         out: &mut Vec<Mismatch>,
     ) {
-        let Some(key) = shape_identity(da, la) else {
+        let Some(keys) = shape_identity_keys(da, la) else {
             return;
         };
         let w = whole.cloned().unwrap_or_else(|| (path.clone(), d.clone()));
         for (i, de) in da.iter().enumerate() {
-            let id = de.get(key).and_then(Value::as_str);
-            let le = la.iter().find(|le| le.get(key).and_then(Value::as_str) == id);
+            let id = identity_value(de, &keys);
+            let le = la.iter().find(|le| identity_value(le, &keys) == id);
             path.push(Seg::Index(i));
             match le {
                 Some(le) => self.diff(path, de, le, Some(&w), out),

@@ -5,13 +5,13 @@
 
 use super::compare::Cmp;
 use super::emit::Out;
-use super::keyed::{keyed_below, keyed_rule};
+use super::keyed::{keyed_below, keyed_for};
 use super::scope::{is_unresolved_marker, Scope};
 use super::undeclared::classify_value;
 use crate::finding::Tier;
 use crate::normalize::arrays::{identity_key_of, ALIGN_IDENTITY_KEYS};
 use crate::normalize::path::{Path, Seg};
-use crate::normalize::shapes::shape_identity;
+use crate::normalize::shapes::{identity_value, shape_identity_keys};
 use serde_json::{Map, Value};
 
 /// The identity field(s) that align elements of the arrays at `path`.
@@ -39,10 +39,10 @@ fn live_only_elements(
     la: &[Value],
     out: &mut Out<'_, '_>,
 ) {
-    let Some(key) = shape_identity(da, la).filter(|_| la.len() > da.len()) else {
+    let Some(keys) = shape_identity_keys(da, la).filter(|_| la.len() > da.len()) else {
         return;
     };
-    let id_of = |e: &Value| e.get(key).and_then(Value::as_str).map(str::to_string);
+    let id_of = |e: &Value| identity_value(e, &keys);
     let declared: Vec<String> = da.iter().filter_map(id_of).collect();
     if !declared.iter().all(|id| la.iter().any(|le| id_of(le).as_ref() == Some(id))) {
         return;
@@ -139,7 +139,7 @@ pub(crate) fn collect(
             }
         }
         (Value::Array(da), Value::Array(la)) => {
-            if let Some(k) = keyed_rule(scope, path) {
+            if let Some(k) = keyed_for(scope, path, da, la) {
                 // Matched elements are walked only where they carry a standard
                 // identity field; elsewhere AWS default-fills element bodies.
                 let walk_matched =

@@ -647,6 +647,7 @@ pub fn load_with(knowledge: Knowledge) -> Result<AwsFacts, FactsError> {
         .extend(gd.defaults.into_iter().map(GeneratedDefault::into_entry));
     tr.unordered_arrays.extend(gr.unordered_arrays);
     tr.case_insensitive.extend(gr.case_insensitive);
+    tr.readgap_collections.extend(gr.readgap_collections);
     admit(&mut kd.defaults, knowledge, |e| e.source);
     tr.admit(knowledge);
     admit(&mut mf.names, knowledge, |n| n.source);
@@ -958,7 +959,12 @@ mod tests {
                 missing.push(format!("generated {} {}: no mined evidence", e.type_name, e.path));
             }
         }
-        for r in gr.unordered_arrays.iter().chain(&gr.case_insensitive) {
+        for r in gr
+            .unordered_arrays
+            .iter()
+            .chain(&gr.case_insensitive)
+            .chain(&gr.readgap_collections)
+        {
             if !matches!(r.source, Some(Source::Schema | Source::Docs | Source::ApiModel)) {
                 missing.push(format!("generated rule {} {}: no mined source", r.type_name, r.path));
             }

@@ -105,6 +105,65 @@ fn is_identity_field(k: &str) -> bool {
     SORT_IDENTITY_KEYS.contains(&k) || ends_with_any(k, &["Name", "Key", "Cidr"])
 }
 
+/// The identity of an element under `keys` (joined with `|`), when every
+/// key holds a string.
+pub fn identity_value(e: &Value, keys: &[&str]) -> Option<String> {
+    let parts: Option<Vec<&str>> = keys.iter().map(|k| e.get(*k)?.as_str()).collect();
+    parts.map(|p| p.join("|"))
+}
+
+/// The fields that key both object arrays as sets: one name or key field
+/// (see [`shape_identity`]), else a pair of them (`Namespace` counts) whose
+/// combination is unique within each array (`Namespace` + `OptionName`).
+pub fn shape_identity_keys<'v>(declared: &'v [Value], live: &[Value]) -> Option<Vec<&'v str>> {
+    if let Some(k) = shape_identity(declared, live) {
+        return Some(vec![k]);
+    }
+    let first = declared.first()?.as_object()?;
+    let mut fields: Vec<&'v str> = first
+        .keys()
+        .map(String::as_str)
+        .filter(|k| is_identity_field(k) || *k == "Namespace")
+        .collect();
+    fields.sort_unstable();
+    let unique = |arr: &[Value], keys: &[&str]| {
+        let mut seen = std::collections::BTreeSet::new();
+        arr.iter()
+            .all(|e| identity_value(e, keys).is_some_and(|id| seen.insert(id)))
+    };
+    for (i, a) in fields.iter().enumerate() {
+        for b in &fields[i + 1..] {
+            let keys = [*a, *b];
+            if unique(declared, &keys) && unique(live, &keys) {
+                return Some(keys.to_vec());
+            }
+        }
+    }
+    None
+}
+
+/// True for an attribute bag: every element is `{Key, Value}` with a unique
+/// string `Key` (ELB attributes, parameter maps). Tags have the same shape
+/// and their own rules, so a tag property is never a bag here.
+pub fn is_attribute_bag(prop: Option<&str>, declared: &[Value], live: &[Value]) -> bool {
+    let shaped = |arr: &[Value]| {
+        let mut seen = std::collections::BTreeSet::new();
+        arr.iter().all(|e| {
+            e.as_object().is_some_and(|o| {
+                o.len() <= 2
+                    && o.keys().all(|k| k == "Key" || k == "Value")
+                    && o.get("Key")
+                        .and_then(Value::as_str)
+                        .is_some_and(|k| seen.insert(k.to_string()))
+            })
+        })
+    };
+    !prop.is_some_and(|p| p.contains("Tag"))
+        && !declared.is_empty()
+        && shaped(declared)
+        && shaped(live)
+}
+
 /// The field that keys both object arrays as sets: present in every element
 /// of both, a string, unique within each array, and named as a name or key.
 /// Standard identity fields are preferred, then other names in sorted order.
@@ -211,6 +270,29 @@ mod tests {
         assert!(!is_sorted_permutation(&d, &shuffled, eq));
         let changed = [json!("admin"), json!("read"), json!("zzz")];
         assert!(!is_sorted_permutation(&d, &changed, eq));
+    }
+
+    #[test]
+    fn a_namespaced_option_list_is_keyed_by_the_pair() {
+        let d = [json!({"Namespace": "a", "OptionName": "X", "Value": "1"})];
+        let l = [
+            json!({"Namespace": "a", "OptionName": "X", "Value": "1"}),
+            json!({"Namespace": "b", "OptionName": "X", "Value": "2"}),
+        ];
+        assert_eq!(shape_identity_keys(&d, &l), Some(vec!["Namespace", "OptionName"]));
+    }
+
+    #[test]
+    fn key_value_lists_are_bags_but_tags_are_not() {
+        let d = [json!({"Key": "idle_timeout.timeout_seconds", "Value": "120"})];
+        let l = [
+            json!({"Key": "deletion_protection.enabled", "Value": "false"}),
+            json!({"Key": "idle_timeout.timeout_seconds", "Value": "60"}),
+        ];
+        assert!(is_attribute_bag(Some("LoadBalancerAttributes"), &d, &l));
+        assert!(!is_attribute_bag(Some("Tags"), &d, &l));
+        let dup = [json!({"Key": "a", "Value": "1"}), json!({"Key": "a", "Value": "2"})];
+        assert!(!is_attribute_bag(Some("Attributes"), &dup, &l));
     }
 
     #[test]
