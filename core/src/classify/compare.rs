@@ -89,7 +89,7 @@ impl Cmp<'_, '_> {
         ) || is_arn_name_match(ds, ls, ctx.account_id.as_deref(), ctx.region.as_deref())
             || is_managed_kms_alias_match(ds, ls, ctx.kms_alias_targets.as_ref())
             || is_pem_equal(ds, ls)
-            || is_shape_equal(path.last_key(), ds, ls)
+            || is_shape_equal(path.holder_key(), ds, ls)
     }
 
     /// Declared-vs-live equality under every fold. Both sides are expected
