@@ -394,15 +394,17 @@ class Botocore:
                 self.models.setdefault(k, model)
 
     def create_input(self, cfn_type):
-        """(model, input shape) of the Create<Name> operation for a type."""
+        """(model, input shape) of the operation creating a type
+        (Create<Name>, else Put<Name> or Register<Name>)."""
         _, svc, name = cfn_type.split("::")
         model = self.models.get(re.sub(r"[^a-z0-9]", "", svc.lower()))
         if not model:
             return None
-        op = model["operations"].get("Create" + name)
-        if not op or "input" not in op:
-            return None
-        return model, model["shapes"].get(op["input"]["shape"])
+        for verb in ("Create", "Put", "Register"):
+            op = model["operations"].get(verb + name)
+            if op and "input" in op:
+                return model, model["shapes"].get(op["input"]["shape"])
+        return None
 
     @staticmethod
     def member(model, shape, name):

@@ -307,6 +307,39 @@ pub(crate) fn is_known_default(
     path: &Path,
     v: &Value,
 ) -> bool {
+    is_known_default_here(scope, live, path, v) || is_default_member_wise(scope, live, path, v)
+}
+
+/// An object whose every set member is itself at a known default is at its
+/// default as a whole (AWS filled a configuration block with defaults): each
+/// member is equality-gated, so one changed member keeps the whole visible.
+fn is_default_member_wise(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> bool {
+    let Value::Object(o) = v else {
+        return false;
+    };
+    let mut set = o.iter().filter(|(_, x)| !is_trivially_empty(x)).peekable();
+    // An object walked leaf by leaf reports its members itself.
+    if set.peek().is_none() || path.len() > 4 || Scope::any(&scope.facts.descend, path) {
+        return false;
+    }
+    set.all(|(k, x)| {
+        let p = path.with_key(k);
+        is_known_default_here(scope, live, &p, x) || is_default_member_wise(scope, live, &p, x)
+    })
+}
+
+/// True when one known default (of any source) states the value at `path`.
+fn is_known_default_here(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> bool {
     if path.len() == 1 {
         if let Some(d) = path.top().and_then(|k| scope.schema.defaults.get(k)) {
             if matches_default(v, d) {
