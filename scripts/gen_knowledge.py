@@ -318,6 +318,14 @@ class Spec:
         self.resources = db["resource"]["entities"]
         self.types = {t["$id"]: t for t in db["typeDefinition"]["entities"]}
 
+    def single_member(self, p):
+        """(name, property) of a block type with exactly one member."""
+        t = p.get("type") or {}
+        if t.get("type") != "ref":
+            return None
+        members = (self.types.get((t.get("reference") or {}).get("$ref")) or {}).get("properties") or {}
+        return next(iter(members.items())) if len(members) == 1 else None
+
     def walk(self, props, path, depth, out, seen=()):
         for name, p in sorted(props.items()):
             full = path + "." + name if path else name
@@ -485,6 +493,15 @@ def generate(spec, boto, snap):
                     add_default(t, path, v, "schema", "registry schema default: " + p["defaultValue"])
             text = p.get("documentation") or ""
             # 2. The CloudFormation documentation.
+            single = spec.single_member(p)
+            if single:
+                # A scalar default stated on a one-member block ("EphemeralStorage
+                # ... The default value is 512") is its member's default.
+                mname, mp = single
+                mnode = schema_node_at(doc, path + "." + mname) or {}
+                hit = stated_default(text, kind_of(mp) or mnode.get("type"), mnode.get("enum"), name)
+                if hit:
+                    add_default(t, path + "." + mname, hit[0], "docs", hit[1])
             hit = stated_default(text, kind, enum, name, item_kind)
             if hit:
                 add_default(t, path, hit[0], "docs", hit[1])
