@@ -6,9 +6,7 @@
 #[path = "fixtures/baselines/support.rs"]
 mod support;
 
-use realdrift_core::baseline::{
-    apply_baseline, record, RecordInput, Selection, NOTE_CHANGED,
-};
+use realdrift_core::baseline::{apply_baseline, record, RecordInput, Selection, NOTE_CHANGED};
 use realdrift_core::corpus::{replay_case, CorpusCase};
 use realdrift_core::{Finding, Tier};
 use serde_json::json;

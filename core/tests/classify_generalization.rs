@@ -197,7 +197,11 @@ fn documented_defaults_fold_and_stay_conditioned() {
     let lambda = json!({"TargetType": "lambda"});
     let mut live = lambda.clone();
     live["HealthCheckIntervalSeconds"] = json!(35);
-    let fs = run("AWS::ElasticLoadBalancingV2::TargetGroup", lambda.clone(), live);
+    let fs = run(
+        "AWS::ElasticLoadBalancingV2::TargetGroup",
+        lambda.clone(),
+        live,
+    );
     assert!(fs
         .iter()
         .any(|f| f.tier == Tier::AtDefault && f.path == "HealthCheckIntervalSeconds"));

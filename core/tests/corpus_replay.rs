@@ -120,8 +120,9 @@ const WITHOUT_OBSERVED_FALSE_DECLARED_CEILING: usize = 18;
 fn general_knowledge_alone_keeps_its_floor() {
     use realdrift_core::classify::Knowledge;
     use realdrift_core::Tier;
-    let outcomes = realdrift_core::corpus::replay_dir_with(&corpus_dir(), Knowledge::WithoutObserved)
-        .unwrap_or_else(|e| panic!("corpus dir unusable: {e}"));
+    let outcomes =
+        realdrift_core::corpus::replay_dir_with(&corpus_dir(), Knowledge::WithoutObserved)
+            .unwrap_or_else(|e| panic!("corpus dir unusable: {e}"));
     let mut exact = 0usize;
     let mut false_declared = Vec::new();
     for o in &outcomes {

@@ -15,14 +15,14 @@ use crate::normalize::arrays::{identity_key_of, SORT_IDENTITY_KEYS};
 use crate::normalize::aws_facts::Equivalence;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::path::{Path, Seg};
-use crate::normalize::shapes::{
-    identity_value, is_shape_equal, is_sorted_permutation, shape_identity_keys,
-};
 use crate::normalize::scalars::{
     is_access_string_equal, is_case_insensitive_equal, is_dns_name_equal, is_epoch_hour_floor,
     is_intelligent_tier_match, is_latest_sentinel_match, is_numeric_string_equal, is_pem_equal,
     is_properties_text_equal, is_rate_expression_equal, is_stringly_equal, is_version_prefix_match,
     parse_json_text,
+};
+use crate::normalize::shapes::{
+    identity_value, is_shape_equal, is_sorted_permutation, shape_identity_keys,
 };
 use serde_json::Value;
 
@@ -215,7 +215,9 @@ impl Cmp<'_, '_> {
         out: &mut Vec<Mismatch>,
     ) {
         match (d, l) {
-            (Value::Array(da), Value::Array(la)) if keyed_for(self.scope, path, da, la).is_some() => {
+            (Value::Array(da), Value::Array(la))
+                if keyed_for(self.scope, path, da, la).is_some() =>
+            {
                 if let Some(k) = keyed_for(self.scope, path, da, la) {
                     self.keyed_diff(k, path, d, da, la, whole, out);
                 }

@@ -87,8 +87,7 @@ fn absent(scope: &Scope<'_>, path: &Path, d: &Value, out: &mut Out<'_, '_>) {
     let collection = d.is_object() || d.is_array();
     // A declared collection that is all off (`{Enabled: false}`, `[]`) is
     // what AWS omits from a read: not returned, not removed.
-    if collection && !is_trivially_empty(d) && !Scope::any(&scope.facts.readgap_collections, path)
-    {
+    if collection && !is_trivially_empty(d) && !Scope::any(&scope.facts.readgap_collections, path) {
         let f = out.push(Tier::Declared, path);
         f.desired = Some(d.clone());
         return;

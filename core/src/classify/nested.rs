@@ -44,7 +44,10 @@ fn live_only_elements(
     };
     let id_of = |e: &Value| identity_value(e, &keys);
     let declared: Vec<String> = da.iter().filter_map(id_of).collect();
-    if !declared.iter().all(|id| la.iter().any(|le| id_of(le).as_ref() == Some(id))) {
+    if !declared
+        .iter()
+        .all(|id| la.iter().any(|le| id_of(le).as_ref() == Some(id)))
+    {
         return;
     }
     let none = Map::new();

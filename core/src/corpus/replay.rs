@@ -2,7 +2,9 @@
 
 use super::case::{CorpusCase, CorpusError};
 use super::compare::{compare_findings, Agreement};
-use crate::classify::{classify_with, ClassifyContext, Knowledge, ResourceInput, SiblingPolicyNames};
+use crate::classify::{
+    classify_with, ClassifyContext, Knowledge, ResourceInput, SiblingPolicyNames,
+};
 use crate::declared::DeclaredValue;
 use crate::finding::Finding;
 use serde_json::{Map, Value};

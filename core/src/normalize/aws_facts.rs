@@ -917,7 +917,8 @@ mod tests {
                 e.source,
             );
             if e.reason.trim() == "AWS default observed on a fresh deploy"
-                || e.reason.trim() == "AWS default for this configuration, observed on fresh deploys"
+                || e.reason.trim()
+                    == "AWS default for this configuration, observed on fresh deploys"
             {
                 missing.push(format!(
                     "known-defaults {} {}: says not what was observed",
@@ -935,28 +936,51 @@ mod tests {
             &tr.descend_undeclared,
             &tr.owned_elsewhere,
         ] {
-            rules.extend(list.iter().map(|r| (format!("{} {}", r.type_name, r.path), r.source)));
+            rules.extend(
+                list.iter()
+                    .map(|r| (format!("{} {}", r.type_name, r.path), r.source)),
+            );
         }
-        rules.extend(tr.generated_paths.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(
+            tr.generated_paths
+                .iter()
+                .map(|r| (r.path.clone(), r.source)),
+        );
         rules.extend(tr.identity_keys.iter().map(|r| (r.path.clone(), r.source)));
         rules.extend(tr.keyed_sets.iter().map(|r| (r.path.clone(), r.source)));
-        rules.extend(tr.alt_representations.iter().map(|r| (r.live.clone(), r.source)));
+        rules.extend(
+            tr.alt_representations
+                .iter()
+                .map(|r| (r.live.clone(), r.source)),
+        );
         rules.extend(tr.echoes.iter().map(|r| (r.live.clone(), r.source)));
         rules.extend(tr.key_aliases.iter().map(|r| (r.live.clone(), r.source)));
         rules.extend(tr.equivalences.iter().map(|r| (r.path.clone(), r.source)));
-        rules.extend(tr.service_attached.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(
+            tr.service_attached
+                .iter()
+                .map(|r| (r.path.clone(), r.source)),
+        );
         rules.extend(tr.derived_echoes.iter().map(|r| (r.path.clone(), r.source)));
-        rules.extend(tr.meaningful_when_off.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(
+            tr.meaningful_when_off
+                .iter()
+                .map(|r| (r.path.clone(), r.source)),
+        );
         rules.extend(mf.names.iter().map(|n| (n.name.clone(), n.source)));
         for (what, s) in rules {
             hand(&mut missing, format!("type-rules/managed-fields {what}"), s);
         }
         let gd: GeneratedDefaultsFile =
             parse("generated/defaults.json", GENERATED_DEFAULTS).expect("parses");
-        let gr: TypeRulesFile = parse("generated/type-rules.json", GENERATED_RULES).expect("parses");
+        let gr: TypeRulesFile =
+            parse("generated/type-rules.json", GENERATED_RULES).expect("parses");
         for e in &gd.defaults {
             if e.source == Source::Observed || e.quote.trim().is_empty() {
-                missing.push(format!("generated {} {}: no mined evidence", e.type_name, e.path));
+                missing.push(format!(
+                    "generated {} {}: no mined evidence",
+                    e.type_name, e.path
+                ));
             }
         }
         for r in gr
@@ -965,12 +989,19 @@ mod tests {
             .chain(&gr.case_insensitive)
             .chain(&gr.readgap_collections)
         {
-            if !matches!(r.source, Some(Source::Schema | Source::Docs | Source::ApiModel)) {
-                missing.push(format!("generated rule {} {}: no mined source", r.type_name, r.path));
+            if !matches!(
+                r.source,
+                Some(Source::Schema | Source::Docs | Source::ApiModel)
+            ) {
+                missing.push(format!(
+                    "generated rule {} {}: no mined source",
+                    r.type_name, r.path
+                ));
             }
         }
         let baseline: Value =
-            serde_json::from_str(include_str!("../../data/baseline-tracking.json")).expect("parses");
+            serde_json::from_str(include_str!("../../data/baseline-tracking.json"))
+                .expect("parses");
         for (list, entries) in baseline.as_object().into_iter().flatten() {
             for e in entries.as_array().into_iter().flatten() {
                 if e.get("source").and_then(Value::as_str) != Some("observed") {
@@ -978,7 +1009,11 @@ mod tests {
                 }
             }
         }
-        assert!(missing.is_empty(), "entries without a proper source:\n{}", missing.join("\n"));
+        assert!(
+            missing.is_empty(),
+            "entries without a proper source:\n{}",
+            missing.join("\n")
+        );
     }
 
     #[test]
@@ -986,15 +1021,21 @@ mod tests {
         let general = load_with(Knowledge::WithoutObserved).expect("loads");
         let all = load().expect("loads");
         let count = |f: &AwsFacts| -> usize {
-            f.by_type.values().map(|t| t.defaults.len()).sum::<usize>() + f.cross_type_defaults.len()
+            f.by_type.values().map(|t| t.defaults.len()).sum::<usize>()
+                + f.cross_type_defaults.len()
         };
         assert!(count(&general) > 0 && count(&general) < count(&all));
         for t in general.by_type.values() {
             for (_, list) in t.defaults.by_top.iter() {
-                assert!(list.iter().all(|d| d.entry.source != Some(Source::Observed)));
+                assert!(list
+                    .iter()
+                    .all(|d| d.entry.source != Some(Source::Observed)));
             }
         }
-        assert!(general.managed_names.is_empty() || general.managed_names.len() < all.managed_names.len());
+        assert!(
+            general.managed_names.is_empty()
+                || general.managed_names.len() < all.managed_names.len()
+        );
     }
 
     #[test]

@@ -207,7 +207,11 @@ mod tests {
             "Orders-DB-Subnets",
             "orders-db-subnets"
         ));
-        assert!(is_shape_equal(Some("ClusterIdentifier"), "Analytics1", "analytics1"));
+        assert!(is_shape_equal(
+            Some("ClusterIdentifier"),
+            "Analytics1",
+            "analytics1"
+        ));
         assert!(!is_shape_equal(
             Some("DBSubnetGroupName"),
             "Orders-DB-Subnets",
@@ -228,14 +232,30 @@ mod tests {
 
     #[test]
     fn header_names_compare_without_case() {
-        assert!(is_shape_equal(Some("AllowHeaders"), "X-Api-Key", "x-api-key"));
-        assert!(!is_shape_equal(Some("AllowHeaders"), "X-Api-Key", "x-api-id"));
+        assert!(is_shape_equal(
+            Some("AllowHeaders"),
+            "X-Api-Key",
+            "x-api-key"
+        ));
+        assert!(!is_shape_equal(
+            Some("AllowHeaders"),
+            "X-Api-Key",
+            "x-api-id"
+        ));
     }
 
     #[test]
     fn dns_names_ignore_case_and_the_root_dot() {
-        assert!(is_shape_equal(None, "Corp.Example.org", "corp.example.org."));
-        assert!(!is_shape_equal(None, "corp.example.org", "corp.example.net."));
+        assert!(is_shape_equal(
+            None,
+            "Corp.Example.org",
+            "corp.example.org."
+        ));
+        assert!(!is_shape_equal(
+            None,
+            "corp.example.org",
+            "corp.example.net."
+        ));
     }
 
     #[test]
@@ -279,7 +299,10 @@ mod tests {
             json!({"Namespace": "a", "OptionName": "X", "Value": "1"}),
             json!({"Namespace": "b", "OptionName": "X", "Value": "2"}),
         ];
-        assert_eq!(shape_identity_keys(&d, &l), Some(vec!["Namespace", "OptionName"]));
+        assert_eq!(
+            shape_identity_keys(&d, &l),
+            Some(vec!["Namespace", "OptionName"])
+        );
     }
 
     #[test]
@@ -291,7 +314,10 @@ mod tests {
         ];
         assert!(is_attribute_bag(Some("LoadBalancerAttributes"), &d, &l));
         assert!(!is_attribute_bag(Some("Tags"), &d, &l));
-        let dup = [json!({"Key": "a", "Value": "1"}), json!({"Key": "a", "Value": "2"})];
+        let dup = [
+            json!({"Key": "a", "Value": "1"}),
+            json!({"Key": "a", "Value": "2"}),
+        ];
         assert!(!is_attribute_bag(Some("Attributes"), &dup, &l));
     }
 
