@@ -244,32 +244,32 @@ fn same_as_matches(scope: &Scope<'_>, v: &Value, d: &Value) -> bool {
 /// key field holds `id`.
 fn parent_of<'v>(root: &'v Map<String, Value>, path: &Path) -> Option<&'v Map<String, Value>> {
     let segs = path.segs();
-    let mut cur: &'v Map<String, Value> = root;
-    let mut held: Option<&'v Value> = None;
+    let mut obj: &'v Map<String, Value> = root;
+    let mut arr: Option<&'v Vec<Value>> = None;
     for seg in &segs[..segs.len().saturating_sub(1)] {
-        let next = match (seg, held) {
-            (Seg::Key(k), None) => cur.get(k),
-            (Seg::Key(k), Some(_)) => cur.get(k),
-            (Seg::Index(i), Some(Value::Array(a))) => a.get(*i),
-            (Seg::Id(id), Some(Value::Array(a))) => a.iter().find(|e| {
+        let next = match (seg, arr) {
+            (Seg::Key(k), None) => obj.get(k)?,
+            (Seg::Index(i), Some(a)) => a.get(*i)?,
+            (Seg::Id(id), Some(a)) => a.iter().find(|e| {
                 e.as_object().is_some_and(|o| {
                     o.iter().any(|(k, x)| {
                         crate::normalize::arrays::ALIGN_IDENTITY_KEYS.contains(&k.as_str())
                             && x.as_str() == Some(id.as_str())
                     })
                 })
-            }),
-            _ => None,
-        }?;
+            })?,
+            _ => return None,
+        };
         match next {
             Value::Object(o) => {
-                cur = o;
-                held = None;
+                obj = o;
+                arr = None;
             }
-            other => held = Some(other),
+            Value::Array(a) => arr = Some(a),
+            _ => return None,
         }
     }
-    held.is_none().then_some(cur)
+    arr.is_none().then_some(obj)
 }
 
 /// A `sameAsFields` default: an object whose every member equals the value
