@@ -643,8 +643,20 @@ pub fn load_with(knowledge: Knowledge) -> Result<AwsFacts, FactsError> {
     let gr: TypeRulesFile = parse("generated/type-rules.json", GENERATED_RULES)?;
     // Hand-written entries first (they carry conditions and derivations the
     // generator cannot state), then the generated ones.
-    kd.defaults
-        .extend(gd.defaults.into_iter().map(GeneratedDefault::into_entry));
+    // A derivation observed for a path (the value mirrors a sibling setting)
+    // supersedes a constant the documentation states for it.
+    let derived: std::collections::HashSet<(String, String)> = kd
+        .defaults
+        .iter()
+        .filter(|e| e.same_as.is_some() || e.same_as_fields.is_some())
+        .map(|e| (e.type_name.clone(), e.path.clone()))
+        .collect();
+    kd.defaults.extend(
+        gd.defaults
+            .into_iter()
+            .filter(|g| !derived.contains(&(g.type_name.clone(), g.path.clone())))
+            .map(GeneratedDefault::into_entry),
+    );
     tr.unordered_arrays.extend(gr.unordered_arrays);
     tr.case_insensitive.extend(gr.case_insensitive);
     tr.readgap_collections.extend(gr.readgap_collections);

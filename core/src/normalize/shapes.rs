@@ -331,7 +331,9 @@ mod tests {
         assert_eq!(shape_identity(&d, &l), Some("ParameterName"));
         let dup = [json!({"Name": "a"}), json!({"Name": "a"})];
         assert_eq!(shape_identity(&dup, &l), None);
-        let no_name = [json!({"Cidr": "10.0.0.0/16"})];
+        let no_name = [json!({"FromPort": 443, "Description": "https"})];
         assert_eq!(shape_identity(&no_name, &no_name), None);
+        let cidrs = [json!({"Cidr": "10.0.0.0/16", "Description": "a"})];
+        assert_eq!(shape_identity(&cidrs, &cidrs), Some("Cidr"));
     }
 }
