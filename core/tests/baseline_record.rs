@@ -100,7 +100,7 @@ fn record_all_snapshots_undeclared_and_recordable_hashes_only() {
         (2, Some(ACCOUNT))
     );
     assert_eq!(b.template_hash.as_deref(), Some("tmpl-hash-1"));
-    assert_eq!(out.delta.new.len(), 4);
+    assert_eq!(out.delta.new.len(), 5);
     assert!(out.delta.changed.is_empty() && out.delta.unchanged.is_empty());
 }
 
