@@ -65,9 +65,14 @@ fn record_all_snapshots_undeclared_and_recordable_hashes_only() {
                 "WgDescend".into(),
                 "WorkGroupConfiguration.BytesScannedCutoffPerQuery".into()
             ),
+            // The engine version Athena chose at create time (user-changeable).
+            (
+                "WgDescend".into(),
+                "WorkGroupConfiguration.EngineVersion".into()
+            ),
         ]
     );
-    // Never atDefault, never a non-recordable generated value (LoggingConfig).
+    // Never a constant atDefault, never a non-recordable generated value (LoggingConfig).
     assert!(b
         .recorded
         .iter()
@@ -97,7 +102,7 @@ fn record_all_snapshots_undeclared_and_recordable_hashes_only() {
         (2, Some(ACCOUNT))
     );
     assert_eq!(b.template_hash.as_deref(), Some("tmpl-hash-1"));
-    assert_eq!(out.delta.new.len(), 4);
+    assert_eq!(out.delta.new.len(), 5);
     assert!(out.delta.changed.is_empty() && out.delta.unchanged.is_empty());
 }
 
@@ -128,7 +133,7 @@ fn a_chosen_subset_records_only_that_and_leaves_the_rest_potential() {
             "ReservedConcurrentExecutions".to_string()
         )]
     );
-    assert_eq!(out.delta.declined.len(), 3);
+    assert_eq!(out.delta.declined.len(), 4);
     let complete = out.baseline.complete_resources.clone().unwrap();
     assert!(complete.contains(&"Handler".to_string()));
     assert!(!complete.contains(&"Bucket83908E77".to_string()));
@@ -154,7 +159,7 @@ fn delta_against_an_existing_baseline() {
     assert_eq!(d.changed.len(), 1);
     assert_eq!(d.changed[0].0.value, json!(5));
     assert_eq!(d.changed[0].1.value, json!(9));
-    assert_eq!(d.unchanged.len(), 2);
+    assert_eq!(d.unchanged.len(), 3);
     assert_eq!(d.dropped.len(), 1);
     assert!(d.new.is_empty() && !d.is_empty());
     // Nothing new: a re-record only refreshes the file.

@@ -475,7 +475,7 @@ fn json_text_equals_its_structure_but_not_a_changed_one() {
 }
 
 #[test]
-fn version_precision_folds_on_tabled_paths_only() {
+fn version_precision_folds_on_version_properties_only() {
     let r = resource(
         "AWS::RDS::DBInstance",
         "db",
@@ -496,15 +496,28 @@ fn version_precision_folds_on_tabled_paths_only() {
         Tier::Declared,
         "EngineVersion",
     );
+    // By shape: any type's *Version property, within the declared track only.
     let other = resource("AWS::Test::Thing", "t", json!({"EngineVersion": "8.0"}));
+    assert!(run(
+        &other,
+        json!({"EngineVersion": "8.0.45"}),
+        &SchemaFacts::default()
+    )
+    .is_empty());
     only(
         &run(
             &other,
-            json!({"EngineVersion": "8.0.45"}),
+            json!({"EngineVersion": "8.1.2"}),
             &SchemaFacts::default(),
         ),
         Tier::Declared,
         "EngineVersion",
+    );
+    let label = resource("AWS::Test::Thing", "t", json!({"Label": "8.0"}));
+    only(
+        &run(&label, json!({"Label": "8.0.45"}), &SchemaFacts::default()),
+        Tier::Declared,
+        "Label",
     );
 }
 

@@ -107,3 +107,49 @@ fn corpus_cases_reproduce() {
         unexpected.join("\n")
     );
 }
+
+/// What the general knowledge alone explains (every `observed` fact off):
+/// the best estimate of behaviour on resources the corpus never held. The
+/// floors only ever rise; a drop means general knowledge was lost.
+const WITHOUT_OBSERVED_EXACT_FLOOR: usize = 331;
+/// Declared / deleted findings the cases do not expect, without observed
+/// facts (false alarms a new user would see). Only ever falls.
+const WITHOUT_OBSERVED_FALSE_DECLARED_CEILING: usize = 18;
+
+#[test]
+fn general_knowledge_alone_keeps_its_floor() {
+    use realdrift_core::classify::Knowledge;
+    use realdrift_core::Tier;
+    let outcomes =
+        realdrift_core::corpus::replay_dir_with(&corpus_dir(), Knowledge::WithoutObserved)
+            .unwrap_or_else(|e| panic!("corpus dir unusable: {e}"));
+    let mut exact = 0usize;
+    let mut false_declared = Vec::new();
+    for o in &outcomes {
+        let Ok((_, a)) = &o.result else { continue };
+        if a.is_exact() {
+            exact += 1;
+        }
+        for (t, p) in &a.extra {
+            if matches!(t, Tier::Declared | Tier::Deleted) {
+                false_declared.push(format!("{}: {t}:{p}", o.name));
+            }
+        }
+    }
+    println!(
+        "corpus without observed facts: {exact}/{} exact, {} unexpected declared/deleted findings",
+        outcomes.len(),
+        false_declared.len()
+    );
+    assert!(
+        exact >= WITHOUT_OBSERVED_EXACT_FLOOR,
+        "general knowledge explains {exact} cases, below the floor {WITHOUT_OBSERVED_EXACT_FLOOR}"
+    );
+    assert!(
+        false_declared.len() <= WITHOUT_OBSERVED_FALSE_DECLARED_CEILING,
+        "{} unexpected declared/deleted findings without observed facts (ceiling {}):\n{}",
+        false_declared.len(),
+        WITHOUT_OBSERVED_FALSE_DECLARED_CEILING,
+        false_declared.join("\n")
+    );
+}

@@ -3,6 +3,7 @@
 use crate::replay::{self, jsonl, summary};
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
+use realdrift_core::classify::Knowledge;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,6 +25,11 @@ pub struct ReplayArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     pub format: Format,
+    /// Disable every `observed` fact (defaults and per-type rules seen on
+    /// real deploys): shows what the general knowledge (registry schemas,
+    /// AWS documentation, API models, shape rules) explains on its own.
+    #[arg(long)]
+    pub without_observed: bool,
 }
 
 /// Output formats of `corpus replay`.
@@ -46,7 +52,12 @@ fn replay_command(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     let files = replay::case_files(&args.dir)?;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    match write_replay(&mut out, &files, args.format).and_then(|()| out.flush()) {
+    let knowledge = if args.without_observed {
+        Knowledge::WithoutObserved
+    } else {
+        Knowledge::All
+    };
+    match write_replay(&mut out, &files, args.format, knowledge).and_then(|()| out.flush()) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         // The reader went away (`| head`): nothing more to say to it.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
@@ -54,18 +65,23 @@ fn replay_command(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn write_replay<W: Write>(out: &mut W, files: &[PathBuf], format: Format) -> io::Result<()> {
+fn write_replay<W: Write>(
+    out: &mut W,
+    files: &[PathBuf],
+    format: Format,
+    knowledge: Knowledge,
+) -> io::Result<()> {
     match format {
         Format::Jsonl => {
             for path in files {
-                jsonl::write_case(out, &replay::replay_file(path))?;
+                jsonl::write_case(out, &replay::replay_file(path, knowledge))?;
             }
             Ok(())
         }
         Format::Summary => {
             let mut tally = summary::Tally::default();
             for path in files {
-                tally.add(&replay::replay_file(path));
+                tally.add(&replay::replay_file(path, knowledge));
             }
             summary::write(out, &tally)
         }

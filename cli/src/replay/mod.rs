@@ -9,7 +9,8 @@ pub mod jsonl;
 pub mod summary;
 
 use anyhow::{bail, Context};
-use realdrift_core::corpus::{compare_findings, replay_case, Agreement, CorpusCase};
+use realdrift_core::classify::Knowledge;
+use realdrift_core::corpus::{compare_findings, replay_case_with, Agreement, CorpusCase};
 use realdrift_core::Finding;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -59,19 +60,19 @@ pub fn case_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// Loads one case file and replays it through classify.
-pub fn replay_file(path: &Path) -> CaseReport {
+pub fn replay_file(path: &Path, knowledge: Knowledge) -> CaseReport {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let result = CorpusCase::load(path)
         .map_err(|e| e.to_string())
-        .and_then(replay_loaded);
+        .and_then(|case| replay_loaded(case, knowledge));
     CaseReport { name, result }
 }
 
-fn replay_loaded(case: CorpusCase) -> Result<Replayed, String> {
-    let produced = catch_unwind(AssertUnwindSafe(|| replay_case(&case)))
+fn replay_loaded(case: CorpusCase, knowledge: Knowledge) -> Result<Replayed, String> {
+    let produced = catch_unwind(AssertUnwindSafe(|| replay_case_with(&case, knowledge)))
         .map_err(|payload| format!("classify panicked: {}", panic_message(&*payload)))?;
     let agreement = compare_findings(&case.expected, &produced);
     Ok(Replayed {

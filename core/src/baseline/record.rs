@@ -3,7 +3,8 @@
 //! Record takes the findings as classify produced them (after ignore rules,
 //! before the baseline is applied), the existing file, and a selection. It
 //! never records atDefault or generated values except the recordable content
-//! hashes of the bundled facts, carries forward entries of resources that were
+//! hashes of the bundled facts and the values AWS chose at create time that a
+//! user can change (`chosenAtCreate` knowledge), carries forward entries of resources that were
 //! not read this run, and computes `completeResources` at write time,
 //! monotonically.
 
@@ -93,6 +94,11 @@ pub fn is_recordable(f: &Finding) -> bool {
     match f.tier {
         Tier::Undeclared | Tier::Added => true,
         Tier::Generated => facts().is_recordable_generated(&f.resource_type, &f.path),
+        // A value AWS chose at create time that a user can change (a
+        // security group, a window): recorded so a later change surfaces.
+        Tier::AtDefault => {
+            crate::normalize::aws_facts::is_chosen_at_create(&f.resource_type, &f.path)
+        }
         _ => false,
     }
 }

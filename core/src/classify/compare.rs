@@ -6,7 +6,7 @@
 //! compare element-wise, as multisets where the schema or a per-type fact
 //! says order is meaningless.
 
-use super::keyed::{keyed_rule, Keyed};
+use super::keyed::{keyed_for, Keyed};
 use super::scope::{is_unresolved_marker, Scope};
 use crate::normalize::arn::{
     is_arn_name_match, is_execute_api_shorthand_match, is_managed_kms_alias_match,
@@ -20,6 +20,9 @@ use crate::normalize::scalars::{
     is_intelligent_tier_match, is_latest_sentinel_match, is_numeric_string_equal, is_pem_equal,
     is_properties_text_equal, is_rate_expression_equal, is_stringly_equal, is_version_prefix_match,
     parse_json_text,
+};
+use crate::normalize::shapes::{
+    identity_value, is_shape_equal, is_sorted_permutation, shape_identity_keys,
 };
 use serde_json::Value;
 
@@ -86,6 +89,7 @@ impl Cmp<'_, '_> {
         ) || is_arn_name_match(ds, ls, ctx.account_id.as_deref(), ctx.region.as_deref())
             || is_managed_kms_alias_match(ds, ls, ctx.kms_alias_targets.as_ref())
             || is_pem_equal(ds, ls)
+            || is_shape_equal(path.holder_key(), ds, ls)
     }
 
     /// Declared-vs-live equality under every fold. Both sides are expected
@@ -108,22 +112,26 @@ impl Cmp<'_, '_> {
                 ok
             }),
             (Value::Array(da), Value::Array(la)) => {
-                if let Some(k) = keyed_rule(self.scope, path) {
+                if let Some(k) = keyed_for(self.scope, path, da, la) {
                     return self.keyed_eq(k, path, da, la);
                 }
                 if da.len() != la.len() {
-                    return false;
+                    // Elements keyed by a name: a declared subset of live
+                    // (the live-only ones are reported as nested inventory).
+                    return la.len() > da.len() && self.shape_keyed_eq(path, da, la);
                 }
                 if self.scope.is_unordered(path) {
-                    self.multiset_eq(path, da, la)
-                } else {
-                    da.iter().zip(la).enumerate().all(|(i, (x, y))| {
-                        path.push(Seg::Index(i));
-                        let ok = self.eq(path, x, y);
-                        path.pop();
-                        ok
-                    })
+                    return self.multiset_eq(path, da, la);
                 }
+                let positional = da.iter().zip(la).enumerate().all(|(i, (x, y))| {
+                    path.push(Seg::Index(i));
+                    let ok = self.eq(path, x, y);
+                    path.pop();
+                    ok
+                });
+                positional
+                    || self.shape_keyed_eq(path, da, la)
+                    || is_sorted_permutation(da, la, |x, y| self.eq(path, x, y))
             }
             (Value::String(s), other @ (Value::Object(_) | Value::Array(_)))
             | (other @ (Value::Object(_) | Value::Array(_)), Value::String(s)) => {
@@ -150,6 +158,27 @@ impl Cmp<'_, '_> {
                 Some((lid, le)) => {
                     path.push(Seg::Id(lid));
                     let ok = self.eq(path, &k.comparable(de), k.value(le));
+                    path.pop();
+                    ok
+                }
+                None => false,
+            }
+        })
+    }
+
+    /// Keyed-set equality by shape: both arrays are keyed by a name or key
+    /// field (see `shape_identity`) and every declared element has a live
+    /// element with its identity that it equals. Order never matters.
+    fn shape_keyed_eq(&self, path: &mut Path, da: &[Value], la: &[Value]) -> bool {
+        let Some(keys) = shape_identity_keys(da, la) else {
+            return false;
+        };
+        da.iter().all(|de| {
+            let id = identity_value(de, &keys);
+            match la.iter().find(|le| identity_value(le, &keys) == id) {
+                Some(le) => {
+                    path.push(Seg::Id(id.unwrap_or_default()));
+                    let ok = self.eq(path, de, le);
                     path.pop();
                     ok
                 }
@@ -186,8 +215,10 @@ impl Cmp<'_, '_> {
         out: &mut Vec<Mismatch>,
     ) {
         match (d, l) {
-            (Value::Array(da), Value::Array(la)) if keyed_rule(self.scope, path).is_some() => {
-                if let Some(k) = keyed_rule(self.scope, path) {
+            (Value::Array(da), Value::Array(la))
+                if keyed_for(self.scope, path, da, la).is_some() =>
+            {
+                if let Some(k) = keyed_for(self.scope, path, da, la) {
                     self.keyed_diff(k, path, d, da, la, whole, out);
                 }
             }
@@ -215,9 +246,7 @@ impl Cmp<'_, '_> {
             }
             _ if self.eq(path, d, l) => {}
             (Value::Array(da), Value::Array(la))
-                if da.len() == la.len()
-                    && !self.scope.is_unordered(path)
-                    && identity_key_of(da, &SORT_IDENTITY_KEYS).is_some() =>
+                if da.len() == la.len() && identity_key_of(da, &SORT_IDENTITY_KEYS).is_some() =>
             {
                 let w = whole.cloned().unwrap_or_else(|| (path.clone(), d.clone()));
                 for (i, (x, y)) in da.iter().zip(la).enumerate() {
@@ -226,6 +255,9 @@ impl Cmp<'_, '_> {
                     path.pop();
                 }
             }
+            (Value::Array(da), Value::Array(la)) if shape_identity_keys(da, la).is_some() => {
+                self.shape_keyed_diff(path, d, da, la, whole, out);
+            }
             _ => out.push(Mismatch {
                 path: path.clone(),
                 desired: d.clone(),
@@ -233,6 +265,39 @@ impl Cmp<'_, '_> {
                 whole_array: whole.cloned(),
                 attribute_key: None,
             }),
+        }
+    }
+
+    /// Diff of an array keyed by shape: each declared element against the
+    /// live element with its identity (absent = the element is missing).
+    fn shape_keyed_diff(
+        &self,
+        path: &mut Path,
+        d: &Value,
+        da: &[Value],
+        la: &[Value],
+        whole: Option<&(Path, Value)>,
+        out: &mut Vec<Mismatch>,
+    ) {
+        let Some(keys) = shape_identity_keys(da, la) else {
+            return;
+        };
+        let w = whole.cloned().unwrap_or_else(|| (path.clone(), d.clone()));
+        for (i, de) in da.iter().enumerate() {
+            let id = identity_value(de, &keys);
+            let le = la.iter().find(|le| identity_value(le, &keys) == id);
+            path.push(Seg::Index(i));
+            match le {
+                Some(le) => self.diff(path, de, le, Some(&w), out),
+                None => out.push(Mismatch {
+                    path: path.clone(),
+                    desired: de.clone(),
+                    actual: None,
+                    whole_array: Some(w.clone()),
+                    attribute_key: None,
+                }),
+            }
+            path.pop();
         }
     }
 

@@ -7,7 +7,7 @@ use super::emit::Out;
 use super::nested;
 use super::scope::Scope;
 use crate::finding::Tier;
-use crate::normalize::empty::is_empty_collection;
+use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::path::Path;
 use crate::normalize::scalars::is_masked_non_ascii;
 use crate::normalize::transform::transform_reproduces_live;
@@ -85,8 +85,9 @@ pub(crate) fn run(
 /// A declared property the live read does not return.
 fn absent(scope: &Scope<'_>, path: &Path, d: &Value, out: &mut Out<'_, '_>) {
     let collection = d.is_object() || d.is_array();
-    if collection && !is_empty_collection(d) && !Scope::any(&scope.facts.readgap_collections, path)
-    {
+    // A declared collection that is all off (`{Enabled: false}`, `[]`) is
+    // what AWS omits from a read: not returned, not removed.
+    if collection && !is_trivially_empty(d) && !Scope::any(&scope.facts.readgap_collections, path) {
         let f = out.push(Tier::Declared, path);
         f.desired = Some(d.clone());
         return;

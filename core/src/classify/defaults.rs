@@ -4,9 +4,10 @@
 //! is equality-gated except the explicitly value-independent data entries.
 
 use super::scope::Scope;
+use crate::normalize::aws_facts::Source;
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::empty::is_trivially_empty;
-use crate::normalize::path::Path;
+use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{is_stringly_equal, parse_json_text};
 use serde_json::{Map, Value};
 
@@ -238,8 +239,102 @@ fn same_as_matches(scope: &Scope<'_>, v: &Value, d: &Value) -> bool {
         ))
 }
 
+/// The object holding the value at `path` inside `root` (the root itself
+/// for a top-level value); `[id]` steps pick the array element whose name or
+/// key field holds `id`.
+fn parent_of<'v>(root: &'v Map<String, Value>, path: &Path) -> Option<&'v Map<String, Value>> {
+    let segs = path.segs();
+    let mut obj: &'v Map<String, Value> = root;
+    let mut arr: Option<&'v Vec<Value>> = None;
+    for seg in &segs[..segs.len().saturating_sub(1)] {
+        let next = match (seg, arr) {
+            (Seg::Key(k), None) => obj.get(k)?,
+            (Seg::Index(i), Some(a)) => a.get(*i)?,
+            (Seg::Id(id), Some(a)) => a.iter().find(|e| {
+                e.as_object().is_some_and(|o| {
+                    o.iter().any(|(k, x)| {
+                        crate::normalize::arrays::ALIGN_IDENTITY_KEYS.contains(&k.as_str())
+                            && x.as_str() == Some(id.as_str())
+                    })
+                })
+            })?,
+            _ => return None,
+        };
+        match next {
+            Value::Object(o) => {
+                obj = o;
+                arr = None;
+            }
+            Value::Array(a) => arr = Some(a),
+            _ => return None,
+        }
+    }
+    arr.is_none().then_some(obj)
+}
+
+/// A `sameAsFields` default: an object whose every member equals the value
+/// at a path relative to the object holding it (declared, else live):
+/// warm throughput follows the provisioned capacity beside it.
+fn same_as_fields_match(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+    fields: &std::collections::BTreeMap<String, String>,
+) -> bool {
+    let parents = [parent_of(&scope.declared, path), parent_of(live, path)];
+    let mut want = Map::new();
+    for (member, at) in fields {
+        let found = parents
+            .iter()
+            .flatten()
+            .find_map(|p| when_value(scope, p, at))
+            .filter(|x| !x.is_null() && !super::scope::is_unresolved_marker(x));
+        match found {
+            Some(x) => {
+                want.insert(member.clone(), x.clone());
+            }
+            None => return false,
+        }
+    }
+    matches_default(v, &Value::Object(want))
+}
+
 /// True when the undeclared live value at `path` is a known default.
 pub(crate) fn is_known_default(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> bool {
+    is_known_default_here(scope, live, path, v) || is_default_member_wise(scope, live, path, v)
+}
+
+/// An object whose every set member is itself at a known default is at its
+/// default as a whole (AWS filled a configuration block with defaults): each
+/// member is equality-gated, so one changed member keeps the whole visible.
+fn is_default_member_wise(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> bool {
+    let Value::Object(o) = v else {
+        return false;
+    };
+    let mut set = o.iter().filter(|(_, x)| !is_trivially_empty(x)).peekable();
+    // An object walked leaf by leaf reports its members itself.
+    if set.peek().is_none() || path.len() > 4 || Scope::any(&scope.facts.descend, path) {
+        return false;
+    }
+    set.all(|(k, x)| {
+        let p = path.with_key(k);
+        is_known_default_here(scope, live, &p, x) || is_default_member_wise(scope, live, &p, x)
+    })
+}
+
+/// True when one known default (of any source) states the value at `path`.
+fn is_known_default_here(
     scope: &Scope<'_>,
     live: &Map<String, Value>,
     path: &Path,
@@ -264,23 +359,29 @@ pub(crate) fn is_known_default(
         && path
             .top()
             .is_some_and(|k| scope.schema.create_only.iter().any(|c| c == k));
-    let cross = crate::normalize::aws_facts::facts()
+    let cross = scope
+        .knowledge
         .cross_type_defaults
         .candidates(path.top())
         .filter(|kd| !kd.entry.create_only || create_only);
     // Description-stated defaults only decide values that would otherwise
     // surface: an unset (trivially empty) value is dropped as noise anyway.
-    let docs = crate::normalize::aws_facts::facts()
+    let docs = scope
+        .knowledge
         .doc_defaults_for(&scope.res.resource_type)
         .filter(|_| !is_trivially_empty(v))
         .into_iter()
         .flat_map(|d| d.candidates(path.top()));
+    let empty = is_trivially_empty(v);
     scope
         .facts
         .defaults
         .candidates(path.top())
         .chain(cross)
         .chain(docs)
+        // Mined (general) defaults only decide values that would otherwise
+        // surface: an unset value is dropped as noise anyway.
+        .filter(|kd| !empty || kd.entry.source == Some(Source::Observed))
         .any(|kd| {
             kd.pattern.matches(path)
                 && kd
@@ -288,7 +389,18 @@ pub(crate) fn is_known_default(
                     .when
                     .as_ref()
                     .is_none_or(|w| when_holds(scope, live, w))
-                && ((kd.entry.any && !is_trivially_empty(v))
+                && ((kd.entry.any && !empty)
+                    // A mined chosen value that another rule calls this
+                    // resource's own identity stays generated.
+                    || (kd.entry.chosen_at_create
+                        && !empty
+                        && (kd.entry.source == Some(Source::Observed)
+                            || !super::undeclared::is_generated(scope, path, v)))
+                    || kd
+                        .entry
+                        .same_as_fields
+                        .as_ref()
+                        .is_some_and(|f| same_as_fields_match(scope, live, path, v, f))
                     || kd.entry.same_as.as_deref().is_some_and(|at| {
                         when_value(scope, &scope.declared, at)
                             .or_else(|| when_value(scope, live, at))

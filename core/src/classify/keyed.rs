@@ -26,6 +26,34 @@ pub(crate) fn keyed_rule<'r>(scope: &Scope<'r>, path: &Path) -> Option<Keyed<'r>
         .map(|(_, rule)| Keyed { rule })
 }
 
+/// An attribute bag recognised by its shape (see `is_attribute_bag`):
+/// declared keys compared by key, live-only keys reported one by one.
+static SHAPE_BAG: std::sync::LazyLock<KeyedSetRule> = std::sync::LazyLock::new(|| KeyedSetRule {
+    type_name: "*".into(),
+    path: "*".into(),
+    keys: vec!["Key".into()],
+    value_field: Some("Value".into()),
+    id_prefix: None,
+    split_undeclared: false,
+    fold_husks: false,
+    reason: "a {Key, Value} list is an attribute bag".into(),
+    source: None,
+});
+
+/// The keyed-set rule for the declared / live arrays at `path`: a per-type
+/// rule, else an attribute bag recognised by shape.
+pub(crate) fn keyed_for<'r>(
+    scope: &Scope<'r>,
+    path: &Path,
+    declared: &[Value],
+    live: &[Value],
+) -> Option<Keyed<'r>> {
+    keyed_rule(scope, path).or_else(|| {
+        crate::normalize::shapes::is_attribute_bag(path.last_key(), declared, live)
+            .then(|| Keyed { rule: &SHAPE_BAG })
+    })
+}
+
 /// True when some keyed-set rule sits strictly below `path`.
 pub(crate) fn keyed_below(scope: &Scope<'_>, path: &Path) -> bool {
     scope.facts.keyed.iter().any(|(p, _)| p.extends(path))

@@ -18,20 +18,33 @@ mod scope;
 mod siblings;
 mod undeclared;
 
+pub use crate::normalize::aws_facts::Knowledge;
 pub use context::{ClassifyContext, ResourceInput, SiblingPolicyNames};
 
 use crate::finding::Finding;
 use crate::schema::SchemaFacts;
 use serde_json::Value;
 
-/// Classifies one resource. Pure: no I/O, deterministic.
+/// Classifies one resource with every fact. Pure: no I/O, deterministic.
 pub fn classify(
     resource: &ResourceInput,
     live: &Value,
     schema: &SchemaFacts,
     ctx: &ClassifyContext,
 ) -> Vec<Finding> {
-    let scope = scope::Scope::new(resource, schema, ctx);
+    classify_with(resource, live, schema, ctx, Knowledge::All)
+}
+
+/// Classifies one resource using the facts `knowledge` admits (the corpus
+/// replay measures general knowledge alone with `WithoutObserved`).
+pub fn classify_with(
+    resource: &ResourceInput,
+    live: &Value,
+    schema: &SchemaFacts,
+    ctx: &ClassifyContext,
+    knowledge: Knowledge,
+) -> Vec<Finding> {
+    let scope = scope::Scope::new(resource, schema, ctx, knowledge);
     let mut out = emit::Out::new(&scope);
     let empty = serde_json::Map::new();
     let live = prepare::prepare_live(&scope, live.as_object().unwrap_or(&empty));

@@ -5,12 +5,13 @@
 
 use super::compare::Cmp;
 use super::emit::Out;
-use super::keyed::{keyed_below, keyed_rule};
+use super::keyed::{keyed_below, keyed_for};
 use super::scope::{is_unresolved_marker, Scope};
 use super::undeclared::classify_value;
 use crate::finding::Tier;
 use crate::normalize::arrays::{identity_key_of, ALIGN_IDENTITY_KEYS};
 use crate::normalize::path::{Path, Seg};
+use crate::normalize::shapes::{identity_value, shape_identity_keys};
 use serde_json::{Map, Value};
 
 /// The identity field(s) that align elements of the arrays at `path`.
@@ -25,6 +26,39 @@ pub(crate) fn align_keys(
     }
     let k = identity_key_of(d, &ALIGN_IDENTITY_KEYS)?;
     identity_key_of(l, &[k]).map(|k| vec![k.to_string()])
+}
+
+/// Live-only elements of a declared array keyed by shape (a name or key
+/// field) whose every declared element is present: out-of-band inventory,
+/// each reported by itself as `Prop[<id>]`.
+fn live_only_elements(
+    scope: &Scope<'_>,
+    live_top: &Map<String, Value>,
+    path: &mut Path,
+    da: &[Value],
+    la: &[Value],
+    out: &mut Out<'_, '_>,
+) {
+    let Some(keys) = shape_identity_keys(da, la).filter(|_| la.len() > da.len()) else {
+        return;
+    };
+    let id_of = |e: &Value| identity_value(e, &keys);
+    let declared: Vec<String> = da.iter().filter_map(id_of).collect();
+    if !declared
+        .iter()
+        .all(|id| la.iter().any(|le| id_of(le).as_ref() == Some(id)))
+    {
+        return;
+    }
+    let none = Map::new();
+    for le in la {
+        let Some(id) = id_of(le).filter(|id| !declared.contains(id)) else {
+            continue;
+        };
+        path.push(Seg::Id(id));
+        classify_value(scope, live_top, &none, path, le, true, out);
+        path.pop();
+    }
 }
 
 /// The identity value of an element under `keys` (joined with `|`).
@@ -108,7 +142,7 @@ pub(crate) fn collect(
             }
         }
         (Value::Array(da), Value::Array(la)) => {
-            if let Some(k) = keyed_rule(scope, path) {
+            if let Some(k) = keyed_for(scope, path, da, la) {
                 // Matched elements are walked only where they carry a standard
                 // identity field; elsewhere AWS default-fills element bodies.
                 let walk_matched =
@@ -138,11 +172,13 @@ pub(crate) fn collect(
                 return;
             }
             let Some(keys) = align_keys(scope, path, da, la) else {
+                live_only_elements(scope, live_top, path, da, la, out);
                 if keyed_below(scope, path) {
                     positional(scope, live_top, path, da, la, out);
                 }
                 return;
             };
+            live_only_elements(scope, live_top, path, da, la, out);
             for le in la {
                 let Some(id) = identity_of(le, &keys) else {
                     continue;

@@ -10,7 +10,6 @@
 use super::context::SiblingPolicyNames;
 use super::scope::Scope;
 use super::siblings;
-use crate::normalize::aws_facts::facts;
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::tags::{
     declared_tag_keys, is_aws_key, is_tag_key, is_tag_list, strip_stack_tags,
@@ -29,7 +28,7 @@ pub(crate) fn prepare_live(scope: &Scope<'_>, live: &Map<String, Value>) -> Map<
     let copier = Copier {
         strip,
         free_form: scope.free_form_paths(),
-        managed: &facts().managed_names,
+        managed: &scope.knowledge.managed_names,
         tag_keys: ["Tags", tag_prop],
     };
     let all_strip: Active = (0..copier.strip.len()).map(|i| (i, 0)).collect();

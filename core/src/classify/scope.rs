@@ -4,7 +4,7 @@
 
 use super::context::{ClassifyContext, ResourceInput};
 use crate::declared::CORPUS_UNRESOLVED_MARKER;
-use crate::normalize::aws_facts::{facts, Equivalence, TypeFacts};
+use crate::normalize::aws_facts::{facts_for, AwsFacts, Equivalence, Knowledge, TypeFacts};
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::generated::physical_id_segments;
 use crate::normalize::path::{Path, Pattern};
@@ -23,6 +23,9 @@ pub(crate) struct Scope<'a> {
     pub schema: &'a SchemaFacts,
     pub ctx: &'a ClassifyContext,
     pub facts: &'static TypeFacts,
+    /// The whole fact registry in use (cross-type and doc-stated defaults,
+    /// managed fields).
+    pub knowledge: &'static AwsFacts,
     pub physical_id: &'a str,
     /// Name-like segments of the physical id (see `physical_id_segments`).
     pub physical_id_segments: Vec<&'a str>,
@@ -42,14 +45,21 @@ fn strs<'a>(a: &'a [String], b: &'a [String]) -> Vec<&'a str> {
 
 impl<'a> Scope<'a> {
     /// Gathers the per-call context.
-    pub fn new(res: &'a ResourceInput, schema: &'a SchemaFacts, ctx: &'a ClassifyContext) -> Self {
-        let facts = facts().for_type(&res.resource_type);
+    pub fn new(
+        res: &'a ResourceInput,
+        schema: &'a SchemaFacts,
+        ctx: &'a ClassifyContext,
+        knowledge: Knowledge,
+    ) -> Self {
+        let knowledge = facts_for(knowledge);
+        let facts = knowledge.for_type(&res.resource_type);
         let physical_id = res.physical_id.as_deref().unwrap_or("");
         Scope {
             res,
             schema,
             ctx,
             facts,
+            knowledge,
             physical_id,
             physical_id_segments: physical_id_segments(physical_id),
             read_only: strs(&schema.read_only, &schema.read_only_paths),

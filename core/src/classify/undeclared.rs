@@ -80,7 +80,7 @@ fn is_derived_echo(scope: &Scope<'_>, parent: &Map<String, Value>, path: &Path, 
         p.matches(path)
             && e.encoding == "base64"
             && parent
-                .get(&e.source)
+                .get(&e.sibling)
                 .and_then(Value::as_str)
                 .is_some_and(|src| v.as_str() == Some(base64_encode(src).as_str()))
     })

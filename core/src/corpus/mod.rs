@@ -6,4 +6,7 @@ mod replay;
 
 pub use case::{CorpusCase, CorpusError, CorpusResource};
 pub use compare::{compare_findings, Agreement, Key};
-pub use replay::{context_from_opts, replay_case, replay_dir, resource_from_case, CaseOutcome};
+pub use replay::{
+    context_from_opts, replay_case, replay_case_with, replay_dir, replay_dir_with,
+    resource_from_case, CaseOutcome,
+};

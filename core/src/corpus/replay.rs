@@ -2,7 +2,9 @@
 
 use super::case::{CorpusCase, CorpusError};
 use super::compare::{compare_findings, Agreement};
-use crate::classify::{classify, ClassifyContext, ResourceInput, SiblingPolicyNames};
+use crate::classify::{
+    classify_with, ClassifyContext, Knowledge, ResourceInput, SiblingPolicyNames,
+};
 use crate::declared::DeclaredValue;
 use crate::finding::Finding;
 use serde_json::{Map, Value};
@@ -84,11 +86,16 @@ pub fn context_from_opts(
     }
 }
 
-/// Replays one case through classify.
+/// Replays one case through classify with every fact.
 pub fn replay_case(case: &CorpusCase) -> Vec<Finding> {
+    replay_case_with(case, Knowledge::All)
+}
+
+/// Replays one case through classify using the facts `knowledge` admits.
+pub fn replay_case_with(case: &CorpusCase, knowledge: Knowledge) -> Vec<Finding> {
     let resource = resource_from_case(case);
     let ctx = context_from_opts(&case.opts, case.resource.construct_path.as_deref());
-    classify(&resource, &case.live_raw, &case.schema, &ctx)
+    classify_with(&resource, &case.live_raw, &case.schema, &ctx, knowledge)
 }
 
 /// Replays every `*.json` case in `dir`, sorted by file name.
@@ -96,6 +103,11 @@ pub fn replay_case(case: &CorpusCase) -> Vec<Finding> {
 /// Fails only when the directory itself cannot be listed; a bad case file
 /// becomes an error outcome and the other cases go on.
 pub fn replay_dir(dir: &Path) -> Result<Vec<CaseOutcome>, CorpusError> {
+    replay_dir_with(dir, Knowledge::All)
+}
+
+/// [`replay_dir`] using the facts `knowledge` admits.
+pub fn replay_dir_with(dir: &Path, knowledge: Knowledge) -> Result<Vec<CaseOutcome>, CorpusError> {
     let io = |source| CorpusError::Io {
         path: dir.to_path_buf(),
         source,
@@ -114,7 +126,7 @@ pub fn replay_dir(dir: &Path) -> Result<Vec<CaseOutcome>, CorpusError> {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             let result = CorpusCase::load(&path).map(|case| {
-                let produced = replay_case(&case);
+                let produced = replay_case_with(&case, knowledge);
                 let agreement = compare_findings(&case.expected, &produced);
                 (produced, agreement)
             });

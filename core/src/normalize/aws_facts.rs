@@ -14,6 +14,54 @@ const MANAGED_FIELDS: &str = include_str!("../../data/managed-fields.json");
 /// Defaults stated in registry-schema property descriptions (produced by the
 /// schema snapshot generator; each entry quotes its source sentence).
 const DOC_DEFAULTS: &str = include_str!("../../data/schemas/doc-defaults.json");
+/// Defaults mined by `scripts/gen-knowledge.sh` (schema / docs / api-model).
+const GENERATED_DEFAULTS: &str = include_str!("../../data/generated/defaults.json");
+/// Compare rules mined by `scripts/gen-knowledge.sh`.
+const GENERATED_RULES: &str = include_str!("../../data/generated/type-rules.json");
+
+/// One generated default: a constant or a value AWS chooses at create time.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GeneratedDefault {
+    #[serde(rename = "type")]
+    type_name: String,
+    path: String,
+    #[serde(default)]
+    values: Vec<Value>,
+    #[serde(default, rename = "chosenAtCreate")]
+    chosen_at_create: bool,
+    #[serde(default)]
+    when: Option<HashMap<String, Vec<Value>>>,
+    source: Source,
+    /// The evidence (a documentation sentence or the schema annotation).
+    quote: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GeneratedDefaultsFile {
+    #[serde(default, rename = "_doc")]
+    _doc: Option<String>,
+    defaults: Vec<GeneratedDefault>,
+}
+
+impl GeneratedDefault {
+    fn into_entry(self) -> KnownDefaultEntry {
+        KnownDefaultEntry {
+            type_name: self.type_name,
+            path: self.path,
+            values: self.values,
+            any: false,
+            chosen_at_create: self.chosen_at_create,
+            when: self.when,
+            same_as: None,
+            same_as_fields: None,
+            create_only: false,
+            reason: self.quote,
+            source: Some(self.source),
+        }
+    }
+}
 
 /// One default stated in a schema property description.
 #[derive(Debug, Clone, Deserialize)]
@@ -23,6 +71,53 @@ struct DocDefault {
     path: String,
     value: Value,
     source: String,
+}
+
+/// Where a fact comes from. `Schema`, `Docs` and `ApiModel` facts are the
+/// output of a committed generator over pinned packages; `Observed` facts were
+/// seen on real deploys and say what was seen and why it is not
+/// deploy-specific.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// A registry-schema annotation.
+    Schema,
+    /// AWS documentation text (CloudFormation property docs).
+    Docs,
+    /// A service API model.
+    ApiModel,
+    /// Seen on a real deploy.
+    Observed,
+}
+
+impl Source {
+    /// The name used in the data files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Schema => "schema",
+            Source::Docs => "docs",
+            Source::ApiModel => "api-model",
+            Source::Observed => "observed",
+        }
+    }
+}
+
+/// Which facts a classify run may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Knowledge {
+    /// Every fact.
+    #[default]
+    All,
+    /// Every fact except `observed` ones: what general sources alone explain.
+    WithoutObserved,
+}
+
+impl Knowledge {
+    /// True when a fact of this source is in use. A fact with no source
+    /// counts as observed (the data test rejects it anyway).
+    fn admits(self, source: Option<Source>) -> bool {
+        self == Knowledge::All || !matches!(source, None | Some(Source::Observed))
+    }
 }
 
 /// One known AWS default for a (type, path).
@@ -41,6 +136,12 @@ pub struct KnownDefaultEntry {
     /// Value-independent: any value AWS assigned counts (ids, placement).
     #[serde(default)]
     pub any: bool,
+    /// AWS chooses the value at create time when none is declared (a
+    /// placement, a window, the VPC's default security group) and a user can
+    /// change it later: it folds on a first run, and `record` snapshots it so
+    /// a later change surfaces as drift.
+    #[serde(default, rename = "chosenAtCreate")]
+    pub chosen_at_create: bool,
     /// Only when each named top-level property (declared, else live) has
     /// one of the listed values; a `null` alternative means "absent".
     #[serde(default)]
@@ -50,12 +151,20 @@ pub struct KnownDefaultEntry {
     /// derives from a sibling one.
     #[serde(default, rename = "sameAs")]
     pub same_as: Option<String>,
+    /// The default is an object whose members equal the values at these
+    /// paths, relative to the object holding the value (declared, else
+    /// live): a setting AWS derives member by member from a sibling one.
+    #[serde(default, rename = "sameAsFields")]
+    pub same_as_fields: Option<std::collections::BTreeMap<String, String>>,
     /// Only when the schema marks the path create-only (a value AWS fixed at
     /// creation, which cannot drift without replacing the resource).
     #[serde(default, rename = "createOnly")]
     pub create_only: bool,
     /// Why this is a default.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A per-type path rule with no parameters.
@@ -69,6 +178,9 @@ pub struct PathRule {
     pub path: String,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A scalar (or key) equivalence the service applies at a path.
@@ -112,6 +224,9 @@ pub struct EquivalenceRule {
     pub rule: Equivalence,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A path whose value is AWS-generated for this resource.
@@ -133,6 +248,9 @@ pub struct GeneratedRule {
     pub value: Option<Value>,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// An identity key override for a nested object array.
@@ -148,6 +266,9 @@ pub struct IdentityRule {
     pub keys: Vec<String>,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// An array compared as a keyed set whose live side is a SUPERSET of the
@@ -181,6 +302,9 @@ pub struct KeyedSetRule {
     pub fold_husks: bool,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A declared property whose live read comes back under another name.
@@ -199,6 +323,9 @@ pub struct AltRule {
     pub same_value: bool,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A key the service renames inside an object (a deprecated alias).
@@ -216,6 +343,9 @@ pub struct KeyAlias {
     pub live: String,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A live value the service derives from a sibling value in the same object
@@ -229,11 +359,14 @@ pub struct DerivedEcho {
     /// Path of the derived value (`*` allowed).
     pub path: String,
     /// The sibling key it is derived from.
-    pub source: String,
+    pub sibling: String,
     /// The derivation (`base64`).
     pub encoding: String,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// An undeclared switch AWS turns ON at creation: its OFF state (false /
@@ -252,6 +385,9 @@ pub struct OffRule {
     pub unless_present: Vec<String>,
     /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 /// A name CloudControl maintains on its own (timestamps, revision ids).
@@ -260,8 +396,11 @@ pub struct OffRule {
 pub struct ManagedName {
     /// The property name.
     pub name: String,
-    /// Why it is managed.
+    /// Why.
     pub reason: String,
+    /// Where the fact comes from.
+    #[serde(default)]
+    pub source: Option<Source>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -457,11 +596,73 @@ fn parse<T: for<'de> Deserialize<'de>>(file: &'static str, text: &str) -> Result
     serde_json::from_str(text).map_err(|source| FactsError::Parse { file, source })
 }
 
-/// Builds the registry from the bundled files.
+/// Keeps only the entries of `list` whose source `knowledge` admits.
+fn admit<T>(list: &mut Vec<T>, knowledge: Knowledge, source: fn(&T) -> Option<Source>) {
+    list.retain(|e| knowledge.admits(source(e)));
+}
+
+impl TypeRulesFile {
+    /// Drops every rule `knowledge` does not admit.
+    fn admit(&mut self, k: Knowledge) {
+        for list in [
+            &mut self.unordered_arrays,
+            &mut self.case_insensitive,
+            &mut self.latest_sentinel,
+            &mut self.version_prefix,
+            &mut self.readgap_collections,
+            &mut self.descend_undeclared,
+            &mut self.owned_elsewhere,
+        ] {
+            admit(list, k, |r| r.source);
+        }
+        admit(&mut self.generated_paths, k, |r| r.source);
+        admit(&mut self.identity_keys, k, |r| r.source);
+        admit(&mut self.keyed_sets, k, |r| r.source);
+        admit(&mut self.alt_representations, k, |r| r.source);
+        admit(&mut self.echoes, k, |r| r.source);
+        admit(&mut self.key_aliases, k, |r| r.source);
+        admit(&mut self.equivalences, k, |r| r.source);
+        admit(&mut self.service_attached, k, |r| r.source);
+        admit(&mut self.derived_echoes, k, |r| r.source);
+        admit(&mut self.meaningful_when_off, k, |r| r.source);
+    }
+}
+
+/// Builds the registry from the bundled files (every fact).
 pub fn load() -> Result<AwsFacts, FactsError> {
-    let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS)?;
-    let tr: TypeRulesFile = parse("type-rules.json", TYPE_RULES)?;
-    let mf: ManagedFieldsFile = parse("managed-fields.json", MANAGED_FIELDS)?;
+    load_with(Knowledge::All)
+}
+
+/// Builds the registry from the bundled files, keeping the facts
+/// `knowledge` admits.
+pub fn load_with(knowledge: Knowledge) -> Result<AwsFacts, FactsError> {
+    let mut kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS)?;
+    let mut tr: TypeRulesFile = parse("type-rules.json", TYPE_RULES)?;
+    let mut mf: ManagedFieldsFile = parse("managed-fields.json", MANAGED_FIELDS)?;
+    let gd: GeneratedDefaultsFile = parse("generated/defaults.json", GENERATED_DEFAULTS)?;
+    let gr: TypeRulesFile = parse("generated/type-rules.json", GENERATED_RULES)?;
+    // Hand-written entries first (they carry conditions and derivations the
+    // generator cannot state), then the generated ones.
+    // A derivation observed for a path (the value mirrors a sibling setting)
+    // supersedes a constant the documentation states for it.
+    let derived: std::collections::HashSet<(String, String)> = kd
+        .defaults
+        .iter()
+        .filter(|e| e.same_as.is_some() || e.same_as_fields.is_some())
+        .map(|e| (e.type_name.clone(), e.path.clone()))
+        .collect();
+    kd.defaults.extend(
+        gd.defaults
+            .into_iter()
+            .filter(|g| !derived.contains(&(g.type_name.clone(), g.path.clone())))
+            .map(GeneratedDefault::into_entry),
+    );
+    tr.unordered_arrays.extend(gr.unordered_arrays);
+    tr.case_insensitive.extend(gr.case_insensitive);
+    tr.readgap_collections.extend(gr.readgap_collections);
+    admit(&mut kd.defaults, knowledge, |e| e.source);
+    tr.admit(knowledge);
+    admit(&mut mf.names, knowledge, |n| n.source);
     let mut facts = AwsFacts {
         managed_names: mf.names.into_iter().map(|n| n.name).collect(),
         ..AwsFacts::default()
@@ -577,10 +778,13 @@ pub fn load() -> Result<AwsFacts, FactsError> {
                     path: d.path,
                     values: vec![value],
                     any: false,
+                    chosen_at_create: false,
                     when: None,
                     same_as: None,
+                    same_as_fields: None,
                     create_only: false,
                     reason: d.source,
+                    source: Some(Source::Docs),
                 },
             });
     }
@@ -591,13 +795,42 @@ pub fn load() -> Result<AwsFacts, FactsError> {
 /// defect caught by the unit tests; at run time it degrades to no facts
 /// (more findings, never fewer) and logs an error.
 pub fn facts() -> &'static AwsFacts {
-    static FACTS: OnceLock<AwsFacts> = OnceLock::new();
-    FACTS.get_or_init(|| {
-        load().unwrap_or_else(|e| {
+    facts_for(Knowledge::All)
+}
+
+/// The registry restricted to what `knowledge` admits, loaded on first use.
+pub fn facts_for(knowledge: Knowledge) -> &'static AwsFacts {
+    static ALL: OnceLock<AwsFacts> = OnceLock::new();
+    static GENERAL: OnceLock<AwsFacts> = OnceLock::new();
+    let cell = match knowledge {
+        Knowledge::All => &ALL,
+        Knowledge::WithoutObserved => &GENERAL,
+    };
+    cell.get_or_init(|| {
+        load_with(knowledge).unwrap_or_else(|e| {
             tracing::error!("{e}");
             AwsFacts::default()
         })
     })
+}
+
+/// True when `path` (as a finding renders it) of a `resource_type` resource
+/// holds a value AWS chose at create time that a user can change (a
+/// `chosenAtCreate` fact): it folds on a first run, and `record` snapshots it
+/// so a later change surfaces as drift.
+pub fn is_chosen_at_create(resource_type: &str, path: &str) -> bool {
+    let f = facts();
+    let top = path.split(['.', '[']).next();
+    f.for_type(resource_type)
+        .defaults
+        .candidates(top)
+        .chain(f.cross_type_defaults.candidates(top))
+        .chain(
+            f.doc_defaults_for(resource_type)
+                .into_iter()
+                .flat_map(|d| d.candidates(top)),
+        )
+        .any(|kd| kd.entry.chosen_at_create && kd.entry.path == path)
 }
 
 /// Every `(file, entry description, reason)` triple, for the data audit test.
@@ -672,14 +905,165 @@ mod tests {
         assert!(load().is_ok());
     }
 
+    /// Every entry of every data file says where it comes from; hand-written
+    /// files hold only `observed` facts (schema / docs / api-model facts are
+    /// the generator's output, never hand-labelled), and an observed default
+    /// says what was observed rather than a generic phrase.
+    #[test]
+    fn every_entry_has_a_source() {
+        let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS).expect("parses");
+        let tr: TypeRulesFile = parse("type-rules.json", TYPE_RULES).expect("parses");
+        let mf: ManagedFieldsFile = parse("managed-fields.json", MANAGED_FIELDS).expect("parses");
+        let mut missing = Vec::new();
+        fn hand(missing: &mut Vec<String>, what: String, s: Option<Source>) {
+            match s {
+                Some(Source::Observed) => {}
+                Some(other) => missing.push(format!("{what}: hand-labelled {}", other.as_str())),
+                None => missing.push(format!("{what}: no source")),
+            }
+        }
+        for e in &kd.defaults {
+            hand(
+                &mut missing,
+                format!("known-defaults {} {}", e.type_name, e.path),
+                e.source,
+            );
+            if e.reason.trim() == "AWS default observed on a fresh deploy"
+                || e.reason.trim()
+                    == "AWS default for this configuration, observed on fresh deploys"
+            {
+                missing.push(format!(
+                    "known-defaults {} {}: says not what was observed",
+                    e.type_name, e.path
+                ));
+            }
+        }
+        let mut rules: Vec<(String, Option<Source>)> = Vec::new();
+        for list in [
+            &tr.unordered_arrays,
+            &tr.case_insensitive,
+            &tr.latest_sentinel,
+            &tr.version_prefix,
+            &tr.readgap_collections,
+            &tr.descend_undeclared,
+            &tr.owned_elsewhere,
+        ] {
+            rules.extend(
+                list.iter()
+                    .map(|r| (format!("{} {}", r.type_name, r.path), r.source)),
+            );
+        }
+        rules.extend(
+            tr.generated_paths
+                .iter()
+                .map(|r| (r.path.clone(), r.source)),
+        );
+        rules.extend(tr.identity_keys.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(tr.keyed_sets.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(
+            tr.alt_representations
+                .iter()
+                .map(|r| (r.live.clone(), r.source)),
+        );
+        rules.extend(tr.echoes.iter().map(|r| (r.live.clone(), r.source)));
+        rules.extend(tr.key_aliases.iter().map(|r| (r.live.clone(), r.source)));
+        rules.extend(tr.equivalences.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(
+            tr.service_attached
+                .iter()
+                .map(|r| (r.path.clone(), r.source)),
+        );
+        rules.extend(tr.derived_echoes.iter().map(|r| (r.path.clone(), r.source)));
+        rules.extend(
+            tr.meaningful_when_off
+                .iter()
+                .map(|r| (r.path.clone(), r.source)),
+        );
+        rules.extend(mf.names.iter().map(|n| (n.name.clone(), n.source)));
+        for (what, s) in rules {
+            hand(&mut missing, format!("type-rules/managed-fields {what}"), s);
+        }
+        let gd: GeneratedDefaultsFile =
+            parse("generated/defaults.json", GENERATED_DEFAULTS).expect("parses");
+        let gr: TypeRulesFile =
+            parse("generated/type-rules.json", GENERATED_RULES).expect("parses");
+        for e in &gd.defaults {
+            if e.source == Source::Observed || e.quote.trim().is_empty() {
+                missing.push(format!(
+                    "generated {} {}: no mined evidence",
+                    e.type_name, e.path
+                ));
+            }
+        }
+        for r in gr
+            .unordered_arrays
+            .iter()
+            .chain(&gr.case_insensitive)
+            .chain(&gr.readgap_collections)
+        {
+            if !matches!(
+                r.source,
+                Some(Source::Schema | Source::Docs | Source::ApiModel)
+            ) {
+                missing.push(format!(
+                    "generated rule {} {}: no mined source",
+                    r.type_name, r.path
+                ));
+            }
+        }
+        let baseline: Value =
+            serde_json::from_str(include_str!("../../data/baseline-tracking.json"))
+                .expect("parses");
+        for (list, entries) in baseline.as_object().into_iter().flatten() {
+            for e in entries.as_array().into_iter().flatten() {
+                if e.get("source").and_then(Value::as_str) != Some("observed") {
+                    missing.push(format!("baseline-tracking {list}: {e}"));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "entries without a proper source:\n{}",
+            missing.join("\n")
+        );
+    }
+
+    #[test]
+    fn without_observed_keeps_only_general_facts() {
+        let general = load_with(Knowledge::WithoutObserved).expect("loads");
+        let all = load().expect("loads");
+        let count = |f: &AwsFacts| -> usize {
+            f.by_type.values().map(|t| t.defaults.len()).sum::<usize>()
+                + f.cross_type_defaults.len()
+        };
+        assert!(count(&general) > 0 && count(&general) < count(&all));
+        for t in general.by_type.values() {
+            for (_, list) in t.defaults.by_top.iter() {
+                assert!(list
+                    .iter()
+                    .all(|d| d.entry.source != Some(Source::Observed)));
+            }
+        }
+        assert!(
+            general.managed_names.is_empty()
+                || general.managed_names.len() < all.managed_names.len()
+        );
+    }
+
     #[test]
     fn known_default_entries_are_gated_or_explicitly_any() {
         let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS).expect("parses");
         for e in kd.defaults {
-            let kinds = [e.any, !e.values.is_empty(), e.same_as.is_some()];
+            let kinds = [
+                e.any,
+                e.chosen_at_create,
+                !e.values.is_empty(),
+                e.same_as.is_some(),
+                e.same_as_fields.is_some(),
+            ];
             assert!(
                 kinds.iter().filter(|k| **k).count() == 1,
-                "{} {}: exactly one of `values` / `any` / `sameAs`",
+                "{} {}: exactly one of `values` / `any` / `chosenAtCreate` / `sameAs` / `sameAsFields`",
                 e.type_name,
                 e.path
             );

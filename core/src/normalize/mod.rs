@@ -14,6 +14,7 @@ pub mod path;
 pub mod policy;
 pub mod scalars;
 pub mod schema_strip;
+pub mod shapes;
 pub mod tags;
 pub mod transform;
 

@@ -144,6 +144,15 @@ impl Path {
         }
     }
 
+    /// The property that holds the value at this path: the last object key,
+    /// looking through array elements (`AllowHeaders` for `AllowHeaders.0`).
+    pub fn holder_key(&self) -> Option<&str> {
+        self.0.iter().rev().find_map(|s| match s {
+            Seg::Key(k) => Some(k.as_str()),
+            _ => None,
+        })
+    }
+
     /// Renders the finding path syntax.
     pub fn render(&self) -> String {
         let mut out = String::new();

@@ -1,0 +1,339 @@
+//! Canonical forms by SHAPE: equalities that hold for any resource type
+//! because of what a value is (an identifier, an enum, a DNS name, a version,
+//! a schedule, a set AWS returned sorted), never because of which type holds
+//! it. Each one only ever equates two spellings of the same setting; none
+//! can hide a change of value.
+
+use super::arrays::{canonical_text, SORT_IDENTITY_KEYS};
+use super::scalars::{is_dns_name_equal, is_rate_expression_equal, is_version_prefix_match};
+use serde_json::Value;
+
+/// The last segment of a property name, lower-cased, for shape decisions.
+fn ends_with_any(key: &str, suffixes: &[&str]) -> bool {
+    suffixes.iter().any(|s| key.ends_with(s))
+}
+
+/// True for a property that names or identifies something (`DBSubnetGroupName`,
+/// `EndpointIdentifier`, `Family`, `Name`).
+fn is_identifier_key(key: &str) -> bool {
+    ends_with_any(key, &["Name", "Identifier", "Family"])
+}
+
+/// True for a property holding an enumerated keyword (`Type`, `Protocol`,
+/// `EndpointType`, `InstanceProtocol`).
+fn is_enum_key(key: &str) -> bool {
+    ends_with_any(key, &["Type", "Protocol"])
+}
+
+/// True for a property holding HTTP header names, which HTTP defines as
+/// case-insensitive (`AllowHeaders`, `HeaderName`).
+fn is_header_key(key: &str) -> bool {
+    key.contains("Header")
+}
+
+/// True for a hostname-shaped string (`api.example.com`, `example.com.`).
+fn is_hostname(s: &str) -> bool {
+    s.contains('.')
+        && !s.starts_with('.')
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'*'))
+}
+
+/// Declared and live scalars that are one setting spelled two ways, judged
+/// by the value's shape and the name of the property holding it (`leaf`).
+///
+/// - an identifier AWS stores lower-cased: live is exactly the lower-case
+///   form of the declared name;
+/// - an enumerated keyword AWS re-cases (`http` / `HTTP`, `SPARK` / `Spark`),
+///   or an HTTP header name (case-insensitive by definition);
+/// - a DNS name: case and the root's trailing dot are not part of the name;
+/// - text AWS normalises: trailing whitespace or newline;
+/// - a version AWS resolved to its concrete patch (`8.0` / `8.0.45`), or a
+///   track it reports (`1.6.22` / `1.6`);
+/// - a schedule rate in other units (`rate(60 minutes)` / `rate(1 hour)`).
+pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
+    if declared == live {
+        return true;
+    }
+    if declared.trim_end() == live.trim_end() && !declared.trim_end().is_empty() {
+        return true;
+    }
+    if is_rate_expression_equal(declared, live) {
+        return true;
+    }
+    if is_hostname(declared) && is_hostname(live) && is_dns_name_equal(declared, live) {
+        return true;
+    }
+    let Some(leaf) = leaf else {
+        return false;
+    };
+    (is_identifier_key(leaf) && live == declared.to_ascii_lowercase())
+        || ((is_enum_key(leaf) || is_header_key(leaf)) && declared.eq_ignore_ascii_case(live))
+        || (leaf.ends_with("Version") && is_version_prefix_match(declared, live))
+}
+
+/// True when `live` is a permutation AWS put in a normalised (sorted) order:
+/// it is sorted by canonical text and holds the same elements as `declared`
+/// (compared with `same`). A reorder into any other order still differs.
+pub fn is_sorted_permutation(
+    declared: &[Value],
+    live: &[Value],
+    mut same: impl FnMut(&Value, &Value) -> bool,
+) -> bool {
+    if declared.len() != live.len() || live.len() < 2 {
+        return false;
+    }
+    let texts: Vec<String> = live.iter().map(canonical_text).collect();
+    if texts.windows(2).any(|w| w[0] > w[1]) {
+        return false;
+    }
+    let mut used = vec![false; live.len()];
+    declared.iter().all(
+        |d| match (0..live.len()).find(|&j| !used[j] && same(d, &live[j])) {
+            Some(j) => {
+                used[j] = true;
+                true
+            }
+            None => false,
+        },
+    )
+}
+
+/// True for a field name that names or keys an element of a set
+/// (`Name`, `Key`, `ParameterName`, `DeviceName`, `OptionName`).
+fn is_identity_field(k: &str) -> bool {
+    SORT_IDENTITY_KEYS.contains(&k) || ends_with_any(k, &["Name", "Key", "Cidr"])
+}
+
+/// The identity of an element under `keys` (joined with `|`), when every
+/// key holds a string.
+pub fn identity_value(e: &Value, keys: &[&str]) -> Option<String> {
+    let parts: Option<Vec<&str>> = keys.iter().map(|k| e.get(*k)?.as_str()).collect();
+    parts.map(|p| p.join("|"))
+}
+
+/// The fields that key both object arrays as sets: one name or key field
+/// (see [`shape_identity`]), else a pair of them (`Namespace` counts) whose
+/// combination is unique within each array (`Namespace` + `OptionName`).
+pub fn shape_identity_keys<'v>(declared: &'v [Value], live: &[Value]) -> Option<Vec<&'v str>> {
+    if let Some(k) = shape_identity(declared, live) {
+        return Some(vec![k]);
+    }
+    let first = declared.first()?.as_object()?;
+    let mut fields: Vec<&'v str> = first
+        .keys()
+        .map(String::as_str)
+        .filter(|k| is_identity_field(k) || *k == "Namespace")
+        .collect();
+    fields.sort_unstable();
+    let unique = |arr: &[Value], keys: &[&str]| {
+        let mut seen = std::collections::BTreeSet::new();
+        arr.iter()
+            .all(|e| identity_value(e, keys).is_some_and(|id| seen.insert(id)))
+    };
+    for (i, a) in fields.iter().enumerate() {
+        for b in &fields[i + 1..] {
+            let keys = [*a, *b];
+            if unique(declared, &keys) && unique(live, &keys) {
+                return Some(keys.to_vec());
+            }
+        }
+    }
+    None
+}
+
+/// True for an attribute bag: every element is `{Key, Value}` with a unique
+/// string `Key` (ELB attributes, parameter maps). Tags have the same shape
+/// and their own rules, so a tag property is never a bag here.
+pub fn is_attribute_bag(prop: Option<&str>, declared: &[Value], live: &[Value]) -> bool {
+    let shaped = |arr: &[Value]| {
+        let mut seen = std::collections::BTreeSet::new();
+        arr.iter().all(|e| {
+            e.as_object().is_some_and(|o| {
+                o.len() <= 2
+                    && o.keys().all(|k| k == "Key" || k == "Value")
+                    && o.get("Key")
+                        .and_then(Value::as_str)
+                        .is_some_and(|k| seen.insert(k.to_string()))
+            })
+        })
+    };
+    !prop.is_some_and(|p| p.contains("Tag"))
+        && !declared.is_empty()
+        && shaped(declared)
+        && shaped(live)
+}
+
+/// The field that keys both object arrays as sets: present in every element
+/// of both, a string, unique within each array, and named as a name or key.
+/// Standard identity fields are preferred, then other names in sorted order.
+pub fn shape_identity<'v>(declared: &'v [Value], live: &[Value]) -> Option<&'v str> {
+    let first = declared.first()?.as_object()?;
+    let unique = |arr: &[Value], k: &str| {
+        let mut seen = std::collections::BTreeSet::new();
+        arr.iter().all(|e| match e.get(k) {
+            Some(Value::String(s)) => seen.insert(s.clone()),
+            _ => false,
+        })
+    };
+    let mut candidates: Vec<&'v str> = first
+        .keys()
+        .map(String::as_str)
+        .filter(|k| is_identity_field(k))
+        .collect();
+    candidates.sort_by_key(|k| {
+        (
+            SORT_IDENTITY_KEYS
+                .iter()
+                .position(|s| s == k)
+                .unwrap_or(SORT_IDENTITY_KEYS.len()),
+            *k,
+        )
+    });
+    candidates
+        .into_iter()
+        .find(|k| unique(declared, k) && unique(live, k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn identifiers_aws_lower_cases_fold_but_a_rename_does_not() {
+        assert!(is_shape_equal(
+            Some("DBSubnetGroupName"),
+            "Orders-DB-Subnets",
+            "orders-db-subnets"
+        ));
+        assert!(is_shape_equal(
+            Some("ClusterIdentifier"),
+            "Analytics1",
+            "analytics1"
+        ));
+        assert!(!is_shape_equal(
+            Some("DBSubnetGroupName"),
+            "Orders-DB-Subnets",
+            "billing-db-subnets"
+        ));
+        // Not lower-cased by AWS: the live side keeps other capitals.
+        assert!(!is_shape_equal(Some("GroupName"), "abc", "ABC"));
+        // A description is not an identifier.
+        assert!(!is_shape_equal(Some("Description"), "Hello", "hello"));
+    }
+
+    #[test]
+    fn enum_keywords_compare_without_case() {
+        assert!(is_shape_equal(Some("InstanceProtocol"), "https", "HTTPS"));
+        assert!(is_shape_equal(Some("Type"), "SPARK", "Spark"));
+        assert!(!is_shape_equal(Some("Type"), "SPARK", "HIVE"));
+    }
+
+    #[test]
+    fn header_names_compare_without_case() {
+        assert!(is_shape_equal(
+            Some("AllowHeaders"),
+            "X-Api-Key",
+            "x-api-key"
+        ));
+        assert!(!is_shape_equal(
+            Some("AllowHeaders"),
+            "X-Api-Key",
+            "x-api-id"
+        ));
+    }
+
+    #[test]
+    fn dns_names_ignore_case_and_the_root_dot() {
+        assert!(is_shape_equal(
+            None,
+            "Corp.Example.org",
+            "corp.example.org."
+        ));
+        assert!(!is_shape_equal(
+            None,
+            "corp.example.org",
+            "corp.example.net."
+        ));
+    }
+
+    #[test]
+    fn trailing_whitespace_is_normalised_text() {
+        assert!(is_shape_equal(Some("Script"), "echo hi", "echo hi\n"));
+        assert!(!is_shape_equal(Some("Script"), "echo hi", "echo ho\n"));
+        assert!(!is_shape_equal(Some("Script"), "echo hi", " echo hi"));
+    }
+
+    #[test]
+    fn versions_fold_only_within_the_declared_track() {
+        assert!(is_shape_equal(Some("EngineVersion"), "15", "15.7"));
+        assert!(is_shape_equal(Some("KafkaVersion"), "3.5.1", "3.5"));
+        assert!(!is_shape_equal(Some("EngineVersion"), "15", "16.1"));
+        assert!(!is_shape_equal(Some("EngineVersion"), "1.1", "1.10"));
+        assert!(!is_shape_equal(Some("Description"), "15", "15.7"));
+    }
+
+    #[test]
+    fn rate_expressions_in_other_units_are_one_schedule() {
+        assert!(is_shape_equal(None, "rate(120 minutes)", "rate(2 hours)"));
+        assert!(!is_shape_equal(None, "rate(90 minutes)", "rate(2 hours)"));
+    }
+
+    #[test]
+    fn a_sorted_permutation_is_the_same_set_but_another_order_is_not() {
+        let eq = |a: &Value, b: &Value| a == b;
+        let d = [json!("write"), json!("admin"), json!("read")];
+        let sorted = [json!("admin"), json!("read"), json!("write")];
+        let shuffled = [json!("read"), json!("write"), json!("admin")];
+        assert!(is_sorted_permutation(&d, &sorted, eq));
+        assert!(!is_sorted_permutation(&d, &shuffled, eq));
+        let changed = [json!("admin"), json!("read"), json!("zzz")];
+        assert!(!is_sorted_permutation(&d, &changed, eq));
+    }
+
+    #[test]
+    fn a_namespaced_option_list_is_keyed_by_the_pair() {
+        let d = [json!({"Namespace": "a", "OptionName": "X", "Value": "1"})];
+        let l = [
+            json!({"Namespace": "a", "OptionName": "X", "Value": "1"}),
+            json!({"Namespace": "b", "OptionName": "X", "Value": "2"}),
+        ];
+        assert_eq!(
+            shape_identity_keys(&d, &l),
+            Some(vec!["Namespace", "OptionName"])
+        );
+    }
+
+    #[test]
+    fn key_value_lists_are_bags_but_tags_are_not() {
+        let d = [json!({"Key": "idle_timeout.timeout_seconds", "Value": "120"})];
+        let l = [
+            json!({"Key": "deletion_protection.enabled", "Value": "false"}),
+            json!({"Key": "idle_timeout.timeout_seconds", "Value": "60"}),
+        ];
+        assert!(is_attribute_bag(Some("LoadBalancerAttributes"), &d, &l));
+        assert!(!is_attribute_bag(Some("Tags"), &d, &l));
+        let dup = [
+            json!({"Key": "a", "Value": "1"}),
+            json!({"Key": "a", "Value": "2"}),
+        ];
+        assert!(!is_attribute_bag(Some("Attributes"), &dup, &l));
+    }
+
+    #[test]
+    fn name_and_key_fields_key_a_set() {
+        let d = [json!({"ParameterName": "b", "ParameterValue": "1"})];
+        let l = [
+            json!({"ParameterName": "a", "ParameterValue": "0"}),
+            json!({"ParameterName": "b", "ParameterValue": "1"}),
+        ];
+        assert_eq!(shape_identity(&d, &l), Some("ParameterName"));
+        let dup = [json!({"Name": "a"}), json!({"Name": "a"})];
+        assert_eq!(shape_identity(&dup, &l), None);
+        let no_name = [json!({"FromPort": 443, "Description": "https"})];
+        assert_eq!(shape_identity(&no_name, &no_name), None);
+        let cidrs = [json!({"Cidr": "10.0.0.0/16", "Description": "a"})];
+        assert_eq!(shape_identity(&cidrs, &cidrs), Some("Cidr"));
+    }
+}

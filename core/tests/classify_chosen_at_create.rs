@@ -1,0 +1,93 @@
+//! Values AWS chooses at create time that a user can change (the default
+//! security group of an instance, a maintenance window) fold on a first run,
+//! but `record` snapshots them, so swapping them out of band surfaces as
+//! drift. Real corpus case: an EC2 instance launched with no security group.
+
+#[path = "fixtures/baselines/support.rs"]
+mod support;
+
+use realdrift_core::baseline::{apply_baseline, record, RecordInput, Selection, NOTE_CHANGED};
+use realdrift_core::corpus::{replay_case, CorpusCase};
+use realdrift_core::{Finding, Tier};
+use serde_json::json;
+use support::*;
+
+const INSTANCE: &str = "AWS__EC2__Instance.HuntM5";
+const STACK: &str = "CdkRealDriftIntegEc2EbsOptMin";
+
+fn with_live(mut c: CorpusCase, key: &str, value: serde_json::Value) -> CorpusCase {
+    if let Some(o) = c.live_raw.as_object_mut() {
+        o.insert(key.to_string(), value);
+    }
+    c
+}
+
+fn at(fs: &[Finding], path: &str) -> Option<Tier> {
+    fs.iter().find(|f| f.path == path).map(|f| f.tier)
+}
+
+#[test]
+fn a_swapped_default_security_group_surfaces_once_recorded() {
+    let ctx = ctx_for(STACK, &[INSTANCE]);
+    let first = replay_case(&case(INSTANCE));
+    // First run: the default group AWS attached folds (silent).
+    assert_eq!(at(&first, "SecurityGroupIds"), Some(Tier::AtDefault));
+
+    let recorded = record(RecordInput {
+        classified: &first,
+        existing: None,
+        ctx: &ctx,
+        selection: &Selection::All,
+        captured_at: "2026-11-30T00:00:00Z",
+    })
+    .baseline;
+    assert!(
+        recorded
+            .recorded
+            .iter()
+            .any(|e| e.path == "SecurityGroupIds" && e.value == json!(["sg-071431ba9ef8424c9"])),
+        "record snapshots the group AWS chose: {:#?}",
+        recorded.recorded
+    );
+
+    // Same live state: still clean.
+    let again = apply_baseline(first.clone(), Some(&recorded), &ctx).unwrap();
+    assert!(!again
+        .findings
+        .iter()
+        .any(|f| f.tier.is_drift() && f.path == "SecurityGroupIds"));
+
+    // Someone swaps the instance onto another group out of band.
+    let swapped = with_live(
+        case(INSTANCE),
+        "SecurityGroupIds",
+        json!(["sg-0aaaaaaaaaaaaaaaa"]),
+    );
+    let later = replay_case(&swapped);
+    let out = apply_baseline(later, Some(&recorded), &ctx).unwrap();
+    let f = out
+        .findings
+        .iter()
+        .find(|f| f.path == "SecurityGroupIds")
+        .expect("the swapped group is reported");
+    assert_eq!(f.tier, Tier::Undeclared);
+    assert_eq!(f.note.as_deref(), Some(NOTE_CHANGED));
+    assert_eq!(f.desired, Some(json!(["sg-071431ba9ef8424c9"])));
+    assert_eq!(f.actual, Some(json!(["sg-0aaaaaaaaaaaaaaaa"])));
+}
+
+#[test]
+fn constants_at_their_default_are_still_never_recorded() {
+    let ctx = ctx_for(STACK, &[INSTANCE]);
+    let first = replay_case(&case(INSTANCE));
+    assert_eq!(at(&first, "Tenancy"), Some(Tier::AtDefault));
+    let recorded = record(RecordInput {
+        classified: &first,
+        existing: None,
+        ctx: &ctx,
+        selection: &Selection::All,
+        captured_at: "2026-11-30T00:00:00Z",
+    })
+    .baseline;
+    assert!(!recorded.recorded.iter().any(|e| e.path == "Tenancy"));
+}

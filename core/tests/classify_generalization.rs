@@ -1,0 +1,214 @@
+//! Knowledge that must hold for resources the corpus never showed: canonical
+//! forms by shape on values (and types) no corpus case holds, each paired
+//! with a real change next to it that must still surface.
+
+use realdrift_core::classify::{classify, ClassifyContext, ResourceInput, SiblingPolicyNames};
+use realdrift_core::declared::DeclaredValue;
+use realdrift_core::schema::SchemaFacts;
+use realdrift_core::{Finding, Tier};
+use serde_json::{json, Value};
+
+fn resource(t: &str, declared: Value) -> ResourceInput {
+    ResourceInput {
+        logical_id: "Res".into(),
+        resource_type: t.into(),
+        physical_id: Some("res-0123".into()),
+        construct_path: Some("Stack/Res".into()),
+        declared: declared
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .map(|(k, v)| (k.clone(), DeclaredValue::from_corpus_json(v)))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        sibling_policy_names: SiblingPolicyNames::None,
+    }
+}
+
+fn run(t: &str, declared: Value, live: Value) -> Vec<Finding> {
+    let ctx = ClassifyContext {
+        account_id: Some("123456789012".into()),
+        region: Some("eu-central-1".into()),
+        stack_name: Some("Stack".into()),
+        ..ClassifyContext::default()
+    };
+    classify(&resource(t, declared), &live, &SchemaFacts::default(), &ctx)
+}
+
+fn drift(fs: &[Finding]) -> Vec<(Tier, String)> {
+    fs.iter()
+        .filter(|f| f.tier.is_drift())
+        .map(|f| (f.tier, f.path.clone()))
+        .collect()
+}
+
+fn declared_paths(fs: &[Finding]) -> Vec<String> {
+    fs.iter()
+        .filter(|f| f.tier == Tier::Declared)
+        .map(|f| f.path.clone())
+        .collect()
+}
+
+// ---- policy documents wherever they appear -------------------------------
+
+#[test]
+fn policy_forms_fold_on_a_type_the_corpus_never_held() {
+    let declared = json!({"RepositoryPolicyText": {
+        "Version": "2012-10-17",
+        "Statement": [{"Effect": "Allow", "Action": ["ecr:BatchGetImage"],
+            "Principal": {"AWS": ["arn:aws:iam::210987654321:root"]}}]}});
+    // Single statement, string action, bare account id, and JSON text.
+    let live = json!({"RepositoryPolicyText": "{\"Version\":\"2012-10-17\",\"Statement\":{\"Effect\":\"Allow\",\"Action\":\"ecr:BatchGetImage\",\"Principal\":{\"AWS\":\"210987654321\"}}}"});
+    let fs = run("AWS::ECR::Repository", declared.clone(), live);
+    assert!(drift(&fs).is_empty(), "{:?}", drift(&fs));
+
+    let widened = json!({"RepositoryPolicyText": {"Version": "2012-10-17",
+        "Statement": {"Effect": "Allow", "Action": ["ecr:BatchGetImage", "ecr:PutImage"],
+            "Principal": {"AWS": "210987654321"}}}});
+    let fs = run("AWS::ECR::Repository", declared, widened);
+    assert_eq!(declared_paths(&fs), vec!["RepositoryPolicyText.Statement"]);
+}
+
+// ---- arrays AWS returns in its own order ----------------------------------
+
+#[test]
+fn a_sorted_permutation_folds_but_a_replaced_element_is_drift() {
+    let declared = json!({"Hostnames": ["zulu.internal", "alpha.internal", "mike.internal"]});
+    let sorted = json!({"Hostnames": ["alpha.internal", "mike.internal", "zulu.internal"]});
+    assert!(drift(&run("AWS::Example::Thing", declared.clone(), sorted)).is_empty());
+    let replaced = json!({"Hostnames": ["alpha.internal", "mike.internal", "yankee.internal"]});
+    assert_eq!(
+        declared_paths(&run("AWS::Example::Thing", declared.clone(), replaced)),
+        vec!["Hostnames"]
+    );
+    // Any other order is an order change: reported (order may matter).
+    let shuffled = json!({"Hostnames": ["mike.internal", "zulu.internal", "alpha.internal"]});
+    assert_eq!(
+        declared_paths(&run("AWS::Example::Thing", declared, shuffled)),
+        vec!["Hostnames"]
+    );
+}
+
+#[test]
+fn name_keyed_items_compare_as_a_set_and_live_extras_are_inventory() {
+    let declared = json!({"Parameters": [
+        {"ParameterName": "max_connections", "ParameterValue": "200"},
+        {"ParameterName": "autocommit", "ParameterValue": "1"}]});
+    // AWS returns every parameter, in its own order.
+    let live = json!({"Parameters": [
+        {"ParameterName": "autocommit", "ParameterValue": "1"},
+        {"ParameterName": "lock_timeout", "ParameterValue": "50"},
+        {"ParameterName": "max_connections", "ParameterValue": "200"}]});
+    let fs = run("AWS::Example::ParameterGroup", declared.clone(), live);
+    assert!(declared_paths(&fs).is_empty(), "{:?}", drift(&fs));
+    // The live-only parameter is reported by itself, never hidden.
+    assert!(fs
+        .iter()
+        .any(|f| f.tier == Tier::Undeclared && f.path == "Parameters[lock_timeout]"));
+
+    let changed = json!({"Parameters": [
+        {"ParameterName": "autocommit", "ParameterValue": "1"},
+        {"ParameterName": "max_connections", "ParameterValue": "50"}]});
+    let fs = run("AWS::Example::ParameterGroup", declared, changed);
+    assert_eq!(declared_paths(&fs), vec!["Parameters.0.ParameterValue"]);
+}
+
+// ---- identifiers and text AWS normalises ----------------------------------
+
+#[test]
+fn lower_cased_identifiers_fold_but_a_rename_is_drift() {
+    let declared = json!({"CacheSubnetGroupName": "Payments-Cache-Subnets", "Engine": "valkey"});
+    let live = json!({"CacheSubnetGroupName": "payments-cache-subnets", "Engine": "valkey"});
+    assert!(drift(&run("AWS::Example::Cache", declared.clone(), live)).is_empty());
+    let renamed = json!({"CacheSubnetGroupName": "billing-cache-subnets", "Engine": "valkey"});
+    assert_eq!(
+        declared_paths(&run("AWS::Example::Cache", declared, renamed)),
+        vec!["CacheSubnetGroupName"]
+    );
+}
+
+#[test]
+fn enum_case_dns_names_and_trailing_newlines_fold() {
+    let declared = json!({
+        "ListenerProtocol": "tcp",
+        "ZoneDomainName": "Corp.Example.org",
+        "StartupScript": "#!/bin/sh\necho ready",
+        "EngineVersion": "16"
+    });
+    let live = json!({
+        "ListenerProtocol": "TCP",
+        "ZoneDomainName": "corp.example.org.",
+        "StartupScript": "#!/bin/sh\necho ready\n",
+        "EngineVersion": "16.4"
+    });
+    assert!(drift(&run("AWS::Example::Service", declared.clone(), live)).is_empty());
+    let changed = json!({
+        "ListenerProtocol": "UDP",
+        "ZoneDomainName": "corp.example.net.",
+        "StartupScript": "#!/bin/sh\necho hacked\n",
+        "EngineVersion": "17.0"
+    });
+    let mut got = declared_paths(&run("AWS::Example::Service", declared, changed));
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            "EngineVersion",
+            "ListenerProtocol",
+            "StartupScript",
+            "ZoneDomainName"
+        ]
+    );
+}
+
+// ---- derived defaults, not constants --------------------------------------
+
+#[test]
+fn warm_throughput_follows_any_provisioned_capacity() {
+    let declared = json!({
+        "BillingMode": "PROVISIONED",
+        "ProvisionedThroughput": {"ReadCapacityUnits": 10, "WriteCapacityUnits": 10},
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]
+    });
+    let mut live = declared.clone();
+    live["WarmThroughput"] = json!({"ReadUnitsPerSecond": 10, "WriteUnitsPerSecond": 10});
+    let fs = run("AWS::DynamoDB::Table", declared.clone(), live.clone());
+    assert!(
+        fs.iter()
+            .any(|f| f.tier == Tier::AtDefault && f.path == "WarmThroughput"),
+        "{fs:?}"
+    );
+    // Warm throughput raised out of band: not the provisioned capacity.
+    live["WarmThroughput"] = json!({"ReadUnitsPerSecond": 4000, "WriteUnitsPerSecond": 10});
+    let fs = run("AWS::DynamoDB::Table", declared, live);
+    assert!(fs
+        .iter()
+        .any(|f| f.tier == Tier::Undeclared && f.path == "WarmThroughput"));
+}
+
+// ---- mined (documented) defaults, conditioned where the docs condition ----
+
+#[test]
+fn documented_defaults_fold_and_stay_conditioned() {
+    // CloudFormation docs: "If the target type is `lambda`, the default is 35
+    // seconds" but 30 for TCP..HTTPS target groups.
+    let lambda = json!({"TargetType": "lambda"});
+    let mut live = lambda.clone();
+    live["HealthCheckIntervalSeconds"] = json!(35);
+    let fs = run(
+        "AWS::ElasticLoadBalancingV2::TargetGroup",
+        lambda.clone(),
+        live,
+    );
+    assert!(fs
+        .iter()
+        .any(|f| f.tier == Tier::AtDefault && f.path == "HealthCheckIntervalSeconds"));
+    let mut live = lambda.clone();
+    live["HealthCheckIntervalSeconds"] = json!(30);
+    let fs = run("AWS::ElasticLoadBalancingV2::TargetGroup", lambda, live);
+    assert!(fs
+        .iter()
+        .any(|f| f.tier == Tier::Undeclared && f.path == "HealthCheckIntervalSeconds"));
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Say what was observed for every `observed` known default.
+
+Rewrites the reason of each `source: observed` entry of
+core/data/known-defaults.json whose reason is only the generic "AWS default
+observed on a fresh deploy" with the evidence the golden corpus holds for
+it: the values seen, on how many deploys and stacks, and why the value is a
+default rather than something deploy-specific. Entries the generator
+(core/data/generated/defaults.json) states with the same value are dropped:
+the general source covers them (except unset values: false, 0, "", [], {}
+are decided by observed entries only).
+
+    python3 scripts/annotate_observed.py [--corpus ../shared/corpus/cases]
+
+Deterministic; rerunning on its own output changes nothing.
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KNOWN = os.path.join(ROOT, "core/data/known-defaults.json")
+GENERATED = os.path.join(ROOT, "core/data/generated/defaults.json")
+GENERIC = {
+    "AWS default observed on a fresh deploy",
+    "AWS default for this configuration, observed on fresh deploys",
+}
+# A value naming something of one deploy: an account, an ARN, an AWS id, a
+# CDK-minted name.
+DEPLOY_SPECIFIC = re.compile(
+    r"\b[0-9]{12}\b|arn:aws|\b(?:sg|subnet|vpc|ami|snap|vol|eni|rtb|igw|nat|tgw|i)-[0-9a-f]{8,}\b|[A-Za-z]+[0-9A-F]{8}\b"
+)
+
+
+def path_regex(p):
+    """Entry path -> regex over the paths findings carry."""
+    out = ""
+    for part in re.split(r"(\.|\[[^\]]*\])", p):
+        if not part:
+            continue
+        if part == ".":
+            out += r"\."
+        elif part == "*":
+            out += r"(?:\d+|[^.\[]+)"
+        elif part.startswith("["):
+            out += r"\[" + re.escape(part[1:-1]).replace(r"\*", r"[^\]]*") + r"\]"
+        else:
+            out += re.escape(part)
+    out = out.replace(r"\.(?:\d+|[^.\[]+)", r"(?:\.\d+|\[[^\]]*\]|\.[^.\[]+)")
+    return re.compile("^" + out + "$")
+
+
+def short(v):
+    t = json.dumps(v, sort_keys=True, ensure_ascii=False)
+    return t if len(t) <= 60 else t[:57] + "..."
+
+
+def evidence(entry, cases):
+    rx = path_regex(entry["path"])
+    deploys, stacks, values = 0, set(), []
+    for c in cases:
+        t = c["resource"]["resourceType"]
+        if entry["type"] not in ("*", t):
+            continue
+        for f in c["expected"]:
+            if f["tier"] == "atDefault" and rx.match(f["path"]):
+                deploys += 1
+                stacks.add((c["resource"].get("constructPath") or "").split("/")[0])
+                v = short(f.get("actual"))
+                if v not in values:
+                    values.append(v)
+                break
+    return deploys, len(stacks), values
+
+
+def reason_for(entry, deploys, stacks, values):
+    what = entry.get("values") or []
+    shown = ", ".join(short(v) for v in what) if what else ", ".join(values[:3])
+    cond = ""
+    if entry.get("when"):
+        cond = " where " + " and ".join(
+            f"{k} is {' or '.join('absent' if a is None else short(a) for a in alts)}"
+            for k, alts in sorted(entry["when"].items())
+        )
+    seen = f"observed: {shown} on {deploys} fresh deploy{'s' if deploys != 1 else ''} in {stacks} stack{'s' if stacks != 1 else ''}{cond}, the property left undeclared"
+    placeholders = "${" in json.dumps(what)
+    if placeholders:
+        why = "the value is stated through the account/region/physical-id placeholders, so it holds for any deploy"
+    elif stacks >= 2:
+        why = "the same value on independent deploys, so an AWS default and not a deploy-specific value"
+    elif DEPLOY_SPECIFIC.search(json.dumps(what)):
+        why = "WARNING: the value names something of that deploy"
+    else:
+        why = "one stack only; the value names no account, region, id or resource of that deploy (a constant setting AWS applied), so it stands until a deploy with another value refutes it"
+    return f"{seen}; {why}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", default=os.path.join(ROOT, "../../shared/corpus/cases"))
+    a = ap.parse_args()
+    cases = [json.load(open(f)) for f in sorted(glob.glob(os.path.join(a.corpus, "*.json")))]
+    if not cases:
+        raise SystemExit(f"no corpus cases in {a.corpus}")
+    doc = json.load(open(KNOWN))
+    generated = {
+        (e["type"], e["path"]): e["values"]
+        for e in json.load(open(GENERATED))["defaults"]
+        if "values" in e and "when" not in e
+    }
+    kept, dropped = [], 0
+    for e in doc["defaults"]:
+        # Mined defaults never decide an unset (trivially empty) value, so an
+        # observed entry for one stays.
+        simple = (
+            e.get("values")
+            and not e.get("when")
+            and not e.get("sameAs")
+            and not any(v in (False, 0, "", [], {}) for v in e["values"])
+        )
+        g = generated.get((e["type"], e["path"]))
+        if simple and g is not None and all(v in g for v in e["values"]):
+            dropped += 1
+            continue
+        if e.get("source") == "observed" and e.get("reason") in GENERIC:
+            d, s, vals = evidence(e, cases)
+            e["reason"] = reason_for(e, d, s, vals)
+        kept.append(e)
+    doc["defaults"] = kept
+    with open(KNOWN, "w", encoding="utf-8") as f:
+        f.write(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    print(f"{len(kept)} entries kept, {dropped} covered by generated knowledge dropped")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,643 @@
+#!/usr/bin/env python3
+"""Mine general AWS knowledge for realdrift's classify stage.
+
+Inputs (pinned by scripts/gen-knowledge.sh, read offline):
+  --service-spec  db.json.gz of npm @aws-cdk/aws-service-spec: every
+                  CloudFormation type's registry schema (property tree, the
+                  schema's own `defaultValue`) plus the CloudFormation
+                  documentation text of every property.
+  --botocore      the botocore wheel (PyPI): the service API models.
+  --snapshot      core/data/schemas/registry-schemas.bin (cfn-lint's registry
+                  schemas, already bundled): `insertionOrder`.
+
+Output, in --out (deterministic: sorted, no clock):
+  defaults.json    known defaults, each with `source` (schema | docs |
+                   api-model) and the quoted evidence.
+  type-rules.json  compare rules: unordered arrays (schema insertionOrder
+                   false), case-insensitive identifiers (docs: "stored as a
+                   lowercase string").
+  MANIFEST.json    pinned versions, counts per source, content hash.
+
+Conservative by construction: a default is taken only from a sentence that
+states it and nothing else (no condition, no unit the property name does not
+carry), and only when the value fits the property's type. Conditioned
+defaults ("for Aurora, the default is ...") are skipped, never unconditioned.
+"""
+
+import argparse
+import gzip
+import hashlib
+import html
+import json
+import os
+import re
+import struct
+import zipfile
+import zlib
+
+MAX_DEPTH = 6
+
+# --------------------------------------------------------------------------
+# Sentences that state a default
+# --------------------------------------------------------------------------
+
+NUM = r"-?[0-9]{1,3}(?:,[0-9]{3})+|-?[0-9]+(?:\.[0-9]+)?"
+VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|" + NUM + r"|[A-Za-z0-9_.:/+-]+)"
+UNIT = r"(?:\s+(?P<unit>[A-Za-z]+))?"
+# What may follow the value: nothing, a parenthetical, "or <the same in other
+# units>", or ", but ..." - never a condition.
+TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*)?)\s*\.?$"
+DEFAULT_PREFIXES = [
+    r"^\*?default(?:\s+value)?\*?\s*:\s*",
+    r"^(?:the\s+)?default(?:\s+value)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
+    r"^(?:this\s+(?:property|parameter|value|setting)\s+)?defaults?\s+to\s+",
+    r"^by\s+default,?\s+(?:this\s+(?:value|property|parameter|setting)\s+is\s+(?:set\s+to\s+)?|the\s+value\s+is\s+)",
+    r"^if\s+(?:not\s+specified|omitted|unspecified|you\s+(?:don't|do\s+not)\s+specify\s+(?:a\s+value|this\s+(?:property|parameter|value)|one)),?\s+"
+    r"(?:the\s+default(?:\s+value)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to|"
+    r"aws\s+cloudformation\s+uses\s+the\s+default\s+value\s+of)\s+",
+]
+DEFAULT_SENTENCES = [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_PREFIXES]
+# "If the target group protocol is TCP, UDP or HTTP, the default is 5." /
+# "For target groups with a protocol of GENEVE, the default is 5."
+CONDITIONED = [
+    re.compile(
+        r"^(?:if|when)\s+(?:the\s+)?(?P<subj>[a-z][a-z ]*?)\s+(?:is|are)\s+(?P<alts>[^,]+(?:,\s*[^,]+)*?),\s*the\s+default(?:\s+value)?\s+is\s+"
+        + VALUE + UNIT + TAIL,
+        re.I,
+    ),
+    re.compile(
+        r"^for\s+[a-z ]+?\s+with\s+an?\s+(?P<subj>[a-z][a-z ]*?)\s+of\s+(?P<alts>[^,]+(?:,\s*[^,]+)*?),\s*the\s+default(?:\s+value)?\s+is\s+"
+        + VALUE + UNIT + TAIL,
+        re.I,
+    ),
+]
+# "When `SqsManagedSseEnabled` is not defined, SSE-SQS encryption is enabled
+# by default." for a boolean switch.
+SWITCH = re.compile(r"\b(?:is|are)\s+(?P<state>enabled|disabled|turned\s+on|turned\s+off)\s+by\s+default\b", re.I)
+CONDITION_WORDS = re.compile(r"\b(?:if|when|unless|except|for\s+(?!example))\b", re.I)
+DEFAULT_ITEM = re.compile(r"^[-*]\s*`(?P<v>[^`]+)`\s*(?:[-–:]\s*)?\((?:the\s+)?default(?:\s+value)?\)", re.I)
+QUOTED = re.compile(r"^(?:``(?P<a>[^`]+)``|`(?P<b>[^`]+)`|\"(?P<c>[^\"]+)\")$")
+INTEGER = re.compile(r"^-?[0-9]+$")
+NUMBER = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$")
+BARE_TOKEN = re.compile(r"^[A-Za-z0-9_.:/+-]+$")
+UNITS = {
+    "second": "second", "seconds": "second", "minute": "minute", "minutes": "minute",
+    "hour": "hour", "hours": "hour", "day": "day", "days": "day",
+    "millisecond": "millisecond", "milliseconds": "millisecond", "ms": "millisecond",
+    "byte": "byte", "bytes": "byte", "mb": "mb", "mib": "mb", "gb": "gb", "gib": "gb",
+    "kib": "kb", "kb": "kb", "percent": "percent",
+}
+UNIT_WORDS = {
+    "second": r"seconds?", "minute": r"minutes?", "hour": r"hours?", "day": r"days?",
+    "millisecond": r"milliseconds?|millis", "byte": r"bytes?", "mb": r"mi?b|megabytes?",
+    "gb": r"gi?b|gigabytes?", "kb": r"ki?b|kilobytes?", "percent": r"percent(?:age)?",
+}
+
+# Sentences saying AWS picks a value itself when none is given (placement,
+# maintenance windows, the default security group): a value chosen at create
+# time, not a constant.
+CHOSEN_TRIGGER = re.compile(
+    r"(?:^default\s*:|if\s+(?:you\s+(?:don't|do\s+not)\s+specify|not\s+specified|omitted|none\s+is\s+specified|no\s+value))",
+    re.I,
+)
+CHOSEN_VERB = re.compile(
+    r"\b(?:selected\s+at\s+random|chosen\s+at\s+random|randomly\s+(?:selected|chosen|assigned)|system[- ]chosen|"
+    r"(?:aws|amazon\s+[a-z0-9]+|the\s+service)\s+(?:selects|chooses|picks)|"
+    r"default\s+(?:vpc\s+)?security\s+group)\b",
+    re.I,
+)
+# Names CloudFormation mints are the `generated` tier's business, not a default.
+GENERATED_NAME = re.compile(r"physical\s+id|cloudformation\s+generates|generates\s+a\s+unique", re.I)
+
+# Identifiers the documentation says AWS stores lower-cased.
+LOWERCASE_STORED = re.compile(
+    r"(?:stored\s+as\s+(?:a\s+)?lower[- ]?case|converted\s+to\s+lower[- ]?case|is\s+not\s+case[- ]sensitive|are\s+not\s+case[- ]sensitive|case[- ]insensitive)",
+    re.I,
+)
+
+
+def sentences(text):
+    """Splits documentation into sentences and markdown lines."""
+    for line in re.split(r"\n+", text or ""):
+        line = line.strip()
+        if DEFAULT_ITEM.match(line):
+            yield line
+            continue
+        for part in re.split(r"(?<=[.!?])\s+(?=[A-Z`*\"(])", line):
+            part = part.strip().lstrip(">").strip()
+            part = re.sub(r"^[-*+]\s+", "", part) if not DEFAULT_ITEM.match(part) else part
+            if part:
+                yield part
+
+
+def unit_fits(unit, prop_name, doc):
+    """A stated unit is the property's own when its name carries it or the
+    description states the property in that unit elsewhere."""
+    u = UNITS.get(unit.lower())
+    if u is None:
+        return False
+    words = UNIT_WORDS[u]
+    if re.search(words, prop_name, re.I):
+        return True
+    rest = re.sub(r"[^.]*\bdefault[^.]*", "", doc or "", flags=re.I)
+    return re.search(r"\b(?:" + words + r")\b", rest, re.I) is not None
+
+
+def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None):
+    """The stated value as JSON compatible with the property, or None."""
+    raw = raw.strip()
+    q = QUOTED.match(raw)
+    text = next((g for g in q.groups() if g is not None), None) if q else raw
+    if text is None:
+        return None
+    if re.match(r"^-?[0-9]{1,3}(?:,[0-9]{3})+$", text):
+        text = text.replace(",", "")
+    if not BARE_TOKEN.match(text):
+        return None
+    if unit and unit.lower() not in ("or", "but", "and"):
+        if not unit_fits(unit, prop_name, doc):
+            return None
+    if kind == "array":
+        v = parse_value("`" + text + "`" if q else text, item_kind, enum, None, prop_name, doc)
+        return [v] if v is not None else None
+    if isinstance(enum, list):
+        return text if text in enum else None
+    if kind == "boolean":
+        return {"true": True, "false": False}.get(text.lower())
+    if kind == "integer":
+        return int(text) if INTEGER.match(text) else None
+    if kind == "number":
+        if INTEGER.match(text):
+            return int(text)
+        return float(text) if NUMBER.match(text) else None
+    if kind == "string" and q:
+        return text
+    if kind == "string" and re.match(r"^[A-Z][A-Z0-9_]+$", text):
+        return text
+    return None
+
+
+def tail_ok(m):
+    return not CONDITION_WORDS.search(m.groupdict().get("tail") or "")
+
+
+def stated_default(doc, kind, enum, prop_name, item_kind=None):
+    """(value, sentence) for the one unconditioned default a doc text
+    states, else None."""
+    found = []
+    for s in sentences(doc):
+        m = DEFAULT_ITEM.match(s)
+        if m:
+            v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind)
+            if v is not None:
+                found.append((v, s))
+            continue
+        for rx in DEFAULT_SENTENCES:
+            m = rx.match(s)
+            if m and tail_ok(m):
+                v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc, item_kind)
+                if v is not None:
+                    found.append((v, s))
+                break
+        else:
+            m = SWITCH.search(s)
+            if kind == "boolean" and m and not re.match(r"^(?:if|for)\b", s, re.I) and re.search(r"enable", prop_name, re.I):
+                found.append((m.group("state").lower() in ("enabled", "turned on"), s))
+    values = {json.dumps(v, sort_keys=True) for v, _ in found}
+    # Two different stated defaults = a conditioned default: skip.
+    if len(values) != 1:
+        return None
+    return found[0]
+
+
+def camel(words):
+    return "".join(w[:1].upper() + w[1:] for w in words)
+
+
+def conditioned_defaults(doc, kind, enum, prop_name, top_props, enums_of):
+    """[(when, value, sentence)] for defaults stated under a condition on a
+    sibling top-level property ("if the target type is `lambda`")."""
+    out = []
+    for s in sentences(doc):
+        for rx in CONDITIONED:
+            m = rx.match(s)
+            if not m or not tail_ok(m):
+                continue
+            words = m.group("subj").lower().split()
+            prop = next((camel(words[i:]) for i in range(len(words)) if camel(words[i:]) in top_props), None)
+            if prop is None:
+                continue
+            alts = [a.strip().strip("`").strip() for a in re.split(r",|\bor\b|\band\b", m.group("alts"))]
+            alts = [a for a in alts if a]
+            allowed = enums_of(prop)
+            if not alts or any(not BARE_TOKEN.match(a) for a in alts):
+                continue
+            if allowed and any(a not in allowed for a in alts):
+                # Match the schema's spelling when only the case differs.
+                fixed = [next((x for x in allowed if x.lower() == a.lower()), None) for a in alts]
+                if any(f is None for f in fixed):
+                    continue
+                alts = fixed
+            v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc)
+            if v is not None:
+                out.append(({prop: sorted(set(alts))}, v, s))
+            break
+    return out
+
+
+def chosen_sentence(doc):
+    for s in sentences(doc):
+        if CHOSEN_TRIGGER.search(s) and CHOSEN_VERB.search(s) and not GENERATED_NAME.search(s):
+            return s
+    return None
+
+
+def lowercase_sentence(doc):
+    for s in sentences(doc):
+        if LOWERCASE_STORED.search(s):
+            return s
+    return None
+
+
+# --------------------------------------------------------------------------
+# The registry schema snapshot (insertionOrder, enums, types)
+# --------------------------------------------------------------------------
+
+
+class Snapshot:
+    def __init__(self, path):
+        blob = open(path, "rb").read()
+        n = struct.unpack("<I", blob[9:13])[0]
+        header = json.loads(zlib.decompress(blob[13 : 13 + n]))
+        self.base = 13 + n
+        self.blob = blob
+        self.index = {t: (o, l) for t, o, l in header["types"]}
+        self.cache = {}
+
+    def load(self, t):
+        if t not in self.index:
+            return None
+        if t not in self.cache:
+            o, l = self.index[t]
+            self.cache[t] = json.loads(zlib.decompress(self.blob[self.base + o : self.base + o + l]))
+        return self.cache[t]
+
+
+def resolve(doc, node, seen=()):
+    while isinstance(node, dict) and "$ref" in node:
+        name = node["$ref"].split("/")[-1]
+        if name in seen:
+            return None
+        seen = seen + (name,)
+        node = (doc.get("definitions") or {}).get(name)
+    return node
+
+
+def schema_walk(doc, node, path, depth, out):
+    """Yields (dotted path, node) for every property node of a schema."""
+    node = resolve(doc, node)
+    if not isinstance(node, dict) or depth > MAX_DEPTH:
+        return
+    out.append((path, node))
+    if node.get("type") == "array" or "items" in node:
+        items = node.get("items")
+        if isinstance(items, dict):
+            schema_walk(doc, items, path + ".*", depth + 1, out)
+    for k, v in (node.get("properties") or {}).items():
+        schema_walk(doc, v, path + "." + k if path else k, depth + 1, out)
+
+
+# --------------------------------------------------------------------------
+# The CDK service spec (documentation + schema defaults)
+# --------------------------------------------------------------------------
+
+
+class Spec:
+    def __init__(self, path):
+        db = json.load(gzip.open(path))["schema"]
+        self.resources = db["resource"]["entities"]
+        self.types = {t["$id"]: t for t in db["typeDefinition"]["entities"]}
+
+    def single_member(self, p):
+        """(name, property) of a block type with exactly one member."""
+        t = p.get("type") or {}
+        if t.get("type") != "ref":
+            return None
+        members = (self.types.get((t.get("reference") or {}).get("$ref")) or {}).get("properties") or {}
+        return next(iter(members.items())) if len(members) == 1 else None
+
+    def walk(self, props, path, depth, out, seen=()):
+        for name, p in sorted(props.items()):
+            full = path + "." + name if path else name
+            out.append((full, name, p))
+            if depth >= MAX_DEPTH:
+                continue
+            t = p.get("type") or {}
+            suffix = ""
+            while t.get("type") in ("array", "map"):
+                suffix += ".*"
+                t = t.get("element") or {}
+            if t.get("type") == "ref":
+                rid = (t.get("reference") or {}).get("$ref")
+                if rid in self.types and rid not in seen:
+                    self.walk(self.types[rid].get("properties") or {}, full + suffix, depth + 1, out, seen + (rid,))
+
+
+def kind_of(p):
+    t = (p.get("type") or {}).get("type")
+    return {"string": "string", "boolean": "boolean", "integer": "integer", "number": "number"}.get(t)
+
+
+def schema_node_at(doc, path):
+    cur = doc
+    for seg in path.split("."):
+        cur = resolve(doc, cur)
+        if not isinstance(cur, dict):
+            return None
+        if seg == "*":
+            cur = cur.get("items") if "items" in cur else (cur.get("additionalProperties") or {})
+        else:
+            cur = (cur.get("properties") or {}).get(seg)
+    return resolve(doc, cur)
+
+
+def writable(doc, path):
+    """False for read-only properties (never configuration)."""
+    ro = {p.replace("/properties/", "").replace("/", ".") for p in doc.get("readOnlyProperties") or []}
+    return path not in ro and path.split(".")[0] not in ro
+
+
+# --------------------------------------------------------------------------
+# botocore (API models)
+# --------------------------------------------------------------------------
+
+
+def strip_html(s):
+    s = re.sub(r"<code>(.*?)</code>", r"`\1`", s or "", flags=re.S)
+    s = re.sub(r"</p>|<br/?>|</li>", "\n", s)
+    s = re.sub(r"<[^>]+>", "", s)
+    return html.unescape(s)
+
+
+class Botocore:
+    def __init__(self, wheel):
+        self.models = {}
+        z = zipfile.ZipFile(wheel)
+        latest = {}
+        for n in z.namelist():
+            m = re.match(r"botocore/data/([^/]+)/([^/]+)/service-2\.json(\.gz)?$", n)
+            if m and (m.group(1) not in latest or m.group(2) > latest[m.group(1)][0]):
+                latest[m.group(1)] = (m.group(2), n)
+        for svc, (_, n) in latest.items():
+            raw = z.read(n)
+            if n.endswith(".gz"):
+                raw = gzip.decompress(raw)
+            model = json.loads(raw)
+            keys = {svc.lower().replace("-", "")}
+            for k in ("serviceId", "endpointPrefix", "serviceAbbreviation"):
+                v = model["metadata"].get(k)
+                if v:
+                    keys.add(re.sub(r"[^a-z0-9]", "", v.lower()))
+            for k in keys:
+                self.models.setdefault(k, model)
+
+    def create_input(self, cfn_type):
+        """(model, input shape) of the operation creating a type
+        (Create<Name>, else Put<Name> or Register<Name>)."""
+        _, svc, name = cfn_type.split("::")
+        model = self.models.get(re.sub(r"[^a-z0-9]", "", svc.lower()))
+        if not model:
+            return None
+        for verb in ("Create", "Put", "Register"):
+            op = model["operations"].get(verb + name)
+            if op and "input" in op:
+                return model, model["shapes"].get(op["input"]["shape"])
+        return None
+
+    @staticmethod
+    def member(model, shape, name):
+        """The member of a structure matching a CloudFormation property name."""
+        if not shape:
+            return None, None
+        if shape.get("type") == "list":
+            shape = model["shapes"].get(shape["member"]["shape"])
+            if name == "*":
+                return {"documentation": ""}, shape
+        if not shape or shape.get("type") != "structure":
+            return None, None
+        for k, m in shape.get("members", {}).items():
+            if k.lower() == name.lower():
+                return m, model["shapes"].get(m["shape"])
+        return None, None
+
+
+# --------------------------------------------------------------------------
+
+
+def generate(spec, boto, snap):
+    defaults = {}
+    unordered = []
+    case_insensitive = []
+    readgap = []
+
+    def add_default(t, path, value, source, quote, chosen=False, when=None):
+        key = (t, path, json.dumps(when, sort_keys=True))
+        if key in defaults or (when is None and any(k[:2] == (t, path) for k in defaults)):
+            return  # first source wins: schema, then docs, then api-model
+        e = {"type": t, "path": path, "source": source}
+        if chosen:
+            e["chosenAtCreate"] = True
+        else:
+            e["values"] = [value]
+        if when:
+            e["when"] = when
+        e["quote"] = quote
+        defaults[key] = e
+
+    def known(t, path):
+        return any(k[:2] == (t, path) for k in defaults)
+
+    for r in sorted(spec.resources, key=lambda r: r["cloudFormationType"]):
+        t = r["cloudFormationType"]
+        doc = snap.load(t)
+        if doc is None:
+            continue
+        props = []
+        spec.walk(r.get("properties") or {}, "", 0, props)
+        top_props = set((doc.get("properties") or {}).keys())
+
+        def enums_of(prop, doc=doc):
+            n = schema_node_at(doc, prop) or {}
+            return n.get("enum")
+
+        create = boto.create_input(t)
+        for path, name, p in props:
+            if not writable(doc, path):
+                continue
+            node = schema_node_at(doc, path) or {}
+            kind = kind_of(p) or node.get("type")
+            enum = node.get("enum")
+            item_kind = None
+            if kind == "array":
+                items = resolve(doc, node.get("items")) or {}
+                item_kind, enum = items.get("type"), items.get("enum")
+                if item_kind not in ("string", "integer", "number", "boolean"):
+                    continue
+            # 1. The registry schema's own default annotation.
+            if "defaultValue" in p:
+                try:
+                    v = json.loads(p["defaultValue"])
+                except (TypeError, ValueError):
+                    v = None
+                if v is not None:
+                    add_default(t, path, v, "schema", "registry schema default: " + p["defaultValue"])
+            text = p.get("documentation") or ""
+            # 2. The CloudFormation documentation.
+            single = spec.single_member(p)
+            if single:
+                # A scalar default stated on a one-member block ("EphemeralStorage
+                # ... The default value is 512") is its member's default.
+                mname, mp = single
+                mnode = schema_node_at(doc, path + "." + mname) or {}
+                hit = stated_default(text, kind_of(mp) or mnode.get("type"), mnode.get("enum"), name)
+                if hit:
+                    add_default(t, path + "." + mname, hit[0], "docs", hit[1])
+            hit = stated_default(text, kind, enum, name, item_kind)
+            if hit:
+                add_default(t, path, hit[0], "docs", hit[1])
+            elif "." not in path:
+                for when, v, quote in conditioned_defaults(text, kind, enum, name, top_props, enums_of):
+                    add_default(t, path, v, "docs", quote, when=when)
+            if not known(t, path) and "*" not in path:
+                s = chosen_sentence(text)
+                if s:
+                    add_default(t, path, None, "docs", s, chosen=True)
+            if kind == "string" and "*" not in path.split(".")[-1:]:
+                s = lowercase_sentence(text)
+                if s:
+                    case_insensitive.append({"type": t, "path": path, "source": "docs", "reason": s})
+            # 3. The service API model's documentation of the same member.
+            if create and not known(t, path):
+                model, shape = create
+                member = None
+                for seg in path.split("."):
+                    member, shape = Botocore.member(model, shape, seg)
+                    if member is None:
+                        break
+                if member is not None:
+                    hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind)
+                    if hit:
+                        add_default(t, path, hit[0], "api-model", hit[1])
+        # Write-only collections: never returned, so absence is a read gap.
+        for w in doc.get("writeOnlyProperties") or []:
+            prop = w.replace("/properties/", "", 1)
+            if "/" in prop:
+                continue
+            node = schema_node_at(doc, prop) or {}
+            if node.get("type") in ("object", "array") or "properties" in node or "items" in node:
+                readgap.append(
+                    {"type": t, "path": prop, "source": "schema", "reason": "registry schema: writeOnlyProperties (never returned by a read)"}
+                )
+        # Schema-declared unordered arrays (insertionOrder: false).
+        nodes = []
+        for k, v in sorted((doc.get("properties") or {}).items()):
+            schema_walk(doc, v, k, 0, nodes)
+        for path, node in nodes:
+            if node.get("insertionOrder") is False and writable(doc, path):
+                unordered.append(
+                    {"type": t, "path": path, "source": "schema", "reason": "registry schema: insertionOrder false"}
+                )
+    out_defaults = sorted(defaults.values(), key=lambda e: (e["type"], e["path"], json.dumps(e.get("when"), sort_keys=True)))
+    rules = {
+        "caseInsensitive": sorted(case_insensitive, key=lambda e: (e["type"], e["path"])),
+        "unorderedArrays": sorted(unordered, key=lambda e: (e["type"], e["path"])),
+        "readGapCollections": sorted(readgap, key=lambda e: (e["type"], e["path"])),
+    }
+    return out_defaults, rules
+
+
+def coverage(snap, defaults, root):
+    """Per type the hand tables touch: every writable top-level property of
+    its schema, covered (with the sources that state a default for it) or
+    left reportable (no general or observed default: a live value surfaces)."""
+    hand = json.load(open(os.path.join(root, "core/data/known-defaults.json")))["defaults"]
+    by = {}
+    for e in hand:
+        by.setdefault(e["type"], set()).add(e["path"].split(".")[0].split("[")[0])
+    for e in defaults:
+        by.setdefault("#gen:" + e["type"], set()).add((e["path"].split(".")[0].split("[")[0], e["source"]))
+    out = {}
+    for t in sorted(k for k in by if not k.startswith("#") and k != "*"):
+        doc = snap.load(t)
+        if doc is None:
+            continue
+        cov, left = {}, []
+        schema_defaults = {k for k, v in (doc.get("properties") or {}).items() if "default" in (resolve(doc, v) or {})}
+        for prop in sorted(doc.get("properties") or {}):
+            if not writable(doc, prop):
+                continue
+            srcs = sorted({s for p, s in by.get("#gen:" + t, set()) if p == prop})
+            if prop in schema_defaults and "schema" not in srcs:
+                srcs.append("schema")
+            if prop in by[t] or prop in by.get("*", set()):
+                srcs.append("observed")
+            if srcs:
+                cov[prop] = sorted(set(srcs))
+            else:
+                left.append(prop)
+        out[t] = {"covered": cov, "reportable": left}
+    return out
+
+
+def dump(value):
+    return json.dumps(value, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--service-spec", required=True)
+    ap.add_argument("--service-spec-version", required=True)
+    ap.add_argument("--botocore", required=True)
+    ap.add_argument("--botocore-version", required=True)
+    ap.add_argument("--snapshot", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    defaults, rules = generate(Spec(a.service_spec), Botocore(a.botocore), Snapshot(a.snapshot))
+    os.makedirs(a.out, exist_ok=True)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    c_text = dump(
+        {
+            "_doc": "Generated by scripts/gen-knowledge.sh; do not edit. Per type the hand tables touch: each writable top-level property is covered (the sources stating a default for it) or reportable (no default known: a live value surfaces, knowingly).",
+            "types": coverage(Snapshot(a.snapshot), defaults, root),
+        }
+    )
+    d_text = dump({"_doc": "Generated by scripts/gen-knowledge.sh; do not edit. Known defaults mined from the registry schema (schema), the CloudFormation documentation (docs) and the service API models (api-model); `quote` is the evidence.", "defaults": defaults})
+    r_text = dump(dict({"_doc": "Generated by scripts/gen-knowledge.sh; do not edit. Compare rules mined from the registry schema and the CloudFormation documentation."}, **rules))
+    counts = {}
+    for e in defaults:
+        counts[e["source"]] = counts.get(e["source"], 0) + 1
+    manifest = {
+        "generator": "scripts/gen-knowledge.sh",
+        "serviceSpec": "@aws-cdk/aws-service-spec@" + a.service_spec_version,
+        "botocore": "botocore==" + a.botocore_version,
+        "defaultsBySource": counts,
+        "caseInsensitive": len(rules["caseInsensitive"]),
+        "unorderedArrays": len(rules["unorderedArrays"]),
+        "readGapCollections": len(rules["readGapCollections"]),
+        "defaultsSha256": hashlib.sha256(d_text.encode()).hexdigest(),
+        "typeRulesSha256": hashlib.sha256(r_text.encode()).hexdigest(),
+        "coverageSha256": hashlib.sha256(c_text.encode()).hexdigest(),
+    }
+    for name, text in (
+        ("defaults.json", d_text),
+        ("type-rules.json", r_text),
+        ("coverage.json", c_text),
+        ("MANIFEST.json", dump(manifest)),
+    ):
+        with open(os.path.join(a.out, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    print(json.dumps(manifest, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
