@@ -111,7 +111,10 @@ fn name_keyed_items_compare_as_a_set_and_live_extras_are_inventory() {
         {"ParameterName": "autocommit", "ParameterValue": "1"},
         {"ParameterName": "max_connections", "ParameterValue": "50"}]});
     let fs = run("AWS::Example::ParameterGroup", declared, changed);
-    assert_eq!(declared_paths(&fs), vec!["Parameters.0.ParameterValue"]);
+    assert_eq!(
+        declared_paths(&fs),
+        vec!["Parameters[max_connections].ParameterValue"]
+    );
 }
 
 // ---- identifiers and text AWS normalises ----------------------------------

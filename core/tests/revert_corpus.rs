@@ -248,8 +248,8 @@ fn a_role_inline_policy_reverts_by_name_without_touching_sibling_policies() {
     let item = plan
         .items
         .iter()
-        .find(|i| i.path == "Policies")
-        .expect("planned");
+        .find(|i| i.path == "Policies[cdkrd-inline-1]")
+        .unwrap_or_else(|| panic!("planned: {}", serde_json::to_string(&plan).unwrap()));
     let ops = serde_json::to_value(&item.operation).unwrap();
     assert_eq!(ops["ops"].as_array().map(Vec::len), Some(1), "{ops}");
     assert_eq!(ops["ops"][0]["op"], "putInlinePolicy");

@@ -286,7 +286,9 @@ impl Cmp<'_, '_> {
         for (i, de) in da.iter().enumerate() {
             let id = identity_value(de, &keys);
             let le = la.iter().find(|le| identity_value(le, &keys) == id);
-            path.push(Seg::Index(i));
+            // Addressed by identity, as keyed sets are (`Policies[name]`), so a
+            // writer can find the element whatever order AWS returns.
+            path.push(id.clone().map_or(Seg::Index(i), Seg::Id));
             match le {
                 Some(le) => self.diff(path, de, le, Some(&w), out),
                 None => out.push(Mismatch {
