@@ -31,9 +31,7 @@ pytestmark = pytest.mark.skipif(
 # them (tests/emulator notes, EMULATOR-NOTES.md).
 MOTO_UNSUPPORTED = {
     "AWS::CloudWatch::Alarm",
-    "AWS::S3::BucketPolicy",
     "AWS::SNS::TopicPolicy",
-    "AWS::SQS::QueuePolicy",
 }
 
 
@@ -177,9 +175,8 @@ def test_bucket_and_topic_exist(deployed):
     [topic] = physical_ids(deployed["stack"], "AWS::SNS::Topic")
     attrs = boto3.client("sns").get_topic_attributes(TopicArn=topic)["Attributes"]
     assert attrs["TopicArn"] == topic
-    # moto gap: its CloudFormation creates the topic without the template's
-    # KmsMasterKeyId (the key itself is created). Asserted so a moto that
-    # applies it shows up here; the template is checked in test/stack.test.ts.
-    assert "KmsMasterKeyId" not in attrs
+    # The emulator applies the declared key that moto's CloudFormation ignores.
     [key] = physical_ids(deployed["stack"], "AWS::KMS::Key")
-    assert key
+    assert attrs["KmsMasterKeyId"].endswith(key)
+    policy = json.loads(s3.get_bucket_policy(Bucket=bucket)["Policy"])
+    assert any(st.get("Condition", {}).get("Bool", {}).get("aws:SecureTransport") == "false" for st in policy["Statement"])

@@ -37,6 +37,18 @@ def apply_declared(type_name: str, logical_id: str, ident: str, properties: dict
     return ignored
 
 
+def _lambda_architectures(resource, declared: dict) -> None:
+    # AWS sets Architectures at create; moto's create drops it and moto has no
+    # API that changes it afterwards, so the model takes it directly.
+    if declared.get("Architectures"):
+        resource.architectures = list(declared["Architectures"])
+
+
+#: Per type, declared properties set on moto's model right after its create
+#: (listed as native in gaps.NATIVE_PROPERTIES).
+MODEL_SETTERS = {"AWS::Lambda::Function": _lambda_architectures}
+
+
 def _wrap(model_cls, type_name: str) -> None:
     original = model_cls.create_from_cloudformation_json.__func__
 
@@ -44,6 +56,8 @@ def _wrap(model_cls, type_name: str) -> None:
         declared = copy.deepcopy(cloudformation_json.get("Properties") or {})
         resource = original(cls, resource_name, cloudformation_json, account_id, region_name, **kwargs)
         logical_id = kwargs.get("LogicalId", resource_name)
+        if type_name in MODEL_SETTERS:
+            MODEL_SETTERS[type_name](resource, declared)
         apply_declared(type_name, logical_id, resource.physical_resource_id, declared, region_name)
         return resource
 

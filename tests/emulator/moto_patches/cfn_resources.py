@@ -7,7 +7,7 @@ Lambda permission gets the statement id / physical id CloudFormation gives it
 import json
 
 from botocore.exceptions import BotoCoreError, ClientError
-from moto.awslambda.models import Permission
+from moto.awslambda.models import LayerVersion, Permission
 from moto.cloudformation import parsing
 from moto.cloudformation.exceptions import UnformattedGetAttTemplateException, ValidationError
 from moto.core.common_models import CloudFormationModel
@@ -171,9 +171,17 @@ def _permission_create(cls, resource_name, cloudformation_json, account_id, regi
     return _create("AWS::Lambda::Permission", kwargs.get("LogicalId", resource_name), make)
 
 
+def _layer_version_ref(layer_version) -> str:
+    # Gap: moto's LayerVersion has no physical id, so a Ref to one resolved to
+    # the Python object. CloudFormation's Ref of a layer version is its ARN.
+    return layer_version.arn
+
+
 def install() -> None:
-    """Register the new types and replace the permission's create."""
+    """Register the new types, replace the permission's create and give a
+    layer version the physical id CloudFormation's Ref returns."""
     Permission.create_from_cloudformation_json = classmethod(_permission_create)
+    LayerVersion.physical_resource_id = property(_layer_version_ref)
     # moto builds its type table from CloudFormationModel's subclasses, once.
     for cached in (parsing.get_model_list, parsing.get_model_map, parsing.get_name_type_map):
         cached.cache_clear()

@@ -49,6 +49,8 @@ NATIVE_PROPERTIES = {
                 "VpcConfig",
                 "Environment",
                 "ReservedConcurrentExecutions",
+                # set on the model by cfn_declared.MODEL_SETTERS
+                "Architectures",
             }
         ),
         "moto's create copies a fixed list of properties (no Tags, TracingConfig, Layers, ...)",

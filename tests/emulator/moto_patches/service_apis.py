@@ -8,6 +8,7 @@ from urllib.parse import unquote
 import xmltodict
 from moto.awslambda import urls as lambda_urls
 from moto.awslambda.exceptions import UnknownFunctionException
+from moto.awslambda.models import LambdaFunction
 from moto.awslambda.responses import LambdaResponse
 from moto.dynamodb.models import DynamoDBBackend
 from moto.iam.access_control import IAMPolicyStatement, PermissionResult
@@ -151,9 +152,36 @@ def _dynamodb_pitr_period() -> None:
     DynamoDBBackend.update_continuous_backups = update_continuous_backups
 
 
+def _lambda_logging_config() -> None:
+    # Gap: moto neither stores nor returns LoggingConfig. Lambda returns it on
+    # every function: text format into /aws/lambda/<name> unless set otherwise.
+    original_update = LambdaFunction.update_configuration
+    original_get = LambdaFunction.get_configuration
+
+    def update_configuration(self, config_updates):
+        if "LoggingConfig" in config_updates:
+            self.realdrift_logging_config = dict(config_updates["LoggingConfig"] or {})
+        rest = {k: v for k, v in config_updates.items() if k != "LoggingConfig"}
+        return original_update(self, rest)
+
+    def get_configuration(self, *args, **kwargs):
+        config = original_get(self, *args, **kwargs)
+        stored = getattr(self, "realdrift_logging_config", None) or {}
+        config["LoggingConfig"] = {
+            "LogFormat": stored.get("LogFormat", "Text"),
+            "LogGroup": stored.get("LogGroup", f"/aws/lambda/{self.function_name}"),
+            **{k: v for k, v in stored.items() if k not in ("LogFormat", "LogGroup")},
+        }
+        return config
+
+    LambdaFunction.update_configuration = update_configuration
+    LambdaFunction.get_configuration = get_configuration
+
+
 def install() -> None:
     """Apply every service API patch."""
     _lambda_function_urls()
+    _lambda_logging_config()
     _s3_notification()
     _s3_object_lock()
     _s3_replication()

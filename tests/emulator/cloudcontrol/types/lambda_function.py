@@ -70,6 +70,8 @@ def read(aws, ident: str) -> dict:
         model["DeadLetterConfig"] = {"TargetArn": cfg["DeadLetterConfig"]["TargetArn"]}
     if cfg.get("KMSKeyArn"):
         model["KmsKeyArn"] = cfg["KMSKeyArn"]
+    if cfg.get("LoggingConfig"):
+        model["LoggingConfig"] = dict(cfg["LoggingConfig"])
     if cfg.get("Layers"):
         model["Layers"] = [layer["Arn"] for layer in cfg["Layers"]]
     if conc.get("ReservedConcurrentExecutions") is not None:
@@ -121,6 +123,7 @@ WRITERS = {
     "DeadLetterConfig": _config_writer("DeadLetterConfig", shape=lambda v: v or {}),
     "KmsKeyArn": _config_writer("KmsKeyArn", "KMSKeyArn", shape=lambda v: v or ""),
     "Layers": _config_writer("Layers", shape=lambda v: v or []),
+    "LoggingConfig": _config_writer("LoggingConfig", shape=lambda v: v or {}),
     "EphemeralStorage": _config_writer("EphemeralStorage", shape=lambda v: v or {"Size": 512}),
     "ReservedConcurrentExecutions": _w_concurrency,
     "Tags": _w_tags,
