@@ -3,7 +3,7 @@
 
 use super::super::is_unreadable_type;
 use super::super::live::ReadOutcome;
-use super::super::stack::{StackDescription, StackResourceRow};
+use super::super::stack::{status_is_checkable, StackDescription, StackResourceRow};
 use super::{Pipeline, PipelineError};
 use crate::template::{resolve_resource, ResolvedResource, ResolverContext, Template};
 use std::collections::BTreeMap;
@@ -52,6 +52,13 @@ impl Pipeline {
             source,
         };
         let desc = self.stacks.describe_stack(stack).await.map_err(src_err)?;
+        if !status_is_checkable(&desc.status) {
+            // Named as DescribeStacks names it (a nested stack is asked for by id).
+            return Err(PipelineError::NotSettled {
+                stack: desc.name,
+                status: desc.status,
+            });
+        }
         let body = self.stacks.get_template(stack).await.map_err(src_err)?;
         let template = Template::parse(&body).map_err(|e| PipelineError::Template {
             stack: stack.to_string(),

@@ -51,6 +51,26 @@ pub enum PipelineError {
         /// The parse error.
         message: String,
     },
+    /// The stack is mid-change or failed: it has no settled template to
+    /// compare against (reported as not checked, never as clean).
+    #[error("stack {stack}: status {status}, not settled")]
+    NotSettled {
+        /// The stack.
+        stack: String,
+        /// Its DescribeStacks status.
+        status: String,
+    },
+}
+
+impl PipelineError {
+    /// The stack the error is about.
+    pub fn stack(&self) -> &str {
+        match self {
+            PipelineError::Source { stack, .. }
+            | PipelineError::Template { stack, .. }
+            | PipelineError::NotSettled { stack, .. } => stack,
+        }
+    }
 }
 
 /// The pipeline: I/O adapters plus settings. Built once, used for many stacks.
