@@ -98,6 +98,7 @@ async fn errors_map_to_deleted_skipped_and_lost_coverage() {
                 }
             )
         }),
+        // A handler or service failure is a read that did not happen: lost.
         (
             "AWS::A::Handler",
             400,
@@ -106,12 +107,21 @@ async fn errors_map_to_deleted_skipped_and_lost_coverage() {
                 matches!(
                     o,
                     ReadOutcome::Skipped {
-                        coverage_lost: false,
+                        coverage_lost: true,
                         ..
                     }
                 )
             },
         ),
+        ("AWS::A::Internal", 500, "InternalFailure", |o| {
+            matches!(
+                o,
+                ReadOutcome::Skipped {
+                    coverage_lost: true,
+                    ..
+                }
+            )
+        }),
         ("AWS::A::Denied", 403, "AccessDeniedException", |o| {
             matches!(
                 o,
@@ -185,12 +195,12 @@ async fn identifier_adapters_build_composite_ids() {
         reader.read(&r).await,
         ReadOutcome::found(json!({"ClientId": "client123"}))
     );
-    // Absent part: cannot be built, skipped without a call.
+    // Absent part: cannot be built, so no call; the read we expected is lost.
     r.declared.clear();
     assert!(matches!(
         reader.read(&r).await,
         ReadOutcome::Skipped {
-            coverage_lost: false,
+            coverage_lost: true,
             ..
         }
     ));

@@ -11,8 +11,9 @@ use realdrift_core::pipeline::memory::{
 };
 use realdrift_core::pipeline::CallCounter;
 use realdrift_core::pipeline::{
-    discover_stacks, GatheredStack, LiveChild, Pipeline, PipelineError, ReadOutcome, SourceError,
-    StackDescription, StackResourceRow, Unavailable, UnavailableReason,
+    discover_stacks, GatheredStack, LiveChild, Pipeline, PipelineError, ReadOutcome,
+    SchemaPrefetch, SourceError, StackDescription, StackResourceRow, Unavailable,
+    UnavailableReason,
 };
 use realdrift_core::schema::InMemorySchemas;
 use realdrift_core::{DeclaredValue, Tier};
@@ -383,17 +384,23 @@ fn out_of_band_children_are_added_findings_read_in_full() {
             .find(|x| x.logical_id == "Queue")
             .unwrap();
         assert_eq!(queue.children, ChildScan::Failed);
-        let queue_skips: Vec<_> = r
-            .findings
-            .iter()
-            .filter(|x| x.logical_id == "Queue" && x.tier == Tier::Skipped)
-            .collect();
-        assert_eq!(queue_skips.len(), 1);
-        assert!(queue_skips[0]
-            .note
-            .as_deref()
-            .unwrap()
-            .contains("child enumeration failed"));
+        // The queue was compared: a failed child listing loses coverage of
+        // its out-of-band children only, it does not make the queue skipped.
+        assert_eq!(queue.read, ReadState::Read);
+        assert!(
+            !r.findings
+                .iter()
+                .any(|x| x.logical_id == "Queue" && x.tier == Tier::Skipped),
+            "{:?}",
+            finding_paths(&r, "Queue")
+        );
+        assert!(
+            r.notes.iter().any(|n| n
+                .starts_with("Queue (AWS::SQS::Queue): out-of-band children not checked")
+                && n.contains("sqs:GetQueueAttributes")),
+            "{:?}",
+            r.notes
+        );
         // The baseline stage sees the same run.
         let ctx = r.run_context();
         assert_eq!(ctx.identity.account_id, "111111111111");
@@ -466,6 +473,8 @@ fn a_type_without_schema_is_skipped_not_compared() {
                 .as_deref()
                 .unwrap_or("")
                 .contains("no registry schema")));
+        // Read but not comparable: lost coverage, like the permission's.
+        assert_eq!(r.coverage.lost, 2, "{:?}", r.coverage);
     })
 }
 
@@ -635,4 +644,88 @@ fn gather_futures_can_be_spawned() {
     assert_send(&one);
     let many = p.gather_many(&names);
     assert_send(&many);
+}
+
+/// A DescribeType stand-in that cannot fetch anything.
+struct FailingPrefetch;
+
+impl SchemaPrefetch for FailingPrefetch {
+    fn prefetch<'a>(
+        &'a self,
+        types: &'a [String],
+    ) -> futures_util::future::BoxFuture<'a, BTreeMap<String, String>> {
+        let failed = types
+            .iter()
+            .map(|t| {
+                (
+                    t.clone(),
+                    format!("DescribeType {t}: Throttling: slow down"),
+                )
+            })
+            .collect();
+        Box::pin(async move { failed })
+    }
+}
+
+#[test]
+fn a_schema_fetch_error_is_lost_coverage_naming_the_error() {
+    block_on(async {
+        let f = fixture();
+        let schemas =
+            InMemorySchemas::new().with_facts("AWS::Lambda::Function", f.function.schema.clone());
+        let p = Pipeline::new(
+            Arc::new(f.stacks.clone()),
+            Arc::new(f.reader.clone()),
+            Arc::new(schemas),
+        )
+        .with_schema_prefetch(Arc::new(FailingPrefetch));
+        let r = p.gather("App").await.unwrap();
+        let note = r
+            .findings
+            .iter()
+            .find(|x| x.logical_id == "Queue")
+            .and_then(|x| x.note.clone())
+            .unwrap_or_default();
+        assert!(
+            note.contains("no registry schema") && note.contains("Throttling: slow down"),
+            "{note}"
+        );
+        assert_eq!(r.coverage.lost, 2, "{:?}", r.coverage);
+    })
+}
+
+#[test]
+fn a_read_target_that_stays_unresolved_is_lost_coverage() {
+    block_on(async {
+        let f = fixture();
+        let mut stacks = f.stacks.clone();
+        let mut app = stacks.stacks["App"].clone();
+        // An attribute the function's live model does not have: FunctionName
+        // stays unresolved after the second pass, so the permission is never read.
+        app.template = app
+            .template
+            .replace(r#"["Fn","Arn"]"#, r#"["Fn","NoSuchAttribute"]"#);
+        assert!(app.template.contains("NoSuchAttribute"));
+        stacks = stacks.with_stack(app);
+        let p = Pipeline::new(
+            Arc::new(stacks),
+            Arc::new(f.reader.clone()),
+            Arc::new(f.schemas.clone()),
+        );
+        let r = p.gather("App").await.unwrap();
+        let perm: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|x| x.logical_id == "Perm" && x.tier == Tier::Skipped)
+            .collect();
+        assert_eq!(perm.len(), 1, "{:?}", finding_paths(&r, "Perm"));
+        assert!(perm[0]
+            .note
+            .as_deref()
+            .unwrap_or_default()
+            .contains("read target unresolved"));
+        // The custom resource and the never-created topic are benign skips;
+        // only the permission's read is lost.
+        assert_eq!((r.coverage.skipped, r.coverage.lost), (3, 1));
+    })
 }

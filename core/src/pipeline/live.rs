@@ -70,7 +70,9 @@ pub enum ReadOutcome {
     Skipped {
         /// Why (e.g. "Cloud Control cannot read this type", the service's message).
         reason: String,
-        /// True when the read was refused (access denied): coverage the user expects is lost.
+        /// True when the read was refused or failed (access denied, a
+        /// service error, a malformed answer): coverage the user expects is
+        /// lost. False only for benign skips: a type no reader supports.
         coverage_lost: bool,
     },
     /// The reader needs a declared target that is not resolved yet; retried after
@@ -82,7 +84,7 @@ pub enum ReadOutcome {
 }
 
 impl ReadOutcome {
-    /// A skip that does not count as lost coverage.
+    /// A benign skip (a type no reader supports): not lost coverage.
     pub fn skipped(reason: impl Into<String>) -> Self {
         ReadOutcome::Skipped {
             reason: reason.into(),
@@ -90,7 +92,7 @@ impl ReadOutcome {
         }
     }
 
-    /// A skip caused by a refused read.
+    /// A skip that loses coverage: the read was refused or failed.
     pub fn denied(reason: impl Into<String>) -> Self {
         ReadOutcome::Skipped {
             reason: reason.into(),

@@ -55,19 +55,14 @@ impl Pipeline {
                     }
                 }
                 Err(e) => {
-                    let record = &mut out.records[idx];
-                    record.children = ChildScan::Failed;
+                    // The parent itself was compared; only its out-of-band
+                    // children are unknown: lost coverage, not a skip.
+                    out.records[idx].children = ChildScan::Failed;
                     out.coverage.lost += 1;
-                    let mut f = Finding::new(
-                        Tier::Skipped,
-                        &query.parent_logical_id,
-                        &query.parent_type,
-                        "",
-                    );
-                    f.physical_id = Some(query.parent_physical_id.clone());
-                    f.construct_path = record.construct_path.clone();
-                    f.note = Some(format!("child enumeration failed: {e}"));
-                    out.findings.push(f);
+                    out.notes.push(format!(
+                        "{} ({}): out-of-band children not checked, child listing failed: {e}",
+                        query.parent_logical_id, query.parent_type
+                    ));
                 }
             }
         }

@@ -37,7 +37,7 @@ pub(super) fn compare_all(
         let outcome = match (&p.fixed, reads.remove(&i)) {
             (Some(o), _) => o.clone(),
             (None, Some(o)) => o,
-            (None, None) => ReadOutcome::skipped("not read"),
+            (None, None) => ReadOutcome::denied("not read"),
         };
         let mut record = ResourceRecord {
             logical_id: p.logical_id.clone(),
@@ -66,21 +66,10 @@ pub(super) fn compare_all(
             ReadOutcome::Skipped {
                 reason,
                 coverage_lost,
-            } => {
-                out.coverage.skipped += 1;
-                if coverage_lost {
-                    out.coverage.lost += 1;
-                }
-                out.findings
-                    .push(resource_finding(&p, Tier::Skipped, reason));
-            }
+            } => out.skip(&p, reason, coverage_lost),
+            // The read was expected and did not happen: lost, not benign.
             ReadOutcome::TargetUnresolved { reason } => {
-                out.coverage.skipped += 1;
-                out.findings.push(resource_finding(
-                    &p,
-                    Tier::Skipped,
-                    format!("read target unresolved: {reason}"),
-                ));
+                out.skip(&p, format!("read target unresolved: {reason}"), true)
             }
         }
         out.records.push(record);
@@ -90,8 +79,20 @@ pub(super) fn compare_all(
 }
 
 impl Compared {
-    /// A read resource: classified when its schema is known, else skipped —
-    /// comparing without one would report every read-only field as drift.
+    /// A resource not compared: a `skipped` finding with why, counted as
+    /// lost coverage unless the skip is benign (custom, unsupported type).
+    fn skip(&mut self, p: &Planned, reason: String, coverage_lost: bool) {
+        self.coverage.skipped += 1;
+        if coverage_lost {
+            self.coverage.lost += 1;
+        }
+        self.findings
+            .push(resource_finding(p, Tier::Skipped, reason));
+    }
+
+    /// A read resource: classified when its schema is known, else skipped as
+    /// lost coverage — comparing without one would report every read-only
+    /// field as drift.
     fn found(
         &mut self,
         p: &Planned,
@@ -100,13 +101,16 @@ impl Compared {
         schemas: &Schemas,
         cctx: &ClassifyContext,
     ) {
-        let Some(facts) = schemas.get(&p.resource_type) else {
-            self.coverage.skipped += 1;
-            self.findings.push(resource_finding(
+        let Some(facts) = schemas.facts.get(&p.resource_type) else {
+            let why = schemas
+                .missing
+                .get(&p.resource_type)
+                .map_or_else(String::new, |w| format!(": {w}"));
+            self.skip(
                 p,
-                Tier::Skipped,
-                format!("no registry schema for {}", p.resource_type),
-            ));
+                format!("no registry schema for {}{why}", p.resource_type),
+                true,
+            );
             record.live = Some(model.properties);
             return;
         };

@@ -171,7 +171,7 @@ impl Pipeline {
             nested_stacks,
         } = desired::plan(&desired, &rctx, &mut notes);
         let reads = self.read_live(&desired, &mut plan, &mut rctx).await;
-        let schemas = self.schemas_for(&plan, &reads, &mut notes).await;
+        let schemas = self.schemas_for(&plan, &reads).await;
         let siblings = sibling_policy_names(&desired.template, &rctx);
         let cctx = self.classify_context(&desired, &mut notes).await;
         let mut compared = compare::compare_all(plan, reads, &schemas, &siblings, &cctx);
