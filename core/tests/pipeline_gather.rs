@@ -729,3 +729,161 @@ fn a_read_target_that_stays_unresolved_is_lost_coverage() {
         assert_eq!((r.coverage.skipped, r.coverage.lost), (3, 1));
     })
 }
+
+/// One stack, two queues read from the corpus model: properties that cannot
+/// be resolved as a whole, and one unresolvable leaf inside a property.
+fn unresolved_stack() -> (Pipeline, GatheredStack) {
+    let queue = case("AWS__SQS__Queue.WorkQueue.json");
+    let template = json!({
+        "Parameters": {"Mode": {"Type": "String"}},
+        "Conditions": {"Fast": {"Fn::Equals": [{"Ref": "Mode"}, "fast"]}},
+        "Resources": {
+            "Whole": {"Type": "AWS::SQS::Queue",
+                "Properties": {"Fn::If": ["Fast", {"DelaySeconds": 0}, {"DelaySeconds": 5}]}},
+            "Leaf": {"Type": "AWS::SQS::Queue", "Properties": {
+                "VisibilityTimeout": 30,
+                "RedrivePolicy": {
+                    "deadLetterTargetArn": {"Fn::GetAtt": ["Elsewhere", "Arn"]},
+                    "maxReceiveCount": 3
+                }
+            }}
+        }
+    });
+    let stacks = MemoryStacks::default().with_stack(MemoryStack {
+        description: StackDescription {
+            name: "Unres".into(),
+            stack_id: STACK_ID.replace("App", "Unres"),
+            status: "CREATE_COMPLETE".into(),
+            ..Default::default()
+        },
+        template: template.to_string(),
+        resources: vec![
+            row("Whole", "AWS::SQS::Queue", Some("https://whole")),
+            row("Leaf", "AWS::SQS::Queue", Some("https://leaf")),
+        ],
+    });
+    let reader = MemoryReader::default()
+        .with(
+            "AWS::SQS::Queue",
+            "https://whole",
+            ReadOutcome::found(queue.live_raw.clone()),
+        )
+        .with(
+            "AWS::SQS::Queue",
+            "https://leaf",
+            ReadOutcome::found(queue.live_raw.clone()),
+        );
+    let schemas = InMemorySchemas::new().with_facts("AWS::SQS::Queue", queue.schema.clone());
+    let p = Pipeline::new(Arc::new(stacks), Arc::new(reader), Arc::new(schemas));
+    let g = block_on(p.gather("Unres")).unwrap();
+    (p, g)
+}
+
+#[test]
+fn properties_that_fail_to_resolve_are_unresolved_never_an_empty_template() {
+    let (_, g) = unresolved_stack();
+    let whole: Vec<_> = g
+        .findings
+        .iter()
+        .filter(|f| f.logical_id == "Whole")
+        .collect();
+    assert_eq!(whole.len(), 1, "{whole:?}");
+    assert_eq!(
+        (whole[0].tier, whole[0].path.as_str()),
+        (Tier::Unresolved, "")
+    );
+    assert!(
+        whole[0]
+            .note
+            .as_deref()
+            .unwrap_or_default()
+            .contains("Fn::If Fast: the condition cannot be evaluated"),
+        "{whole:?}"
+    );
+    let rec = g
+        .resources
+        .iter()
+        .find(|r| r.logical_id == "Whole")
+        .unwrap();
+    assert_eq!(rec.read, ReadState::NotRead, "its entries are not judged");
+    assert!(g.notes.is_empty(), "a finding, not a note: {:?}", g.notes);
+    assert_eq!((g.coverage.checked, g.coverage.lost), (1, 1));
+}
+
+#[test]
+fn an_unresolved_finding_names_the_failed_intrinsic_at_the_leaf() {
+    let (_, g) = unresolved_stack();
+    let leaf: Vec<_> = g
+        .findings
+        .iter()
+        .filter(|f| f.logical_id == "Leaf" && f.tier == Tier::Unresolved)
+        .collect();
+    assert_eq!(leaf.len(), 1, "{leaf:?}");
+    assert_eq!(leaf[0].path, "RedrivePolicy.deadLetterTargetArn");
+    assert_eq!(
+        leaf[0].note.as_deref(),
+        Some("Fn::GetAtt Elsewhere.Arn: Elsewhere was not read")
+    );
+}
+
+#[test]
+fn the_second_resolve_pass_decides_and_its_error_is_reported() {
+    let queue = case("AWS__SQS__Queue.WorkQueue.json");
+    // Properties taken whole from a sibling's live attribute: unknown in the
+    // first pass; in the second it resolves (an object) or fails (a string).
+    let template = json!({"Resources": {
+        "Src": {"Type": "AWS::SQS::Queue"},
+        "Good": {"Type": "AWS::SQS::Queue", "Properties": {"Fn::GetAtt": ["Src", "Shape"]}},
+        "Bad": {"Type": "AWS::SQS::Queue", "Properties": {"Fn::GetAtt": ["Src", "QueueUrl"]}}
+    }});
+    let mut src = queue.live_raw.clone();
+    src["QueueUrl"] = json!("https://src");
+    src["Shape"] = json!({"VisibilityTimeout": queue.live_raw["VisibilityTimeout"]});
+    let stacks = MemoryStacks::default().with_stack(MemoryStack {
+        description: StackDescription {
+            name: "Two".into(),
+            stack_id: STACK_ID.replace("App", "Two"),
+            status: "CREATE_COMPLETE".into(),
+            ..Default::default()
+        },
+        template: template.to_string(),
+        resources: vec![
+            row("Src", "AWS::SQS::Queue", Some("https://src")),
+            row("Good", "AWS::SQS::Queue", Some("https://good")),
+            row("Bad", "AWS::SQS::Queue", Some("https://bad")),
+        ],
+    });
+    let reader = MemoryReader::default()
+        .with("AWS::SQS::Queue", "https://src", ReadOutcome::found(src))
+        .with(
+            "AWS::SQS::Queue",
+            "https://good",
+            ReadOutcome::found(queue.live_raw.clone()),
+        )
+        .with(
+            "AWS::SQS::Queue",
+            "https://bad",
+            ReadOutcome::found(queue.live_raw.clone()),
+        );
+    let schemas = InMemorySchemas::new().with_facts("AWS::SQS::Queue", queue.schema.clone());
+    let p = Pipeline::new(Arc::new(stacks), Arc::new(reader), Arc::new(schemas));
+    let g = block_on(p.gather("Two")).unwrap();
+    let good = g.resources.iter().find(|r| r.logical_id == "Good").unwrap();
+    assert_eq!(good.read, ReadState::Read);
+    assert!(good.declared.contains_key("VisibilityTimeout"));
+    let bad: Vec<_> = g
+        .findings
+        .iter()
+        .filter(|f| f.logical_id == "Bad")
+        .collect();
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert_eq!(bad[0].tier, Tier::Unresolved);
+    assert!(
+        bad[0]
+            .note
+            .as_deref()
+            .unwrap_or_default()
+            .contains("does not resolve to an object"),
+        "the second pass's error: {bad:?}"
+    );
+}

@@ -101,6 +101,19 @@ impl Compared {
         schemas: &Schemas,
         cctx: &ClassifyContext,
     ) {
+        if let Some(why) = &p.unresolvable {
+            // Nothing declared is known: comparing would call every live
+            // value undeclared. One resource-level `unresolved` finding.
+            self.coverage.skipped += 1;
+            self.coverage.lost += 1;
+            self.findings.push(resource_finding(
+                p,
+                Tier::Unresolved,
+                format!("properties cannot be resolved: {why}"),
+            ));
+            record.live = Some(model.properties);
+            return;
+        }
         let Some(facts) = schemas.facts.get(&p.resource_type) else {
             let why = schemas
                 .missing
@@ -126,12 +139,46 @@ impl Compared {
             declared: p.resolved.properties.clone(),
             sibling_policy_names: record.sibling_policy_names.clone(),
         };
+        let findings = classify(&input, &model.properties, facts, cctx);
         self.findings
-            .extend(classify(&input, &model.properties, facts, cctx));
+            .extend(unresolved_at_leaves(findings, &p.resolved.unresolved));
         record.live = Some(model.properties);
         record.schema = Some(facts.clone());
         record.read = ReadState::Read;
     }
+}
+
+/// Each `unresolved` finding says which intrinsic failed, at the leaf: a
+/// finding whose path holds unresolved leaves below it becomes one finding
+/// per leaf (path in the finding form, array items by index), each noting
+/// the intrinsic and why.
+fn unresolved_at_leaves(findings: Vec<Finding>, leaves: &BTreeMap<String, String>) -> Vec<Finding> {
+    let mut out = Vec::with_capacity(findings.len());
+    for f in findings {
+        if f.tier != Tier::Unresolved {
+            out.push(f);
+            continue;
+        }
+        let under: Vec<(&String, &String)> = leaves
+            .iter()
+            .filter(|(p, _)| {
+                **p == f.path
+                    || p.strip_prefix(f.path.as_str())
+                        .is_some_and(|r| r.starts_with('.'))
+            })
+            .collect();
+        if under.is_empty() {
+            out.push(f);
+            continue;
+        }
+        for (path, why) in under {
+            let mut leaf = f.clone();
+            leaf.path = path.clone();
+            leaf.note = Some(why.clone());
+            out.push(leaf);
+        }
+    }
+    out
 }
 
 /// A whole-resource finding (deleted / skipped) for a planned resource.

@@ -169,7 +169,7 @@ impl Pipeline {
         let desired::Plan {
             resources: mut plan,
             nested_stacks,
-        } = desired::plan(&desired, &rctx, &mut notes);
+        } = desired::plan(&desired, &rctx);
         let reads = self.read_live(&desired, &mut plan, &mut rctx).await;
         let schemas = self.schemas_for(&plan, &reads).await;
         let siblings = sibling_policy_names(&desired.template, &rctx);
