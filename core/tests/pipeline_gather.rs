@@ -887,3 +887,32 @@ fn the_second_resolve_pass_decides_and_its_error_is_reported() {
         "the second pass's error: {bad:?}"
     );
 }
+
+#[test]
+fn a_supplement_read_that_failed_is_a_read_gap_and_lost_coverage() {
+    block_on(async {
+        let mut f = fixture();
+        let fn_pid = f.function.resource.physical_id.clone().unwrap();
+        let mut model = realdrift_core::pipeline::LiveModel::new(f.function.live_raw.clone());
+        model
+            .gaps
+            .insert("Code".into(), "code digest not checked: denied".into());
+        f.reader = f
+            .reader
+            .with("AWS::Lambda::Function", &fn_pid, ReadOutcome::Found(model));
+        let before = gather(&fixture(), 16).await.coverage.lost;
+        let r = gather(&f, 16).await;
+        let gaps: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|x| x.logical_id == "Fn" && x.tier == Tier::ReadGap && x.path == "Code")
+            .collect();
+        assert_eq!(gaps.len(), 1, "{:?}", finding_paths(&r, "Fn"));
+        assert!(gaps[0]
+            .note
+            .as_deref()
+            .unwrap_or_default()
+            .contains("code digest not checked: denied"));
+        assert_eq!(r.coverage.lost, before + 1);
+    })
+}

@@ -45,8 +45,11 @@ impl ReadRequest {
 pub struct LiveModel {
     /// The resource's live properties, in the Cloud Control (CloudFormation) shape.
     pub properties: Value,
-    /// Non-fatal remarks, e.g. a supplement read that failed.
+    /// Non-fatal remarks.
     pub notes: Vec<String>,
+    /// Declared paths this read could not verify, with why (a supplement
+    /// read that failed): each becomes a `readGap` finding and lost coverage.
+    pub gaps: BTreeMap<String, String>,
 }
 
 impl LiveModel {
@@ -55,6 +58,7 @@ impl LiveModel {
         LiveModel {
             properties,
             notes: Vec::new(),
+            gaps: BTreeMap::new(),
         }
     }
 }

@@ -139,12 +139,39 @@ impl Compared {
             declared: p.resolved.properties.clone(),
             sibling_policy_names: record.sibling_policy_names.clone(),
         };
-        let findings = classify(&input, &model.properties, facts, cctx);
+        let mut findings = classify(&input, &model.properties, facts, cctx);
+        if !model.gaps.is_empty() {
+            self.coverage.lost += 1;
+            add_read_gaps(p, &mut findings, &model.gaps);
+        }
         self.findings
             .extend(unresolved_at_leaves(findings, &p.resolved.unresolved));
         record.live = Some(model.properties);
         record.schema = Some(facts.clone());
         record.read = ReadState::Read;
+    }
+}
+
+/// The reader's gaps as `readGap` findings; a gap where classify already
+/// reports one (a write-only property) adds its reason to that finding.
+fn add_read_gaps(p: &Planned, findings: &mut Vec<Finding>, gaps: &BTreeMap<String, String>) {
+    for (path, why) in gaps {
+        match findings
+            .iter_mut()
+            .find(|f| f.tier == Tier::ReadGap && f.path == *path)
+        {
+            Some(f) => {
+                f.note = Some(match f.note.take() {
+                    Some(n) => format!("{n}; {why}"),
+                    None => why.clone(),
+                });
+            }
+            None => {
+                let mut f = resource_finding(p, Tier::ReadGap, why.clone());
+                f.path = path.clone();
+                findings.push(f);
+            }
+        }
     }
 }
 

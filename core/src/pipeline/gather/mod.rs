@@ -175,7 +175,9 @@ impl Pipeline {
         let siblings = sibling_policy_names(&desired.template, &rctx);
         let cctx = self.classify_context(&desired, &mut notes).await;
         let mut compared = compare::compare_all(plan, reads, &schemas, &siblings, &cctx);
-        let added_parents = self.enumerate_children(&desired.desc, &mut compared).await;
+        let added_parents = self
+            .enumerate_children(&desired.desc, &desired.template, &mut compared)
+            .await;
         notes.append(&mut compared.notes);
         let api_calls = match (&self.counter, before) {
             (Some(c), Some(before)) => diff_counts(&before, &c.snapshot()),
