@@ -916,3 +916,95 @@ fn a_supplement_read_that_failed_is_a_read_gap_and_lost_coverage() {
         assert_eq!(r.coverage.lost, before + 1);
     })
 }
+
+/// The corpus security group with two rules added by sibling ingress
+/// resources (a self reference and a prefix list), as CDK writes them.
+fn sg_stack(with_siblings: bool) -> GatheredStack {
+    let sg = case("AWS__EC2__SecurityGroup.SgD4954771.protocols.json");
+    let sg_id = sg.resource.physical_id.clone().unwrap();
+    let mut resources = json!({"SgD4954771": {"Type": "AWS::EC2::SecurityGroup",
+        "Properties": sg.resource.declared,
+        "Metadata": {"aws:cdk:path": "CdkRealDriftIntegSgProto/Sg"}}});
+    if with_siblings {
+        resources["SelfRef"] = json!({"Type": "AWS::EC2::SecurityGroupIngress", "Properties": {
+            "GroupId": {"Fn::GetAtt": ["SgD4954771", "GroupId"]}, "IpProtocol": "tcp",
+            "FromPort": 9000, "ToPort": 9000, "Description": "self ref",
+            "SourceSecurityGroupId": {"Fn::GetAtt": ["SgD4954771", "GroupId"]}}});
+        resources["FromList"] = json!({"Type": "AWS::EC2::SecurityGroupIngress", "Properties": {
+            "GroupId": {"Fn::GetAtt": ["SgD4954771", "GroupId"]}, "IpProtocol": "tcp",
+            "FromPort": 3306, "ToPort": 3306, "Description": "mysql from prefix list",
+            "SourcePrefixListId": "pl-0767c9e96a31aed5a"}});
+    }
+    let stacks = MemoryStacks::default().with_stack(MemoryStack {
+        description: StackDescription {
+            name: "CdkRealDriftIntegSgProto".into(),
+            stack_id: STACK_ID.replace("App", "CdkRealDriftIntegSgProto"),
+            status: "CREATE_COMPLETE".into(),
+            ..Default::default()
+        },
+        template: json!({"Resources": resources}).to_string(),
+        resources: vec![
+            row("SgD4954771", "AWS::EC2::SecurityGroup", Some(&sg_id)),
+            row(
+                "SelfRef",
+                "AWS::EC2::SecurityGroupIngress",
+                Some("sgr-self"),
+            ),
+            row(
+                "FromList",
+                "AWS::EC2::SecurityGroupIngress",
+                Some("sgr-list"),
+            ),
+        ],
+    });
+    let reader = MemoryReader::default()
+        .with(
+            "AWS::EC2::SecurityGroup",
+            &sg_id,
+            ReadOutcome::found(sg.live_raw.clone()),
+        )
+        .with(
+            "AWS::EC2::SecurityGroupIngress",
+            "sgr-self",
+            ReadOutcome::skipped("not under test"),
+        )
+        .with(
+            "AWS::EC2::SecurityGroupIngress",
+            "sgr-list",
+            ReadOutcome::skipped("not under test"),
+        );
+    let schemas = InMemorySchemas::new().with_facts("AWS::EC2::SecurityGroup", sg.schema.clone());
+    let p = Pipeline::new(Arc::new(stacks), Arc::new(reader), Arc::new(schemas));
+    block_on(p.gather("CdkRealDriftIntegSgProto")).unwrap()
+}
+
+#[test]
+fn sibling_facts_come_from_the_stack_and_match_the_corpus_replay() {
+    let sg = case("AWS__EC2__SecurityGroup.SgD4954771.protocols.json");
+    let g = sg_stack(true);
+    assert_eq!(
+        g.context.sibling_facts.get("siblingSgRules"),
+        sg.opts.get("siblingSgRules"),
+        "the live run computes what the corpus replay passes in"
+    );
+    let findings: Vec<_> = g
+        .findings
+        .iter()
+        .filter(|f| f.logical_id == "SgD4954771")
+        .cloned()
+        .collect();
+    assert_eq!(
+        findings, sg.expected,
+        "the rules the siblings own are not drift"
+    );
+    // Without the sibling resources the same live rules are out of band.
+    let alone = sg_stack(false);
+    assert!(
+        alone
+            .findings
+            .iter()
+            .any(|f| f.tier.is_drift() && f.path.starts_with("SecurityGroupIngress")),
+        "{:?}",
+        alone.findings
+    );
+}

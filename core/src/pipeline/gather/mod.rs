@@ -4,7 +4,8 @@
 //!    resources, resolve intrinsics without live values, plan the reads;
 //! 2. `reads`: read every planned resource (bounded concurrency), resolve
 //!    again with live attributes, re-read readers whose target became known;
-//! 3. `context`: schema facts for the types read, the stack's classify context;
+//! 3. `context`: schema facts for the types read, the stack's classify context
+//!    with the facts `siblings` gathers from the stack's other resources;
 //! 4. `compare`: classify each resource into findings, coverage, records;
 //! 5. `added`: enumerate out-of-band children of declared parents.
 //!
@@ -16,6 +17,7 @@ mod compare;
 mod context;
 mod desired;
 mod reads;
+mod siblings;
 
 pub use added::added_logical_id;
 
@@ -173,7 +175,8 @@ impl Pipeline {
         let reads = self.read_live(&desired, &mut plan, &mut rctx).await;
         let schemas = self.schemas_for(&plan, &reads).await;
         let siblings = sibling_policy_names(&desired.template, &rctx);
-        let cctx = self.classify_context(&desired, &mut notes).await;
+        let mut cctx = self.classify_context(&desired, &mut notes).await;
+        cctx.sibling_facts = siblings::stack_facts(&desired, &plan, &reads);
         let mut compared = compare::compare_all(plan, reads, &schemas, &siblings, &cctx);
         let added_parents = self
             .enumerate_children(&desired.desc, &desired.template, &mut compared)
