@@ -34,21 +34,11 @@ impl CloudControlReader {
             .send()
             .await;
         match result {
-            Ok(out) => {
-                let props = out
-                    .resource_description()
-                    .and_then(|d| d.properties())
-                    .unwrap_or("{}");
-                match serde_json::from_str::<Value>(props) {
-                    Ok(v @ Value::Object(_)) => ReadOutcome::found(v),
-                    Ok(_) => ReadOutcome::skipped(format!(
-                        "Cloud Control returned a non-object model for {type_name} {identifier}"
-                    )),
-                    Err(e) => ReadOutcome::skipped(format!(
-                        "Cloud Control returned a malformed model for {type_name} {identifier}: {e}"
-                    )),
-                }
-            }
+            Ok(out) => model_outcome(
+                type_name,
+                identifier,
+                out.resource_description().and_then(|d| d.properties()),
+            ),
             Err(err) => {
                 let info = describe(&err, &["ResourceNotFoundException"]);
                 map_cc_error(
@@ -63,7 +53,30 @@ impl CloudControlReader {
     }
 }
 
-/// Maps a Cloud Control failure (after retries) to an outcome.
+/// The outcome of a successful GetResource. An answer without a model, or
+/// with one that is not a JSON object, is a failed read (lost coverage):
+/// reading it as `{}` would report every declared property as missing.
+fn model_outcome(type_name: &str, identifier: &str, properties: Option<&str>) -> ReadOutcome {
+    let Some(props) = properties else {
+        return ReadOutcome::denied(format!(
+            "Cloud Control answered GetResource for {type_name} {identifier} without properties"
+        ));
+    };
+    match serde_json::from_str::<Value>(props) {
+        Ok(v @ Value::Object(_)) => ReadOutcome::found(v),
+        Ok(_) => ReadOutcome::denied(format!(
+            "Cloud Control returned a non-object model for {type_name} {identifier}"
+        )),
+        Err(e) => ReadOutcome::denied(format!(
+            "Cloud Control returned a malformed model for {type_name} {identifier}: {e}"
+        )),
+    }
+}
+
+/// Maps a Cloud Control failure (after retries) to an outcome. Only a type
+/// Cloud Control cannot read at all is a benign skip; every other failure
+/// (InternalFailure, a handler error, a transport failure) is a read we
+/// expected to make and did not: lost coverage.
 fn map_cc_error(
     type_name: &str,
     identifier: &str,
@@ -92,14 +105,7 @@ fn map_cc_error(
                     "read of {type_name} {identifier} denied inside the Cloud Control handler: {message}"
                 ));
             }
-            if code.is_none() {
-                // Transport failure (connection refused, timeout): a read we
-                // expected to make did not happen.
-                return ReadOutcome::denied(format!(
-                    "cloudcontrol:GetResource failed for {type_name} {identifier}: {message}"
-                ));
-            }
-            ReadOutcome::skipped(format!(
+            ReadOutcome::denied(format!(
                 "cloudcontrol:GetResource failed for {type_name} {identifier}: {message}"
             ))
         }
@@ -115,6 +121,54 @@ fn looks_denied(message: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn answers_without_a_model_are_lost_coverage() {
+        for props in [None, Some("[]"), Some("{not json")] {
+            let o = model_outcome("AWS::SQS::Queue", "q", props);
+            assert!(
+                matches!(
+                    o,
+                    ReadOutcome::Skipped {
+                        coverage_lost: true,
+                        ..
+                    }
+                ),
+                "{props:?}: {o:?}"
+            );
+        }
+        assert_eq!(
+            model_outcome("AWS::SQS::Queue", "q", Some("{}")),
+            ReadOutcome::found(serde_json::json!({}))
+        );
+    }
+
+    #[test]
+    fn service_failures_are_lost_coverage() {
+        for code in [
+            "InternalFailure",
+            "GeneralServiceException",
+            "ServiceInternalError",
+        ] {
+            let o = map_cc_error(
+                "AWS::S3::Bucket",
+                "b",
+                ErrorClass::Other,
+                Some(code),
+                "boom",
+            );
+            assert!(
+                matches!(
+                    o,
+                    ReadOutcome::Skipped {
+                        coverage_lost: true,
+                        ..
+                    }
+                ),
+                "{code}: {o:?}"
+            );
+        }
+    }
 
     #[test]
     fn handler_denials_are_lost_coverage() {

@@ -50,6 +50,20 @@ const THROTTLING_CODES: &[&str] = &[
     "SlowDown",
 ];
 
+/// The message for a response that is not an AWS error. Only the statuses
+/// that mean "no such operation here" get that hint; a success that did not
+/// parse and a server error are said as what they are.
+fn unreadable_response(status: u16, detail: &str) -> String {
+    match status {
+        200..=299 => format!("HTTP {status}, but the response could not be parsed: {detail}"),
+        404 | 405 | 501 => format!(
+            "HTTP {status} with a response that is not an AWS error (operation not supported by this endpoint?)"
+        ),
+        500..=599 => format!("HTTP {status}: server error with a response that is not an AWS error"),
+        _ => format!("HTTP {status} with a response that is not an AWS error"),
+    }
+}
+
 /// Describes an SDK error; `not_found_codes` are the service codes meaning "gone".
 pub fn describe<E>(err: &SdkError<E, HttpResponse>, not_found_codes: &[&str]) -> AwsErrorInfo
 where
@@ -60,10 +74,11 @@ where
         (Some(c), Some(m), _) => format!("{c}: {m}"),
         (Some(c), None, _) => c.to_string(),
         // A response the SDK could not read as an AWS error (an emulator's
-        // HTML 404, a proxy page): the status says enough, the body is noise.
-        (None, _, SdkError::ServiceError(se)) => format!(
-            "HTTP {} with a response that is not an AWS error (operation not supported by this endpoint?)",
-            se.raw().status().as_u16()
+        // HTML 404, a proxy page, a body that does not parse): the status
+        // and the parse error say enough, the body is noise.
+        (None, _, SdkError::ServiceError(se)) => unreadable_response(
+            se.raw().status().as_u16(),
+            &DisplayErrorContext(err).to_string(),
         ),
         _ => DisplayErrorContext(err).to_string(),
     };
@@ -77,5 +92,24 @@ where
         code,
         message,
         class,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unreadable_response;
+
+    #[test]
+    fn only_missing_operations_get_the_unsupported_hint() {
+        assert!(unreadable_response(404, "x").contains("operation not supported"));
+        assert!(unreadable_response(501, "x").contains("operation not supported"));
+        for status in [200, 500, 502, 400] {
+            let m = unreadable_response(status, "expected value at line 1");
+            assert!(!m.contains("not supported"), "{status}: {m}");
+        }
+        assert!(
+            unreadable_response(200, "expected value at line 1").contains("could not be parsed")
+        );
+        assert!(unreadable_response(500, "").contains("server error"));
     }
 }

@@ -25,6 +25,14 @@ enum Part {
         #[serde(rename = "declaredOrEmpty")]
         declared_or_empty: String,
     },
+    /// For a qualified physical id (`parent|name`): the ARN
+    /// `arn:<partition>:<service>:<region>:<account>:<prefix><parent>/<name>`
+    /// built from the stack's identity; any other physical id as is.
+    ArnWhenQualified {
+        /// `<service>:<resource prefix>`, e.g. `events:rule/`.
+        #[serde(rename = "arnWhenQualified")]
+        arn_when_qualified: String,
+    },
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -99,6 +107,12 @@ pub fn cc_identifier(req: &ReadRequest) -> CcIdentifier {
                     ))
                 }
             },
+            Part::ArnWhenQualified { arn_when_qualified } => {
+                match qualified_arn(arn_when_qualified, req) {
+                    Ok(id) => parts.push(id),
+                    Err(reason) => return CcIdentifier::Impossible(reason),
+                }
+            }
             Part::DeclaredOrEmpty { declared_or_empty } => {
                 match req.declared.get(declared_or_empty) {
                     Some(DeclaredValue::String(s)) => parts.push(s.clone()),
@@ -118,6 +132,32 @@ pub fn cc_identifier(req: &ReadRequest) -> CcIdentifier {
         }
     }
     CcIdentifier::Ready(parts.join("|"))
+}
+
+/// The ARN of a `parent|name` physical id (see [`Part::ArnWhenQualified`]).
+fn qualified_arn(service_prefix: &str, req: &ReadRequest) -> Result<String, String> {
+    let pid = &req.physical_id;
+    if !pid.contains('|') {
+        return Ok(pid.clone());
+    }
+    let segments: Vec<&str> = pid.split('|').collect();
+    let (Some((service, prefix)), true) = (
+        service_prefix.split_once(':'),
+        segments.iter().all(|s| !s.is_empty()),
+    ) else {
+        return Err(format!(
+            "cannot derive the Cloud Control identifier (an ARN) from physical id {pid}"
+        ));
+    };
+    match (&req.partition, &req.region, &req.account_id) {
+        (Some(partition), Some(region), Some(account)) => Ok(format!(
+            "arn:{partition}:{service}:{region}:{account}:{prefix}{}",
+            segments.join("/")
+        )),
+        _ => Err(format!(
+            "cannot derive the Cloud Control identifier of {pid}: the stack's partition, region or account is unknown"
+        )),
+    }
 }
 
 fn named_part(name: &str, physical_id: &str) -> Option<String> {
@@ -228,5 +268,23 @@ mod tests {
             cc_identifier(&req("AWS::ECS::Service", "arn:svc", &[])),
             CcIdentifier::Impossible(_)
         ));
+    }
+
+    #[test]
+    fn a_rule_on_a_custom_bus_is_read_by_its_arn() {
+        let mut r = req("AWS::Events::Rule", "orders-bus|nightly", &[]);
+        assert!(matches!(cc_identifier(&r), CcIdentifier::Impossible(_)));
+        r.partition = Some("aws".into());
+        r.region = Some("eu-west-1".into());
+        r.account_id = Some("111111111111".into());
+        assert_eq!(
+            ready(&r),
+            "arn:aws:events:eu-west-1:111111111111:rule/orders-bus/nightly"
+        );
+        // A rule on the default bus keeps its name (what Cloud Control reads).
+        r.physical_id = "nightly".into();
+        assert_eq!(ready(&r), "nightly");
+        r.physical_id = "bus|".into();
+        assert!(matches!(cc_identifier(&r), CcIdentifier::Impossible(_)));
     }
 }

@@ -38,7 +38,8 @@ impl LiveReader for AwsLiveReader {
                 CcIdentifier::Unresolved(reason) => {
                     return ReadOutcome::TargetUnresolved { reason }
                 }
-                CcIdentifier::Impossible(reason) => return ReadOutcome::skipped(reason),
+                // A declared resource we cannot address: lost, not benign.
+                CcIdentifier::Impossible(reason) => return ReadOutcome::denied(reason),
             };
             let mut outcome = self.cc.get(&req.resource_type, &identifier).await;
             if let ReadOutcome::Found(model) = &mut outcome {

@@ -9,7 +9,7 @@ use futures_util::FutureExt;
 use realdrift_core::pipeline::SchemaPrefetch;
 use realdrift_core::schema::{facts_from_document, SchemaError, SchemaFacts, SchemaSource};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 /// DescribeType results. Classify asks synchronously, so the pipeline first
@@ -46,10 +46,13 @@ impl DescribeTypeSchemas {
             .insert(type_name.to_string(), facts);
     }
 
-    /// Fetches one type; returns a note when it could not be fetched.
+    /// Fetches one type; returns why when it could not be fetched (or the
+    /// registry has no such type).
     async fn fetch(&self, type_name: &str) -> Option<String> {
-        if self.cached(type_name).is_some() {
-            return None;
+        match self.cached(type_name) {
+            Some(Some(_)) => return None,
+            Some(None) => return Some(format!("DescribeType {type_name}: no such type")),
+            None => {}
         }
         let result = self
             .clients
@@ -94,15 +97,15 @@ impl SchemaSource for DescribeTypeSchemas {
 }
 
 impl SchemaPrefetch for DescribeTypeSchemas {
-    fn prefetch<'a>(&'a self, types: &'a [String]) -> BoxFuture<'a, Vec<String>> {
+    fn prefetch<'a>(&'a self, types: &'a [String]) -> BoxFuture<'a, BTreeMap<String, String>> {
         async move {
-            let mut notes = Vec::new();
+            let mut failed = BTreeMap::new();
             for t in types {
-                if let Some(n) = self.fetch(t).await {
-                    notes.push(n);
+                if let Some(why) = self.fetch(t).await {
+                    failed.insert(t.clone(), why);
                 }
             }
-            notes
+            failed
         }
         .boxed()
     }

@@ -40,6 +40,7 @@ fn declared(t: &str, pid: &str, props: Value) -> DeclaredResource {
             .iter()
             .map(|(k, v)| (k.clone(), DeclaredValue::from_json(v)))
             .collect(),
+        references: Default::default(),
     }
 }
 
@@ -114,13 +115,16 @@ async fn sns_subscriptions_across_pages_and_a_default_policy() {
         )],
     );
     let out = e.enumerate(&q).await.unwrap();
-    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out.len(), 2, "{out:?}");
     assert_eq!(out[0].resource_type, "AWS::SNS::Subscription");
     assert_eq!(out[0].identifier, format!("{TOPIC}:rogue"));
     assert!(
         out[0].model.is_none(),
         "subscriptions are read in full through Cloud Control"
     );
+    // One pending confirmation: reported with what the listing shows.
+    assert_eq!(out[1].identifier, "PendingConfirmation:sqs:arn:x");
+    assert_eq!(out[1].model.as_ref().unwrap()["Endpoint"], "arn:x");
     let calls = c.counter.snapshot();
     assert_eq!(calls.get("sns:ListSubscriptionsByTopic"), Some(&2));
     assert_eq!(calls.get("sns:GetTopicAttributes"), Some(&1));
@@ -332,4 +336,42 @@ async fn bucket_and_queue_policies_without_a_declared_one() {
         Some(&1),
         "declared policy: no enumeration call"
     );
+}
+
+#[tokio::test]
+async fn an_unresolved_policy_target_hides_only_the_parent_it_refers_to() {
+    let qp = mock!(Sqs::get_queue_attributes).then_output(|| {
+        GetQueueAttributesOutput::builder()
+            .attributes(QueueAttributeName::Policy, "{\"Statement\":[]}")
+            .build()
+    });
+    let c = clients(&[&qp]);
+    let e = AwsChildEnumerator::new(c.clone());
+    // A declared queue policy whose Queues did not resolve, written as
+    // `Queues: [{"Fn::GetAtt": ["Parent", "QueueUrl"]}]`.
+    let mut policy = declared("AWS::SQS::QueuePolicy", "qp", json!({}));
+    policy.declared.insert(
+        "Queues".into(),
+        DeclaredValue::Array(vec![DeclaredValue::Unresolved]),
+    );
+    policy.references.insert(
+        "Queues".into(),
+        std::collections::BTreeSet::from(["Parent".to_string()]),
+    );
+    let mut its_parent = query(
+        "AWS::SQS::Queue",
+        "https://q",
+        json!({}),
+        vec![policy.clone()],
+    );
+    assert!(
+        e.enumerate(&its_parent).await.unwrap().is_empty(),
+        "its own queue: the policy's reader owns it"
+    );
+    // Another queue of the stack: its live policy is still out of band.
+    its_parent.parent_logical_id = "OtherQueue".into();
+    its_parent.parent_physical_id = "https://other".into();
+    let other = e.enumerate(&its_parent).await.unwrap();
+    assert_eq!(other.len(), 1, "{other:?}");
+    assert_eq!(other[0].identifier, "https://other");
 }

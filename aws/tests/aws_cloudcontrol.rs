@@ -98,6 +98,7 @@ async fn errors_map_to_deleted_skipped_and_lost_coverage() {
                 }
             )
         }),
+        // A handler or service failure is a read that did not happen: lost.
         (
             "AWS::A::Handler",
             400,
@@ -106,12 +107,21 @@ async fn errors_map_to_deleted_skipped_and_lost_coverage() {
                 matches!(
                     o,
                     ReadOutcome::Skipped {
-                        coverage_lost: false,
+                        coverage_lost: true,
                         ..
                     }
                 )
             },
         ),
+        ("AWS::A::Internal", 500, "InternalFailure", |o| {
+            matches!(
+                o,
+                ReadOutcome::Skipped {
+                    coverage_lost: true,
+                    ..
+                }
+            )
+        }),
         ("AWS::A::Denied", 403, "AccessDeniedException", |o| {
             matches!(
                 o,
@@ -185,12 +195,12 @@ async fn identifier_adapters_build_composite_ids() {
         reader.read(&r).await,
         ReadOutcome::found(json!({"ClientId": "client123"}))
     );
-    // Absent part: cannot be built, skipped without a call.
+    // Absent part: cannot be built, so no call; the read we expected is lost.
     r.declared.clear();
     assert!(matches!(
         reader.read(&r).await,
         ReadOutcome::Skipped {
-            coverage_lost: false,
+            coverage_lost: true,
             ..
         }
     ));
@@ -241,7 +251,7 @@ async fn lambda_functions_get_their_code_digest() {
 }
 
 #[tokio::test]
-async fn a_failed_code_digest_keeps_the_model_with_a_note() {
+async fn a_failed_code_digest_keeps_the_model_with_a_read_gap_on_code() {
     let cc = found(
         "AWS::Lambda::Function",
         "fn-2",
@@ -256,9 +266,54 @@ async fn a_failed_code_digest_keeps_the_model_with_a_note() {
     {
         ReadOutcome::Found(m) => {
             assert_eq!(m.properties, json!({"FunctionName": "fn-2"}));
-            assert_eq!(m.notes.len(), 1);
-            assert!(m.notes[0].contains("lambda:GetFunction"));
+            assert!(m.notes.is_empty(), "{:?}", m.notes);
+            let gap = m.gaps.get("Code").expect("a read gap on Code");
+            assert!(
+                gap.contains("lambda:GetFunction") && gap.contains("AccessDeniedException"),
+                "{gap}"
+            );
         }
         other => panic!("unexpected {other:?}"),
+    }
+}
+
+fn raw(status: u16, body: &'static str) -> aws_smithy_runtime_api::http::Response {
+    aws_smithy_runtime_api::http::Response::new(
+        aws_smithy_runtime_api::http::StatusCode::try_from(status).unwrap(),
+        aws_smithy_types::body::SdkBody::from(body),
+    )
+}
+
+#[tokio::test]
+async fn a_response_that_does_not_parse_is_never_called_unsupported() {
+    let cases: [(&str, u16, &str, &str); 3] = [
+        ("AWS::A::Garbled", 200, "{not json", "could not be parsed"),
+        ("AWS::A::Down", 500, "<html>oops</html>", "server error"),
+        (
+            "AWS::A::Missing",
+            404,
+            "<html>no</html>",
+            "operation not supported",
+        ),
+    ];
+    for (ty, status, body, expected) in cases {
+        let rule = mock!(Cc::get_resource)
+            .match_requests(move |r| r.type_name() == Some(ty))
+            .then_http_response(move || raw(status, body));
+        let out = AwsLiveReader::new(clients(&[&rule]))
+            .read(&req(ty, "id"))
+            .await;
+        let ReadOutcome::Skipped {
+            reason,
+            coverage_lost,
+        } = out
+        else {
+            panic!("{ty}: {out:?}");
+        };
+        assert!(coverage_lost, "{ty}: a failed read is lost coverage");
+        assert!(reason.contains(expected), "{ty}: {reason}");
+        if status != 404 {
+            assert!(!reason.contains("not supported"), "{ty}: {reason}");
+        }
     }
 }

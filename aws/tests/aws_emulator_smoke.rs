@@ -35,8 +35,8 @@ async fn gathers_a_deployed_stack_from_the_emulator() {
     .unwrap();
     assert_eq!(by_name.stacks, vec![stack.clone()], "{by_name:?}");
     println!(
-        "CDK stacks discovered: {:?} (notes {:?})",
-        found.stacks, found.notes
+        "CDK stacks discovered: {:?} (unavailable {:?})",
+        found.stacks, found.unavailable
     );
     let started = std::time::Instant::now();
     let report = pipeline.gather(&stack).await.unwrap();

@@ -28,19 +28,45 @@ async fn describe_type_fills_the_cache_once() {
         None,
         "not fetched yet"
     );
-    let notes = src
-        .prefetch(&["AWS::New::Thing".to_string(), "AWS::No::Such".to_string()])
-        .await;
-    assert_eq!(notes.len(), 1, "{notes:?}");
-    let facts = src.facts("AWS::New::Thing").unwrap().unwrap();
-    assert_eq!(facts.read_only, vec!["Arn".to_string()]);
-    assert_eq!(src.facts("AWS::No::Such").unwrap(), None);
-    // Cached: a second prefetch makes no call.
-    let _ = src
+    let failed = src
         .prefetch(&["AWS::New::Thing".to_string(), "AWS::No::Such".to_string()])
         .await;
     assert_eq!(
+        failed.keys().collect::<Vec<_>>(),
+        ["AWS::No::Such"],
+        "{failed:?}"
+    );
+    let facts = src.facts("AWS::New::Thing").unwrap().unwrap();
+    assert_eq!(facts.read_only, vec!["Arn".to_string()]);
+    assert_eq!(src.facts("AWS::No::Such").unwrap(), None);
+    // Cached: a second prefetch makes no call, and still names the absent type.
+    let again = src
+        .prefetch(&["AWS::New::Thing".to_string(), "AWS::No::Such".to_string()])
+        .await;
+    assert!(again.contains_key("AWS::No::Such"), "{again:?}");
+    assert_eq!(
         c.counter.snapshot().get("cloudformation:DescribeType"),
         Some(&2)
+    );
+}
+
+#[tokio::test]
+async fn a_failed_fetch_is_reported_per_type_and_asked_again() {
+    let denied = mock!(Cfn::describe_type)
+        .then_http_response(|| xml_error(403, "AccessDenied", "not authorized"));
+    let c = clients(&[&denied]);
+    let src = DescribeTypeSchemas::new(c.clone());
+    let failed = src.prefetch(&["AWS::New::Thing".to_string()]).await;
+    assert!(
+        failed
+            .get("AWS::New::Thing")
+            .is_some_and(|w| w.contains("AccessDenied")),
+        "{failed:?}"
+    );
+    let _ = src.prefetch(&["AWS::New::Thing".to_string()]).await;
+    assert_eq!(
+        c.counter.snapshot().get("cloudformation:DescribeType"),
+        Some(&2),
+        "a failure is not cached"
     );
 }

@@ -577,3 +577,101 @@ fn informational_and_declared_tiers_pass_through() {
         .collect();
     assert_eq!(tiers, after);
 }
+
+#[test]
+fn a_read_gap_elsewhere_on_the_resource_keeps_the_default_watch() {
+    let b = cdkrd_baseline();
+    let mut findings: Vec<Finding> = findings_of(&[HANDLER, BUCKET])
+        .into_iter()
+        .filter(|f| f.path != "PublicAccessBlockConfiguration")
+        .collect();
+    // Some other declared property the read could not return.
+    let mut gap = Finding::new(
+        Tier::ReadGap,
+        "Bucket83908E77",
+        "AWS::S3::Bucket",
+        "ObjectLockConfiguration",
+    );
+    gap.note = Some("declared but not returned by live read".into());
+    findings.push(gap);
+    let out = apply_baseline(findings.clone(), Some(&b), &ctx()).unwrap();
+    let f = find(
+        &out.findings,
+        "Bucket83908E77",
+        "PublicAccessBlockConfiguration",
+    );
+    assert_eq!(f.note.as_deref(), Some(NOTE_DEFAULT_DELETED));
+    // A gap at the watched path itself does hide it.
+    findings.push(Finding::new(
+        Tier::ReadGap,
+        "Bucket83908E77",
+        "AWS::S3::Bucket",
+        "PublicAccessBlockConfiguration",
+    ));
+    let out = apply_baseline(findings, Some(&b), &ctx()).unwrap();
+    assert!(drift(&out.findings)
+        .iter()
+        .all(|d| d.1 != "PublicAccessBlockConfiguration"));
+}
+
+#[test]
+fn a_code_digest_that_could_not_be_read_is_not_removed_since_record() {
+    let original_key = "7cb8d80102ee1e1791ef95e5fc193f7cc0f74dcc4cf5b581c8aab6f0bbaffba9.zip";
+    let (b, c, findings) = ruby_setup(original_key);
+    // GetFunction failed: no CodeSha256, a read gap on Code instead.
+    let mut findings: Vec<Finding> = findings
+        .into_iter()
+        .filter(|f| f.path != "CodeSha256")
+        .collect();
+    findings.push(Finding::new(
+        Tier::ReadGap,
+        "HuntRubyB2F34A71",
+        "AWS::Lambda::Function",
+        "Code",
+    ));
+    let out = apply_baseline(findings.clone(), Some(&b), &c).unwrap();
+    assert!(
+        drift(&out.findings).is_empty(),
+        "{:#?}",
+        drift(&out.findings)
+    );
+    // Without the gap, a digest gone from a read function is removal drift.
+    findings.retain(|f| f.tier != Tier::ReadGap || f.path != "Code");
+    let out = apply_baseline(findings, Some(&b), &c).unwrap();
+    assert_eq!(
+        find(&out.findings, "HuntRubyB2F34A71", "CodeSha256")
+            .note
+            .as_deref(),
+        Some(NOTE_REMOVED)
+    );
+}
+
+#[test]
+fn the_identity_guard_never_passes_on_an_unknown_account_stack_or_region() {
+    let b = cdkrd_baseline();
+    for field in ["accountId", "stackName", "region"] {
+        let mut c = ctx();
+        match field {
+            "accountId" => c.identity.account_id.clear(),
+            "stackName" => c.identity.stack_name.clear(),
+            _ => c.identity.region.clear(),
+        }
+        let err = apply_baseline(vec![], Some(&b), &c).unwrap_err();
+        assert!(
+            matches!(&err, BaselineError::IdentityMismatch { field: f, .. } if *f == field),
+            "{field}: {err}"
+        );
+    }
+    // A file recorded with an empty accountId is not a legacy file.
+    let mut odd = cdkrd_baseline();
+    odd.account_id = Some(String::new());
+    assert!(apply_baseline(vec![], Some(&odd), &ctx()).is_err());
+    // A legacy file without one is matched on stack and region, with a note.
+    let mut legacy = cdkrd_baseline();
+    legacy.account_id = None;
+    let out = apply_baseline(vec![], Some(&legacy), &ctx()).unwrap();
+    assert!(out.notes.contains(&BaselineNote::MissingAccountId));
+    let mut c = ctx();
+    c.identity.account_id.clear();
+    assert!(apply_baseline(vec![], Some(&legacy), &c).is_err());
+}

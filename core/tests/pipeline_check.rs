@@ -12,11 +12,14 @@ use realdrift_core::corpus::CorpusCase;
 use realdrift_core::ignore::{IgnoreConfig, IgnoreRule};
 use realdrift_core::pipeline::memory::{MemoryReader, MemoryStack, MemoryStacks};
 use realdrift_core::pipeline::{
-    baseline_key, check_stack, check_stacks, recordable_findings, CallCounter, CheckError,
-    CheckOptions, CheckRun, Coverage, GatheredStack, Pipeline, ReadOutcome, ResourceRecord,
-    StackDescription, StackResourceRow, IGNORE_KEY,
+    baseline_key, check_gathered, check_stack, check_stacks, gather_selected, recordable_findings,
+    CallCounter, CheckError, CheckOptions, CheckRun, Coverage, GatherFailure, GatheredStack,
+    Pipeline, ReadOutcome, ResourceRecord, SourceError, StackDescription, StackGather,
+    StackResourceRow, IGNORE_KEY,
 };
-use realdrift_core::report::StackReport;
+use realdrift_core::report::{
+    exit_code, json_value, ExitCode, ExitFlags, NotChecked, StackReport, Verdict,
+};
 use realdrift_core::schema::InMemorySchemas;
 use realdrift_core::{Finding, Tier};
 use serde_json::json;
@@ -236,13 +239,20 @@ fn without_a_baseline_undeclared_values_are_potential_drift() {
     let mut g = gathered(vec![undeclared(
         "AccelerateConfiguration.AccelerationStatus",
     )]);
-    g.coverage.lost = 1;
+    g.coverage = Coverage {
+        total: 1,
+        checked: 1,
+        lost: 1,
+        ..Coverage::default()
+    };
     let r = check_stack(&g, None, &IgnoreConfig::default(), false).unwrap();
     assert!(r.findings[0].unrecorded);
-    assert_eq!(r.coverage.lost, 1, "lost coverage survives into the report");
+    assert_eq!(
+        r.coverage, g.coverage,
+        "gathering's coverage is the report's"
+    );
     assert_eq!(r.notes, vec!["a pipeline note".to_string()]);
     assert!(!r.has_baseline);
-    assert_eq!(r.coverage.total, 1);
 }
 
 #[test]
@@ -271,4 +281,158 @@ fn ignore_rules_apply_after_the_baseline_and_before_record() {
     let r = check_stack(&g, None, &cfg, false).unwrap();
     assert_eq!(r.findings[0].tier, Tier::Ignored);
     assert_eq!(recordable_findings(&g, &cfg)[0].tier, Tier::Ignored);
+}
+
+/// The App stack plus stacks that cannot be compared: one whose last update
+/// failed to roll back, one mid-deploy, one whose template cannot be read.
+fn troubled_pipeline(selectors_see_unreadable: bool) -> Pipeline {
+    let base = pipeline();
+    let mut stacks = MemoryStacks::default();
+    let app_template = block_on(base.stack_source().get_template("App")).unwrap();
+    let app_desc = block_on(base.stack_source().describe_stack("App")).unwrap();
+    let app_rows = block_on(base.stack_source().list_stack_resources("App")).unwrap();
+    let cdk = json!({"Resources": {"CDKMetadata": {"Type": "AWS::CDK::Metadata"}}}).to_string();
+    stacks = stacks.with_stack(MemoryStack {
+        description: app_desc,
+        template: app_template.replace(
+            "\"Resources\"",
+            "\"Metadata\":{\"aws:cdk:path\":\"x\"},\"Resources\"",
+        ),
+        resources: app_rows,
+    });
+    for (name, status) in [
+        ("Stuck", "UPDATE_ROLLBACK_FAILED"),
+        ("Deploying", "UPDATE_IN_PROGRESS"),
+        ("Unreadable", "CREATE_COMPLETE"),
+    ] {
+        stacks = stacks.with_stack(MemoryStack {
+            description: StackDescription {
+                name: name.into(),
+                stack_id: STACK_ID.replace("App", name),
+                status: status.into(),
+                ..Default::default()
+            },
+            template: cdk.clone(),
+            resources: vec![],
+        });
+    }
+    if selectors_see_unreadable {
+        stacks.template_failures.insert(
+            "Unreadable".into(),
+            SourceError::AccessDenied("cloudformation:GetTemplate".into()),
+        );
+    }
+    let queue_pid = block_on(base.stack_source().list_stack_resources("App")).unwrap()[0]
+        .physical_id
+        .clone()
+        .unwrap();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/cases");
+    let queue = CorpusCase::load(&dir.join("AWS__SQS__Queue.WorkQueue.json")).unwrap();
+    let reader = MemoryReader::default().with(
+        "AWS::SQS::Queue",
+        &queue_pid,
+        ReadOutcome::found(queue.live_raw.clone()),
+    );
+    let schemas = InMemorySchemas::new().with_facts("AWS::SQS::Queue", queue.schema.clone());
+    Pipeline::new(Arc::new(stacks), Arc::new(reader), Arc::new(schemas))
+}
+
+fn strict() -> ExitFlags {
+    ExitFlags {
+        fail: true,
+        strict: true,
+    }
+}
+
+#[test]
+fn a_stack_skipped_for_its_state_is_a_counted_entry() {
+    let store = MemoryStore::new();
+    let p = troubled_pipeline(false);
+    let selectors = vec!["Stuck".to_string()];
+    let run = block_on(check_stacks(&p, &store, &selectors, &opts())).unwrap();
+    let reports = run.reports();
+    assert_eq!(reports.len(), 1, "reported, never 'no stacks matched'");
+    let r = &reports[0];
+    assert_eq!(r.stack, "Stuck");
+    assert_eq!(
+        r.not_checked,
+        Some(NotChecked {
+            status: "UPDATE_ROLLBACK_FAILED".into()
+        })
+    );
+    assert_eq!(r.error, None);
+    assert_eq!(r.summary().verdict(), Verdict::NotChecked);
+    assert!(!r.coverage_complete());
+    assert!(run.notes.is_empty(), "{:?}", run.notes);
+    assert_eq!(exit_code(&reports, strict()), ExitCode::Fail);
+    // Without --strict it is reported but does not fail (it is not drift).
+    assert_eq!(exit_code(&reports, ExitFlags::default()), ExitCode::Ok);
+    let doc = json_value(&reports, strict());
+    assert_eq!(doc["stacks"][0]["status"], "notChecked");
+    assert_eq!(doc["stacks"][0]["coverage"]["complete"], false);
+    assert_eq!(doc["summary"]["notChecked"], 1);
+    assert_eq!(doc["exitCode"], 1);
+}
+
+#[test]
+fn every_cdk_stack_includes_unsettled_and_unreadable_ones() {
+    let store = MemoryStore::new();
+    let p = troubled_pipeline(true);
+    let run = block_on(check_stacks(&p, &store, &[], &opts())).unwrap();
+    let by_name: BTreeMap<String, StackReport> = run
+        .reports()
+        .into_iter()
+        .map(|r| (r.stack.clone(), r))
+        .collect();
+    assert_eq!(
+        by_name.keys().cloned().collect::<Vec<_>>(),
+        ["App", "Deploying", "Stuck", "Unreadable"]
+    );
+    assert_eq!(
+        by_name["Deploying"].summary().verdict(),
+        Verdict::NotChecked
+    );
+    let unreadable = &by_name["Unreadable"];
+    assert_eq!(unreadable.summary().verdict(), Verdict::Error);
+    assert!(
+        unreadable
+            .error
+            .as_deref()
+            .unwrap_or_default()
+            .contains("cloudformation:GetTemplate"),
+        "{unreadable:?}"
+    );
+    assert!(by_name["App"].error.is_none() && by_name["App"].not_checked.is_none());
+    let reports = run.reports();
+    assert_eq!(exit_code(&reports, ExitFlags::default()), ExitCode::Error);
+}
+
+#[test]
+fn a_missing_named_stack_is_a_typed_failure() {
+    let selectors = vec!["Missing".to_string()];
+    let gathered = block_on(gather_selected(&pipeline(), &selectors)).unwrap();
+    assert!(matches!(
+        &gathered.stacks[0].result,
+        Err(GatherFailure::NotFound { stack }) if stack == "Missing"
+    ));
+    let r = check_report(&gathered.stacks[0]);
+    assert_eq!(r.summary().verdict(), Verdict::Error);
+    assert!(!r.coverage_complete(), "an errored stack is never complete");
+    assert_eq!(
+        exit_code(std::slice::from_ref(&r), ExitFlags::default()),
+        ExitCode::Error
+    );
+    assert_eq!(
+        json_value(&[r], strict())["stacks"][0]["coverage"]["complete"],
+        false
+    );
+}
+
+fn check_report(entry: &StackGather) -> StackReport {
+    block_on(check_gathered(
+        entry,
+        &MemoryStore::new(),
+        &IgnoreConfig::default(),
+        &opts(),
+    ))
 }

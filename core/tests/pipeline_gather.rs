@@ -11,8 +11,9 @@ use realdrift_core::pipeline::memory::{
 };
 use realdrift_core::pipeline::CallCounter;
 use realdrift_core::pipeline::{
-    discover_stacks, GatheredStack, LiveChild, Pipeline, PipelineError, ReadOutcome, SourceError,
-    StackDescription, StackResourceRow,
+    discover_stacks, GatheredStack, LiveChild, Pipeline, PipelineError, ReadOutcome,
+    SchemaPrefetch, SourceError, StackDescription, StackResourceRow, Unavailable,
+    UnavailableReason,
 };
 use realdrift_core::schema::InMemorySchemas;
 use realdrift_core::{DeclaredValue, Tier};
@@ -383,17 +384,23 @@ fn out_of_band_children_are_added_findings_read_in_full() {
             .find(|x| x.logical_id == "Queue")
             .unwrap();
         assert_eq!(queue.children, ChildScan::Failed);
-        let queue_skips: Vec<_> = r
-            .findings
-            .iter()
-            .filter(|x| x.logical_id == "Queue" && x.tier == Tier::Skipped)
-            .collect();
-        assert_eq!(queue_skips.len(), 1);
-        assert!(queue_skips[0]
-            .note
-            .as_deref()
-            .unwrap()
-            .contains("child enumeration failed"));
+        // The queue was compared: a failed child listing loses coverage of
+        // its out-of-band children only, it does not make the queue skipped.
+        assert_eq!(queue.read, ReadState::Read);
+        assert!(
+            !r.findings
+                .iter()
+                .any(|x| x.logical_id == "Queue" && x.tier == Tier::Skipped),
+            "{:?}",
+            finding_paths(&r, "Queue")
+        );
+        assert!(
+            r.notes.iter().any(|n| n
+                .starts_with("Queue (AWS::SQS::Queue): out-of-band children not checked")
+                && n.contains("sqs:GetQueueAttributes")),
+            "{:?}",
+            r.notes
+        );
         // The baseline stage sees the same run.
         let ctx = r.run_context();
         assert_eq!(ctx.identity.account_id, "111111111111");
@@ -466,6 +473,8 @@ fn a_type_without_schema_is_skipped_not_compared() {
                 .as_deref()
                 .unwrap_or("")
                 .contains("no registry schema")));
+        // Read but not comparable: lost coverage, like the permission's.
+        assert_eq!(r.coverage.lost, 2, "{:?}", r.coverage);
     })
 }
 
@@ -543,13 +552,14 @@ fn discovery_by_name_glob_and_cdk_metadata() {
             .with_stack(mk("AppNested", "CREATE_COMPLETE", &cdk, Some("arn:parent")))
             .with_stack(mk("Legacy", "CREATE_COMPLETE", &plain, None))
             .with_stack(mk("Failed", "ROLLBACK_COMPLETE", &cdk, None));
+        // Every CDK stack, in any state: whether it is settled is decided
+        // when it is gathered, so an unsettled one is an entry, not a remark.
         let all = discover_stacks(&stacks, &[]).await.unwrap();
-        assert_eq!(all.stacks, vec!["AppA".to_string()]);
-        assert!(all
-            .notes
-            .iter()
-            .any(|n| n.contains("AppB") && n.contains("UPDATE_IN_PROGRESS")));
-        assert!(all.notes.iter().any(|n| n.contains("Failed")));
+        assert_eq!(
+            all.stacks,
+            vec!["AppA".to_string(), "AppB".to_string(), "Failed".to_string()]
+        );
+        assert!(all.unavailable.is_empty());
         let globbed = discover_stacks(
             &stacks,
             &["App*".to_string(), "Legacy".to_string(), "Nope".to_string()],
@@ -558,9 +568,15 @@ fn discovery_by_name_glob_and_cdk_metadata() {
         .unwrap();
         assert_eq!(
             globbed.stacks,
-            vec!["AppA".to_string(), "Legacy".to_string()]
+            vec!["AppA".to_string(), "AppB".to_string(), "Legacy".to_string()]
         );
-        assert!(globbed.notes.iter().any(|n| n == "stack Nope not found"));
+        assert_eq!(
+            globbed.unavailable,
+            vec![Unavailable {
+                stack: "Nope".into(),
+                reason: UnavailableReason::NotFound,
+            }]
+        );
         assert!(discover_stacks(&stacks, &["[".to_string()]).await.is_err());
     })
 }
@@ -628,4 +644,367 @@ fn gather_futures_can_be_spawned() {
     assert_send(&one);
     let many = p.gather_many(&names);
     assert_send(&many);
+}
+
+/// A DescribeType stand-in that cannot fetch anything.
+struct FailingPrefetch;
+
+impl SchemaPrefetch for FailingPrefetch {
+    fn prefetch<'a>(
+        &'a self,
+        types: &'a [String],
+    ) -> futures_util::future::BoxFuture<'a, BTreeMap<String, String>> {
+        let failed = types
+            .iter()
+            .map(|t| {
+                (
+                    t.clone(),
+                    format!("DescribeType {t}: Throttling: slow down"),
+                )
+            })
+            .collect();
+        Box::pin(async move { failed })
+    }
+}
+
+#[test]
+fn a_schema_fetch_error_is_lost_coverage_naming_the_error() {
+    block_on(async {
+        let f = fixture();
+        let schemas =
+            InMemorySchemas::new().with_facts("AWS::Lambda::Function", f.function.schema.clone());
+        let p = Pipeline::new(
+            Arc::new(f.stacks.clone()),
+            Arc::new(f.reader.clone()),
+            Arc::new(schemas),
+        )
+        .with_schema_prefetch(Arc::new(FailingPrefetch));
+        let r = p.gather("App").await.unwrap();
+        let note = r
+            .findings
+            .iter()
+            .find(|x| x.logical_id == "Queue")
+            .and_then(|x| x.note.clone())
+            .unwrap_or_default();
+        assert!(
+            note.contains("no registry schema") && note.contains("Throttling: slow down"),
+            "{note}"
+        );
+        assert_eq!(r.coverage.lost, 2, "{:?}", r.coverage);
+    })
+}
+
+#[test]
+fn a_read_target_that_stays_unresolved_is_lost_coverage() {
+    block_on(async {
+        let f = fixture();
+        let mut stacks = f.stacks.clone();
+        let mut app = stacks.stacks["App"].clone();
+        // An attribute the function's live model does not have: FunctionName
+        // stays unresolved after the second pass, so the permission is never read.
+        app.template = app
+            .template
+            .replace(r#"["Fn","Arn"]"#, r#"["Fn","NoSuchAttribute"]"#);
+        assert!(app.template.contains("NoSuchAttribute"));
+        stacks = stacks.with_stack(app);
+        let p = Pipeline::new(
+            Arc::new(stacks),
+            Arc::new(f.reader.clone()),
+            Arc::new(f.schemas.clone()),
+        );
+        let r = p.gather("App").await.unwrap();
+        let perm: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|x| x.logical_id == "Perm" && x.tier == Tier::Skipped)
+            .collect();
+        assert_eq!(perm.len(), 1, "{:?}", finding_paths(&r, "Perm"));
+        assert!(perm[0]
+            .note
+            .as_deref()
+            .unwrap_or_default()
+            .contains("read target unresolved"));
+        // The custom resource and the never-created topic are benign skips;
+        // only the permission's read is lost.
+        assert_eq!((r.coverage.skipped, r.coverage.lost), (3, 1));
+    })
+}
+
+/// One stack, two queues read from the corpus model: properties that cannot
+/// be resolved as a whole, and one unresolvable leaf inside a property.
+fn unresolved_stack() -> (Pipeline, GatheredStack) {
+    let queue = case("AWS__SQS__Queue.WorkQueue.json");
+    let template = json!({
+        "Parameters": {"Mode": {"Type": "String"}},
+        "Conditions": {"Fast": {"Fn::Equals": [{"Ref": "Mode"}, "fast"]}},
+        "Resources": {
+            "Whole": {"Type": "AWS::SQS::Queue",
+                "Properties": {"Fn::If": ["Fast", {"DelaySeconds": 0}, {"DelaySeconds": 5}]}},
+            "Leaf": {"Type": "AWS::SQS::Queue", "Properties": {
+                "VisibilityTimeout": 30,
+                "RedrivePolicy": {
+                    "deadLetterTargetArn": {"Fn::GetAtt": ["Elsewhere", "Arn"]},
+                    "maxReceiveCount": 3
+                }
+            }}
+        }
+    });
+    let stacks = MemoryStacks::default().with_stack(MemoryStack {
+        description: StackDescription {
+            name: "Unres".into(),
+            stack_id: STACK_ID.replace("App", "Unres"),
+            status: "CREATE_COMPLETE".into(),
+            ..Default::default()
+        },
+        template: template.to_string(),
+        resources: vec![
+            row("Whole", "AWS::SQS::Queue", Some("https://whole")),
+            row("Leaf", "AWS::SQS::Queue", Some("https://leaf")),
+        ],
+    });
+    let reader = MemoryReader::default()
+        .with(
+            "AWS::SQS::Queue",
+            "https://whole",
+            ReadOutcome::found(queue.live_raw.clone()),
+        )
+        .with(
+            "AWS::SQS::Queue",
+            "https://leaf",
+            ReadOutcome::found(queue.live_raw.clone()),
+        );
+    let schemas = InMemorySchemas::new().with_facts("AWS::SQS::Queue", queue.schema.clone());
+    let p = Pipeline::new(Arc::new(stacks), Arc::new(reader), Arc::new(schemas));
+    let g = block_on(p.gather("Unres")).unwrap();
+    (p, g)
+}
+
+#[test]
+fn properties_that_fail_to_resolve_are_unresolved_never_an_empty_template() {
+    let (_, g) = unresolved_stack();
+    let whole: Vec<_> = g
+        .findings
+        .iter()
+        .filter(|f| f.logical_id == "Whole")
+        .collect();
+    assert_eq!(whole.len(), 1, "{whole:?}");
+    assert_eq!(
+        (whole[0].tier, whole[0].path.as_str()),
+        (Tier::Unresolved, "")
+    );
+    assert!(
+        whole[0]
+            .note
+            .as_deref()
+            .unwrap_or_default()
+            .contains("Fn::If Fast: the condition cannot be evaluated"),
+        "{whole:?}"
+    );
+    let rec = g
+        .resources
+        .iter()
+        .find(|r| r.logical_id == "Whole")
+        .unwrap();
+    assert_eq!(rec.read, ReadState::NotRead, "its entries are not judged");
+    assert!(g.notes.is_empty(), "a finding, not a note: {:?}", g.notes);
+    assert_eq!((g.coverage.checked, g.coverage.lost), (1, 1));
+}
+
+#[test]
+fn an_unresolved_finding_names_the_failed_intrinsic_at_the_leaf() {
+    let (_, g) = unresolved_stack();
+    let leaf: Vec<_> = g
+        .findings
+        .iter()
+        .filter(|f| f.logical_id == "Leaf" && f.tier == Tier::Unresolved)
+        .collect();
+    assert_eq!(leaf.len(), 1, "{leaf:?}");
+    assert_eq!(leaf[0].path, "RedrivePolicy.deadLetterTargetArn");
+    assert_eq!(
+        leaf[0].note.as_deref(),
+        Some("Fn::GetAtt Elsewhere.Arn: Elsewhere was not read")
+    );
+}
+
+#[test]
+fn the_second_resolve_pass_decides_and_its_error_is_reported() {
+    let queue = case("AWS__SQS__Queue.WorkQueue.json");
+    // Properties taken whole from a sibling's live attribute: unknown in the
+    // first pass; in the second it resolves (an object) or fails (a string).
+    let template = json!({"Resources": {
+        "Src": {"Type": "AWS::SQS::Queue"},
+        "Good": {"Type": "AWS::SQS::Queue", "Properties": {"Fn::GetAtt": ["Src", "Shape"]}},
+        "Bad": {"Type": "AWS::SQS::Queue", "Properties": {"Fn::GetAtt": ["Src", "QueueUrl"]}}
+    }});
+    let mut src = queue.live_raw.clone();
+    src["QueueUrl"] = json!("https://src");
+    src["Shape"] = json!({"VisibilityTimeout": queue.live_raw["VisibilityTimeout"]});
+    let stacks = MemoryStacks::default().with_stack(MemoryStack {
+        description: StackDescription {
+            name: "Two".into(),
+            stack_id: STACK_ID.replace("App", "Two"),
+            status: "CREATE_COMPLETE".into(),
+            ..Default::default()
+        },
+        template: template.to_string(),
+        resources: vec![
+            row("Src", "AWS::SQS::Queue", Some("https://src")),
+            row("Good", "AWS::SQS::Queue", Some("https://good")),
+            row("Bad", "AWS::SQS::Queue", Some("https://bad")),
+        ],
+    });
+    let reader = MemoryReader::default()
+        .with("AWS::SQS::Queue", "https://src", ReadOutcome::found(src))
+        .with(
+            "AWS::SQS::Queue",
+            "https://good",
+            ReadOutcome::found(queue.live_raw.clone()),
+        )
+        .with(
+            "AWS::SQS::Queue",
+            "https://bad",
+            ReadOutcome::found(queue.live_raw.clone()),
+        );
+    let schemas = InMemorySchemas::new().with_facts("AWS::SQS::Queue", queue.schema.clone());
+    let p = Pipeline::new(Arc::new(stacks), Arc::new(reader), Arc::new(schemas));
+    let g = block_on(p.gather("Two")).unwrap();
+    let good = g.resources.iter().find(|r| r.logical_id == "Good").unwrap();
+    assert_eq!(good.read, ReadState::Read);
+    assert!(good.declared.contains_key("VisibilityTimeout"));
+    let bad: Vec<_> = g
+        .findings
+        .iter()
+        .filter(|f| f.logical_id == "Bad")
+        .collect();
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert_eq!(bad[0].tier, Tier::Unresolved);
+    assert!(
+        bad[0]
+            .note
+            .as_deref()
+            .unwrap_or_default()
+            .contains("does not resolve to an object"),
+        "the second pass's error: {bad:?}"
+    );
+}
+
+#[test]
+fn a_supplement_read_that_failed_is_a_read_gap_and_lost_coverage() {
+    block_on(async {
+        let mut f = fixture();
+        let fn_pid = f.function.resource.physical_id.clone().unwrap();
+        let mut model = realdrift_core::pipeline::LiveModel::new(f.function.live_raw.clone());
+        model
+            .gaps
+            .insert("Code".into(), "code digest not checked: denied".into());
+        f.reader = f
+            .reader
+            .with("AWS::Lambda::Function", &fn_pid, ReadOutcome::Found(model));
+        let before = gather(&fixture(), 16).await.coverage.lost;
+        let r = gather(&f, 16).await;
+        let gaps: Vec<_> = r
+            .findings
+            .iter()
+            .filter(|x| x.logical_id == "Fn" && x.tier == Tier::ReadGap && x.path == "Code")
+            .collect();
+        assert_eq!(gaps.len(), 1, "{:?}", finding_paths(&r, "Fn"));
+        assert!(gaps[0]
+            .note
+            .as_deref()
+            .unwrap_or_default()
+            .contains("code digest not checked: denied"));
+        assert_eq!(r.coverage.lost, before + 1);
+    })
+}
+
+/// The corpus security group with two rules added by sibling ingress
+/// resources (a self reference and a prefix list), as CDK writes them.
+fn sg_stack(with_siblings: bool) -> GatheredStack {
+    let sg = case("AWS__EC2__SecurityGroup.SgD4954771.protocols.json");
+    let sg_id = sg.resource.physical_id.clone().unwrap();
+    let mut resources = json!({"SgD4954771": {"Type": "AWS::EC2::SecurityGroup",
+        "Properties": sg.resource.declared,
+        "Metadata": {"aws:cdk:path": "CdkRealDriftIntegSgProto/Sg"}}});
+    if with_siblings {
+        resources["SelfRef"] = json!({"Type": "AWS::EC2::SecurityGroupIngress", "Properties": {
+            "GroupId": {"Fn::GetAtt": ["SgD4954771", "GroupId"]}, "IpProtocol": "tcp",
+            "FromPort": 9000, "ToPort": 9000, "Description": "self ref",
+            "SourceSecurityGroupId": {"Fn::GetAtt": ["SgD4954771", "GroupId"]}}});
+        resources["FromList"] = json!({"Type": "AWS::EC2::SecurityGroupIngress", "Properties": {
+            "GroupId": {"Fn::GetAtt": ["SgD4954771", "GroupId"]}, "IpProtocol": "tcp",
+            "FromPort": 3306, "ToPort": 3306, "Description": "mysql from prefix list",
+            "SourcePrefixListId": "pl-0767c9e96a31aed5a"}});
+    }
+    let stacks = MemoryStacks::default().with_stack(MemoryStack {
+        description: StackDescription {
+            name: "CdkRealDriftIntegSgProto".into(),
+            stack_id: STACK_ID.replace("App", "CdkRealDriftIntegSgProto"),
+            status: "CREATE_COMPLETE".into(),
+            ..Default::default()
+        },
+        template: json!({"Resources": resources}).to_string(),
+        resources: vec![
+            row("SgD4954771", "AWS::EC2::SecurityGroup", Some(&sg_id)),
+            row(
+                "SelfRef",
+                "AWS::EC2::SecurityGroupIngress",
+                Some("sgr-self"),
+            ),
+            row(
+                "FromList",
+                "AWS::EC2::SecurityGroupIngress",
+                Some("sgr-list"),
+            ),
+        ],
+    });
+    let reader = MemoryReader::default()
+        .with(
+            "AWS::EC2::SecurityGroup",
+            &sg_id,
+            ReadOutcome::found(sg.live_raw.clone()),
+        )
+        .with(
+            "AWS::EC2::SecurityGroupIngress",
+            "sgr-self",
+            ReadOutcome::skipped("not under test"),
+        )
+        .with(
+            "AWS::EC2::SecurityGroupIngress",
+            "sgr-list",
+            ReadOutcome::skipped("not under test"),
+        );
+    let schemas = InMemorySchemas::new().with_facts("AWS::EC2::SecurityGroup", sg.schema.clone());
+    let p = Pipeline::new(Arc::new(stacks), Arc::new(reader), Arc::new(schemas));
+    block_on(p.gather("CdkRealDriftIntegSgProto")).unwrap()
+}
+
+#[test]
+fn sibling_facts_come_from_the_stack_and_match_the_corpus_replay() {
+    let sg = case("AWS__EC2__SecurityGroup.SgD4954771.protocols.json");
+    let g = sg_stack(true);
+    assert_eq!(
+        g.context.sibling_facts.get("siblingSgRules"),
+        sg.opts.get("siblingSgRules"),
+        "the live run computes what the corpus replay passes in"
+    );
+    let findings: Vec<_> = g
+        .findings
+        .iter()
+        .filter(|f| f.logical_id == "SgD4954771")
+        .cloned()
+        .collect();
+    assert_eq!(
+        findings, sg.expected,
+        "the rules the siblings own are not drift"
+    );
+    // Without the sibling resources the same live rules are out of band.
+    let alone = sg_stack(false);
+    assert!(
+        alone
+            .findings
+            .iter()
+            .any(|f| f.tier.is_drift() && f.path.starts_with("SecurityGroupIngress")),
+        "{:?}",
+        alone.findings
+    );
 }

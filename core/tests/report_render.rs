@@ -423,8 +423,9 @@ fn exit_codes_follow_flags_and_rank() {
     let drift = [harvest()];
     assert_eq!(exit_code(&drift, f(false, false)), ExitCode::Ok);
     assert_eq!(exit_code(&drift, f(true, false)), ExitCode::Fail);
-    // harvest() also has incomplete coverage: drift outranks it, both are 1.
-    assert_eq!(exit_code(&drift, f(false, true)), ExitCode::Fail);
+    // harvest()'s only gap is a custom resource: a benign skip, so --strict
+    // alone does not fail it.
+    assert_eq!(exit_code(&drift, f(false, true)), ExitCode::Ok);
     assert_eq!(exit_code(&[quiet()], f(true, true)), ExitCode::Ok);
     assert_eq!(
         exit_code(&[nothing_compared()], f(true, false)),
@@ -432,6 +433,24 @@ fn exit_codes_follow_flags_and_rank() {
     );
     assert_eq!(
         exit_code(&[nothing_compared()], f(false, true)),
+        ExitCode::Ok
+    );
+    // A refused read is lost coverage: --strict fails; drift and lost
+    // coverage are both 1.
+    let mut denied = quiet();
+    denied.coverage.skipped = 1;
+    denied.coverage.checked = 2;
+    denied.coverage.lost = 1;
+    assert_eq!(
+        exit_code(std::slice::from_ref(&denied), f(false, true)),
+        ExitCode::Fail
+    );
+    assert_eq!(
+        exit_code(std::slice::from_ref(&denied), f(false, false)),
+        ExitCode::Ok
+    );
+    assert_eq!(
+        exit_code(&[harvest(), denied], f(true, true)),
         ExitCode::Fail
     );
     assert_eq!(exit_code(&all_stacks(), f(true, true)), ExitCode::Error);

@@ -779,3 +779,85 @@ fn very_deep_values_are_unresolved_not_a_crash() {
     let out = resolve_value(&v, &t, &ctx()).unwrap();
     assert!(!out.is_fully_resolved());
 }
+
+#[test]
+fn every_unresolved_leaf_says_which_intrinsic_failed() {
+    let t = Template::parse(
+        &json!({
+            "Parameters": {"Pw": {"Type": "String", "NoEcho": true}},
+            "Conditions": {"Maybe": {"Fn::Equals": [{"Ref": "AWS::NotificationARNs"}, "x"]}},
+            "Resources": {
+                "Table": {"Type": "AWS::DynamoDB::Table"},
+                "Role": {"Type": "AWS::IAM::Role", "Properties": {
+                    "Description": "fixed",
+                    "Policies": [{"PolicyName": "p", "PolicyDocument": {"Statement": [{
+                        "Effect": "Allow",
+                        "Resource": [
+                            {"Fn::GetAtt": ["Table", "Arn"]},
+                            {"Fn::Join": ["/", [{"Fn::GetAtt": ["Table", "StreamArn"]}, "x"]]},
+                            "arn:aws:s3:::fixed"
+                        ]}]}}],
+                    "Path": {"Fn::If": ["Maybe", "/a/", "/b/"]},
+                    "RoleName": {"Fn::ImportValue": "shared-name"},
+                    "MaxSessionDuration": {"Ref": "Pw"}
+                }}
+            }
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let mut c = ctx();
+    c.live_attrs
+        .insert("Table".into(), json!({"Arn": "arn:aws:dynamodb:t"}));
+    let r = resolve_resource(&t, "Role", &c).unwrap();
+    let leaves: Vec<(&str, &str)> = r
+        .unresolved
+        .iter()
+        .map(|(p, w)| (p.as_str(), w.as_str()))
+        .collect();
+    assert_eq!(
+        leaves,
+        vec![
+            (
+                "MaxSessionDuration",
+                "Ref Pw: a NoEcho parameter, its value is masked"
+            ),
+            ("Path", "Fn::If Maybe: the condition cannot be evaluated"),
+            (
+                "Policies.0.PolicyDocument.Statement.0.Resource.1",
+                "Fn::GetAtt Table.StreamArn: the live model of Table has no StreamArn"
+            ),
+            (
+                "RoleName",
+                "Fn::ImportValue shared-name: exports unavailable"
+            ),
+        ]
+    );
+    // The resolved leaves next to them keep their values.
+    let DeclaredValue::Array(policies) = &r.properties["Policies"] else {
+        panic!("{:?}", r.properties["Policies"]);
+    };
+    let text = format!("{:?}", policies[0]);
+    assert!(text.contains("arn:aws:dynamodb:t") && text.contains("arn:aws:s3:::fixed"));
+    assert_eq!(r.properties["Description"], s("fixed"));
+}
+
+#[test]
+fn unresolvable_whole_properties_are_an_error_naming_the_failure() {
+    let t = Template::parse(
+        &json!({
+            "Parameters": {"Mode": {"Type": "String"}},
+            "Conditions": {"Fast": {"Fn::Equals": [{"Ref": "Mode"}, "fast"]}},
+            "Resources": {"Q": {"Type": "AWS::SQS::Queue",
+                "Properties": {"Fn::If": ["Fast", {"DelaySeconds": 0}, {"DelaySeconds": 5}]}}}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let e = resolve_resource(&t, "Q", &ctx()).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("Fn::If Fast: the condition cannot be evaluated"),
+        "{e}"
+    );
+}

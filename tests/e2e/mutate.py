@@ -83,6 +83,26 @@ def cc_fault(_aws, operation, identifier, error_code, times=0):
     )
     with urllib.request.urlopen(req, timeout=5):
         pass
+def change_set(aws, stack, template_path):
+    # A CREATE change set makes the stack exist in REVIEW_IN_PROGRESS, as on AWS.
+    with open(template_path, encoding="utf-8") as f:
+        body = f.read()
+    aws.cloudformation.create_change_set(
+        StackName=stack, ChangeSetName=f"{stack}-review", ChangeSetType="CREATE", TemplateBody=body
+    )
+
+
+def rule_disable(aws, physical_id):
+    # A rule on a custom bus has the physical id <bus>|<name>.
+    bus, _, name = physical_id.rpartition("|")
+    aws.events.disable_rule(Name=name, EventBusName=bus or "default")
+
+
+def sg_ingress(aws, group_id, port, cidr):
+    aws.ec2.authorize_security_group_ingress(
+        GroupId=group_id,
+        IpPermissions=[{"IpProtocol": "tcp", "FromPort": port, "ToPort": port, "IpRanges": [{"CidrIp": cidr}]}],
+    )
 
 
 OPS = {
@@ -97,6 +117,9 @@ OPS = {
     "create-bucket": create_bucket,
     "queue-fifo": queue_fifo,
     "cc-fault": cc_fault,
+    "change-set": change_set,
+    "rule-disable": rule_disable,
+    "sg-ingress": sg_ingress,
 }
 
 

@@ -42,6 +42,14 @@ pub const ALL: &[Scenario] = &[
         name: "stack_selection_errors_and_s3_baselines",
         run: stack_selection_errors_and_s3_baselines,
     },
+    Scenario {
+        name: "unsettled_and_missing_stacks_count_in_the_exit_code",
+        run: unsettled_and_missing_stacks_count_in_the_exit_code,
+    },
+    Scenario {
+        name: "custom_bus_rule_sibling_rules_and_unresolved_leaves",
+        run: custom_bus_rule_sibling_rules_and_unresolved_leaves,
+    },
 ];
 
 fn check_json(w: &World, args: &[&str]) -> (i32, Value) {
@@ -491,4 +499,125 @@ fn stack_selection_errors_and_s3_baselines(w: &World) {
     // The local directory has no baseline: the value is potential drift there.
     let (_, doc) = check_json(w, &["SelOne"]);
     assert_eq!(doc["summary"]["potentialDrift"], 1);
+}
+
+fn unsettled_and_missing_stacks_count_in_the_exit_code(w: &World) {
+    w.deploy("Settled");
+    // A CREATE change set leaves the stack in REVIEW_IN_PROGRESS.
+    w.mutate(json!([[
+        "change-set",
+        "Pending",
+        w.root
+            .join("tests/fixtures/app/RealdriftFixture.template.json")
+            .to_str()
+            .unwrap_or_default()
+    ]]));
+    let (code, doc) = check_json(w, &["Pending"]);
+    assert_eq!(code, 0, "not drift, and no --strict: {doc}");
+    let pending = &doc["stacks"][0];
+    assert_eq!(pending["stack"], "Pending", "{doc}");
+    assert_eq!(pending["status"], "notChecked");
+    assert!(
+        pending["notChecked"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("REVIEW_IN_PROGRESS"),
+        "{pending}"
+    );
+    assert_eq!(pending["coverage"]["complete"], false);
+    assert_eq!(doc["summary"]["notChecked"], 1);
+    let (code, doc) = check_json(w, &["Pending", "--fail", "--strict"]);
+    assert_eq!(code, 1, "an unchecked stack is lost coverage: {doc}");
+    let text = w.realdrift(&["check", "Pending"]);
+    text.expect_code(0);
+    assert!(
+        text.stdout
+            .contains("not checked: stack status REVIEW_IN_PROGRESS"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        !text.stderr.contains("no stacks matched"),
+        "{}",
+        text.stderr
+    );
+
+    // A missing named stack is an error whatever the flags, never complete.
+    let (code, doc) = check_json(w, &["Settled", "Missing", "--fail", "--strict"]);
+    assert_eq!(code, 2, "{doc}");
+    let missing = doc["stacks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|s| s["stack"] == "Missing")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(missing["status"], "error", "{doc}");
+    assert_eq!(missing["coverage"]["complete"], false, "{missing}");
+    // The settled stack beside it: complete, nothing lost, --strict passes alone.
+    w.realdrift(&["check", "Settled", "--fail", "--strict"])
+        .expect_code(0);
+}
+
+fn custom_bus_rule_sibling_rules_and_unresolved_leaves(w: &World) {
+    let s = w.deploy_template(
+        "Orders",
+        "tests/fixtures/templates/events-bus.yaml",
+        &["AlertsLabel=orders-internal"],
+    );
+    let (code, doc) = check_json(w, &["Orders", "--fail", "--strict"]);
+    // The event bus and the ingress rule are types the emulator's Cloud
+    // Control does not serve: benign skips, which --strict lets pass.
+    assert_eq!(code, 0, "{doc}");
+    let all = world::findings(&doc);
+    let about = |id: &str| -> Vec<Value> {
+        all.iter()
+            .filter(|f| f["logicalId"] == id)
+            .cloned()
+            .collect()
+    };
+    // The rule on the custom bus (physical id bus|name) is read by its ARN.
+    assert!(
+        s.id("OrderPlaced").starts_with("orders-bus|"),
+        "{}",
+        s.id("OrderPlaced")
+    );
+    assert!(
+        about("OrderPlaced")
+            .iter()
+            .all(|f| !matches!(f["tier"].as_str(), Some("skipped" | "deleted"))),
+        "{}",
+        summary(&about("OrderPlaced"))
+    );
+    // The self-referencing rule belongs to its sibling ingress resource.
+    assert!(
+        drift_findings(&doc).is_empty(),
+        "{}",
+        summary(&drift_findings(&doc))
+    );
+    // The display name comes from a NoEcho parameter: unresolved, at the
+    // leaf, naming the intrinsic.
+    let label = the_finding(&doc, "unresolved", "Alerts", "DisplayName");
+    assert_eq!(
+        label["note"],
+        "Ref AlertsLabel: a NoEcho parameter, its value is masked"
+    );
+
+    w.mutate(json!([
+        ["rule-disable", s.id("OrderPlaced")],
+        ["sg-ingress", s.id("WorkerSg"), 22, "0.0.0.0/0"],
+    ]));
+    let (code, doc) = check_json(w, &["Orders", "--fail"]);
+    assert_eq!(code, 1, "{doc}");
+    let state = the_finding(&doc, "declared", "OrderPlaced", "State");
+    assert_eq!(
+        (&state["desired"], &state["actual"]),
+        (&json!("ENABLED"), &json!("DISABLED"))
+    );
+    let ingress = the_finding(&doc, "declared", "WorkerSg", "SecurityGroupIngress");
+    let actual = ingress["actual"].to_string();
+    assert!(
+        actual.contains("0.0.0.0/0") && !actual.contains("9000"),
+        "{ingress}"
+    );
 }

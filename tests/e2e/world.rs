@@ -93,8 +93,30 @@ impl World<'_> {
 
     /// Creates the fixture stack with CreateStack and the harness fix-ups.
     pub fn deploy(&self, name: &str) -> Stack {
+        self.deploy_template(
+            name,
+            "tests/fixtures/app/RealdriftFixture.template.json",
+            &[],
+        )
+    }
+
+    /// Creates a stack from a template under the repository root (JSON or
+    /// YAML), with `KEY=VALUE` parameters.
+    pub fn deploy_template(&self, name: &str, template: &str, parameters: &[&str]) -> Stack {
         let script = self.root.join("tests/emulator/deploy_fixture.py");
-        let out = self.python(&[script.to_str().unwrap_or_default(), name]);
+        let template = self.root.join(template);
+        let mut args = vec![
+            script.to_str().unwrap_or_default().to_string(),
+            name.to_string(),
+            "--template".to_string(),
+            template.to_str().unwrap_or_default().to_string(),
+        ];
+        for p in parameters {
+            args.push("--parameter".to_string());
+            args.push((*p).to_string());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = self.python(&args);
         assert!(
             out.status.success(),
             "deploy_fixture.py {name}: {}",

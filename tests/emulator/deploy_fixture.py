@@ -90,6 +90,9 @@ def _handled(logical_id: str, rtype: str, props: dict) -> list:
     if rtype in gaps.PHYSICAL_ID_FIXES:
         out.append({"logicalId": logical_id, "type": rtype, "gap": "no physical id from moto's CloudFormation",
                     "action": gaps.PHYSICAL_ID_FIXES[rtype]})
+    if rtype in gaps.PHYSICAL_ID_SPELLINGS and props.get("EventBusName"):
+        out.append({"logicalId": logical_id, "type": rtype, "gap": "another physical id from moto's CloudFormation",
+                    "action": gaps.PHYSICAL_ID_SPELLINGS[rtype]})
     for prop in gaps.ignored_properties(rtype, props):
         out.append({"logicalId": logical_id, "type": rtype, "property": prop,
                     "gap": "ignored by moto's CloudFormation",

@@ -315,6 +315,24 @@ def rule_with_delivery_options(aws) -> str:
     return arn
 
 
+def security_group(aws) -> str:
+    """A VPC security group with CIDR, IPv6, prefix-list and self-referencing rules."""
+    vpc = aws.ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    gid = aws.ec2.create_security_group(GroupName=_name("sample-sg"), Description="sample", VpcId=vpc)["GroupId"]
+    aws.ec2.create_tags(Resources=[gid], Tags=TAGS)
+    aws.ec2.authorize_security_group_ingress(
+        GroupId=gid,
+        IpPermissions=[
+            {"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443,
+             "IpRanges": [{"CidrIp": "10.0.0.0/24", "Description": "https"}],
+             "Ipv6Ranges": [{"CidrIpv6": "2001:db8::/32", "Description": "https v6"}]},
+            {"IpProtocol": "tcp", "FromPort": 9000, "ToPort": 9000,
+             "UserIdGroupPairs": [{"GroupId": gid, "Description": "self ref"}]},
+        ],
+    )
+    return gid
+
+
 #: Resources with properties no corpus case shows: (type, factory), checked
 #: against the registry schema only.
 SCHEMA_ONLY = {
@@ -333,4 +351,5 @@ FACTORIES = {
     "AWS::DynamoDB::Table": table,
     "AWS::Logs::LogGroup": log_group,
     "AWS::Events::Rule": rule,
+    "AWS::EC2::SecurityGroup": security_group,
 }

@@ -71,9 +71,20 @@ pub(crate) fn undeclared_rules(query: &ChildQuery, rules: &[LiveRule]) -> Vec<Li
             resource_type: "AWS::Events::Rule".into(),
             identifier: r.arn.clone(),
             model: None,
-            owner_lookup_id: Some(r.name.clone()),
+            // What CloudFormation records for a rule on this bus.
+            owner_lookup_id: Some(rule_physical_id(bus, &r.name)),
         })
         .collect()
+}
+
+/// The physical id CloudFormation gives a rule: its name on the default
+/// bus, `<bus>|<name>` on any other.
+pub(crate) fn rule_physical_id(bus: &str, name: &str) -> String {
+    if bus == "default" {
+        name.to_string()
+    } else {
+        format!("{bus}|{name}")
+    }
 }
 
 #[cfg(test)]
@@ -119,5 +130,8 @@ mod tests {
             out[0].identifier,
             "arn:aws:events:us-east-1:1:rule/bus/rogue"
         );
+        // Another stack's rule on this bus is recorded as bus|name.
+        assert_eq!(out[0].owner_lookup_id.as_deref(), Some("bus|rogue"));
+        assert_eq!(rule_physical_id("default", "r"), "r");
     }
 }

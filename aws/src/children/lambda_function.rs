@@ -6,7 +6,7 @@ use crate::errors::describe;
 use crate::readers::{function_policy, statement_id, statement_model, statements};
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
-use realdrift_core::pipeline::{ChildQuery, LiveChild, ReadRequest, SourceError};
+use realdrift_core::pipeline::{ChildQuery, DeclaredResource, LiveChild, ReadRequest, SourceError};
 use serde_json::Value;
 
 /// One live alias.
@@ -92,6 +92,13 @@ fn refers_to_function(reference: &str, function_name: &str, function_arn: Option
         || reference.ends_with(&format!(":function:{function_name}"))
 }
 
+/// True when `prop` of a declared child did not resolve and its template
+/// value refers to the query's parent: it may be this function's own child.
+/// An unresolved reference to something else hides nothing here.
+fn unresolved_for_parent(query: &ChildQuery, d: &DeclaredResource, prop: &str) -> bool {
+    d.declared_unresolved(prop) && d.refers_to(prop, &query.parent_logical_id)
+}
+
 /// The parent function's ARN from its live model, when read.
 fn parent_arn(query: &ChildQuery) -> Option<&str> {
     query.parent_model.get("Arn").and_then(Value::as_str)
@@ -113,7 +120,8 @@ pub(crate) fn undeclared_urls(query: &ChildQuery, url_arns: &[String]) -> Vec<Li
                     Some(q) => arn.ends_with(&format!(":{q}")),
                     None => refers_to_function(arn, name, parent_arn(query)),
                 };
-                (target_matches && qualifier_matches) || d.declared_unresolved("TargetFunctionArn")
+                (target_matches && qualifier_matches)
+                    || unresolved_for_parent(query, d, "TargetFunctionArn")
             })
         })
         .map(|arn| LiveChild {
@@ -137,8 +145,9 @@ pub(crate) fn undeclared_aliases(query: &ChildQuery, aliases: &[LiveAlias]) -> V
                 let same_fn = d
                     .declared_str("FunctionName")
                     .is_some_and(|f| refers_to_function(f, name, parent_arn(query)));
-                // An unresolved part might be this alias: not reported.
-                let fn_matches = same_fn || d.declared_unresolved("FunctionName");
+                // An unresolved part might be this alias: not reported (an
+                // unresolved function only when it refers to this parent).
+                let fn_matches = same_fn || unresolved_for_parent(query, d, "FunctionName");
                 let name_matches = same_name || d.declared_unresolved("Name");
                 fn_matches && name_matches
             })
@@ -196,6 +205,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.clone(), DeclaredValue::from_json(v)))
                 .collect(),
+            ..Default::default()
         }
     }
 
@@ -266,6 +276,26 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec!["arn:aws:lambda:us-east-1:1:function:app-fn:rogue"]
         );
+    }
+
+    #[test]
+    fn an_unresolved_function_reference_hides_only_its_own_functions_children() {
+        let fn_arn = "arn:aws:lambda:us-east-1:1:function:app-fn";
+        let mut url = declared("AWS::Lambda::Url", "x", json!({}));
+        url.declared
+            .insert("TargetFunctionArn".into(), DeclaredValue::Unresolved);
+        url.references.insert(
+            "TargetFunctionArn".into(),
+            std::collections::BTreeSet::from(["OtherFn".to_string()]),
+        );
+        // The URL belongs to another function of the stack: this one's is out of band.
+        let q = query(vec![url.clone()]);
+        assert_eq!(undeclared_urls(&q, &[fn_arn.to_string()]).len(), 1);
+        url.references.insert(
+            "TargetFunctionArn".into(),
+            std::collections::BTreeSet::from(["Fn".to_string()]),
+        );
+        assert!(undeclared_urls(&query(vec![url]), &[fn_arn.to_string()]).is_empty());
     }
 
     #[test]

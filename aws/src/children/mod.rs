@@ -66,10 +66,12 @@ impl ChildEnumerator for AwsChildEnumerator {
     }
 }
 
-/// True when some declared resource of `policy_type` targets `target` through
-/// `prop` (a string or a list). A declared target that is not resolved might be
-/// this one, so it counts as declared: the policy is then read by its own
-/// reader and compared there, never reported twice.
+/// True when some declared resource of `policy_type` targets the query's
+/// parent (physical id `target`) through `prop` (a string or a list). A
+/// declared target that is not resolved counts only for the parent its
+/// template value refers to (`Ref` / `Fn::GetAtt` / `Fn::Sub`): that policy
+/// is read by its own reader, never reported twice, while every other
+/// parent's out-of-band policy is still reported.
 pub(crate) fn policy_declared_for(
     query: &ChildQuery,
     policy_type: &str,
@@ -77,11 +79,8 @@ pub(crate) fn policy_declared_for(
     target: &str,
 ) -> bool {
     query.declared_of_type(policy_type).any(|d| {
-        if d.declared_unresolved(prop) {
-            return true;
-        }
-        d.declared_strings(prop)
-            .is_some_and(|targets| targets.contains(&target))
+        d.resolved_strings(prop).contains(&target)
+            || (d.declared_unresolved(prop) && d.refers_to(prop, &query.parent_logical_id))
     })
 }
 

@@ -111,8 +111,8 @@ pub(crate) fn undeclared_subscriptions(
         })
         .collect();
     subs.iter()
-        // Pending or deleted subscriptions have no real ARN yet.
-        .filter(|s| s.arn.starts_with("arn:"))
+        // "Deleted": an unsubscribe in progress, no longer delivering.
+        .filter(|s| s.arn != DELETED)
         .filter(|s| !query.is_declared_physical_id("AWS::SNS::Subscription", &s.arn))
         .filter(|s| {
             !query.declared_of_type("AWS::SNS::Subscription").any(|d| {
@@ -126,13 +126,37 @@ pub(crate) fn undeclared_subscriptions(
                 .iter()
                 .any(|(p, e)| *p == s.protocol && *e == s.endpoint)
         })
-        .map(|s| LiveChild {
+        .map(|s| subscription_child(topic, s))
+        .collect()
+}
+
+/// The ARN SNS lists for a subscription being deleted.
+const DELETED: &str = "Deleted";
+
+/// An out-of-band subscription as a child. A confirmed one is read in full
+/// by its ARN; one still pending confirmation ("PendingConfirmation", no
+/// ARN yet, so nothing to read or look up) is reported with what the
+/// listing shows — someone asked for deliveries, and that is drift too.
+fn subscription_child(topic: &str, s: &LiveSubscription) -> LiveChild {
+    if s.arn.starts_with("arn:") {
+        return LiveChild {
             resource_type: "AWS::SNS::Subscription".into(),
             identifier: s.arn.clone(),
             model: None,
             owner_lookup_id: Some(s.arn.clone()),
-        })
-        .collect()
+        };
+    }
+    LiveChild {
+        resource_type: "AWS::SNS::Subscription".into(),
+        identifier: format!("{}:{}:{}", s.arn, s.protocol, s.endpoint),
+        model: Some(json!({
+            "TopicArn": topic,
+            "Protocol": s.protocol,
+            "Endpoint": s.endpoint,
+            "SubscriptionArn": s.arn,
+        })),
+        owner_lookup_id: None,
+    }
 }
 
 /// True when `doc` is SNS's default topic policy for this topic and account.
@@ -223,18 +247,29 @@ mod tests {
     }
 
     #[test]
-    fn only_out_of_band_confirmed_subscriptions_are_children() {
+    fn only_out_of_band_subscriptions_are_children_pending_ones_included() {
         let live = vec![
             sub("arn:aws:sns:us-east-1:1:t:declared", "sqs", "arn:q"),
             sub("arn:aws:sns:us-east-1:1:t:inline", "email", "a@b.c"),
+            sub("PendingConfirmation", "email", "a@b.c"),
             sub("PendingConfirmation", "email", "x@y.z"),
+            sub("Deleted", "email", "gone@y.z"),
             sub("arn:aws:sns:us-east-1:1:t:rogue", "https", "https://evil"),
         ];
         let out = undeclared_subscriptions(&query(), &live);
-        assert_eq!(out.len(), 1);
-        assert_eq!(out[0].identifier, "arn:aws:sns:us-east-1:1:t:rogue");
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!(out[0].identifier, "PendingConfirmation:email:x@y.z");
+        assert_eq!(out[0].owner_lookup_id, None);
         assert_eq!(
-            out[0].owner_lookup_id.as_deref(),
+            out[0].model,
+            Some(
+                json!({"TopicArn": "arn:aws:sns:us-east-1:1:t", "Protocol": "email",
+                "Endpoint": "x@y.z", "SubscriptionArn": "PendingConfirmation"})
+            )
+        );
+        assert_eq!(out[1].identifier, "arn:aws:sns:us-east-1:1:t:rogue");
+        assert_eq!(
+            out[1].owner_lookup_id.as_deref(),
             Some("arn:aws:sns:us-east-1:1:t:rogue")
         );
     }

@@ -5,9 +5,12 @@ use super::AwsClients;
 use realdrift_core::pipeline::LiveModel;
 use serde_json::Value;
 
+/// The declared property the digest verifies.
+const CODE: &str = "Code";
+
 /// Adds `CodeSha256` from lambda:GetFunction to a Cloud Control function model.
-/// A failure keeps the model and says so in a note (non-fatal: the rest of the
-/// model is still compared).
+/// A failure keeps the model (the rest of it is still compared) and records a
+/// read gap on `Code`: the deployed code could not be verified.
 pub async fn supplement_code_sha256(clients: &AwsClients, function: &str, model: &mut LiveModel) {
     let result = clients
         .lambda
@@ -22,16 +25,22 @@ pub async fn supplement_code_sha256(clients: &AwsClients, function: &str, model:
                     m.insert("CodeSha256".into(), Value::String(sha.to_string()));
                 }
             }
-            None => model.notes.push(format!(
-                "lambda:GetFunction on {function} returned no CodeSha256"
-            )),
+            None => {
+                model.gaps.insert(
+                    CODE.into(),
+                    format!("code digest not checked: lambda:GetFunction on {function} returned no CodeSha256"),
+                );
+            }
         },
         Err(e) => {
             let info = crate::errors::describe(&e, &[]);
-            model.notes.push(format!(
-                "lambda:GetFunction on {function} failed, code digest not checked: {}",
-                info.message
-            ));
+            model.gaps.insert(
+                CODE.into(),
+                format!(
+                    "code digest not checked: lambda:GetFunction on {function} failed: {}",
+                    info.message
+                ),
+            );
         }
     }
 }

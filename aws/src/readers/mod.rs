@@ -73,7 +73,8 @@ pub(crate) fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// A required declared target: a resolved string, or the outcome to return instead.
+/// A required declared target: a resolved string, or the outcome to return
+/// instead (a declared resource whose target cannot be used is lost coverage).
 pub(crate) fn declared_target<'a>(
     req: &'a ReadRequest,
     prop: &str,
@@ -86,7 +87,7 @@ pub(crate) fn declared_target<'a>(
             reason: format!("{} {prop} is not resolved", req.resource_type),
         });
     }
-    Err(ReadOutcome::skipped(format!(
+    Err(ReadOutcome::denied(format!(
         "{} {prop} is not declared as a string",
         req.resource_type
     )))
@@ -105,13 +106,13 @@ pub(crate) fn declared_targets(req: &ReadRequest, prop: &str) -> Result<Vec<Stri
             .iter()
             .map(|i| match i {
                 DeclaredValue::String(s) => Ok(s.clone()),
-                _ => Err(ReadOutcome::skipped(format!(
+                _ => Err(ReadOutcome::denied(format!(
                     "{} {prop} holds a non-string entry",
                     req.resource_type
                 ))),
             })
             .collect(),
-        Some(_) => Err(ReadOutcome::skipped(format!(
+        Some(_) => Err(ReadOutcome::denied(format!(
             "{} {prop} is not a list of strings",
             req.resource_type
         ))),

@@ -49,7 +49,7 @@ pub(crate) fn policy_model(bucket: &str, policy: Option<&str>) -> ReadOutcome {
     };
     match parse_policy_document(raw) {
         Ok(doc) => ReadOutcome::found(json!({ "Bucket": bucket, "PolicyDocument": doc })),
-        Err(e) => ReadOutcome::skipped(format!("bucket policy of {bucket}: {e}")),
+        Err(e) => ReadOutcome::denied(format!("bucket policy of {bucket}: {e}")),
     }
 }
 

@@ -34,7 +34,8 @@ pub struct CheckArgs {
     /// Exit 1 when there is confirmed drift.
     #[arg(long)]
     fail: bool,
-    /// Exit 1 when coverage is incomplete (a resource was not compared).
+    /// Exit 1 when coverage was lost (a stack not checked for its state, a
+    /// read refused or failed); benign skips such as custom resources do not count.
     #[arg(long)]
     strict: bool,
     /// Inventory mode: ignore the baseline and list every live-only value

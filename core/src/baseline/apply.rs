@@ -268,6 +268,10 @@ pub fn apply_baseline(
     })
 }
 
+/// The file must be this run's: same account, stack and region. A run
+/// whose own identity is unknown (an empty part) cannot prove that, so it
+/// never passes; a file without an accountId (a legacy file) is accepted on
+/// stack and region, with a note.
 fn guard_identity(b: &BaselineFile, ctx: &RunContext) -> Result<(), BaselineError> {
     let id = &ctx.identity;
     let name = id
@@ -279,16 +283,18 @@ fn guard_identity(b: &BaselineFile, ctx: &RunContext) -> Result<(), BaselineErro
         found: found.to_string(),
         expected: expected.to_string(),
     };
-    if let Some(acct) = &b.account_id {
-        if !id.account_id.is_empty() && acct != &id.account_id {
-            return Err(mismatch("accountId", acct, &id.account_id));
+    let recorded_account = b.account_id.as_deref().unwrap_or_default();
+    let axes = [
+        ("accountId", recorded_account, id.account_id.as_str()),
+        ("stackName", b.stack_name.as_str(), id.stack_name.as_str()),
+        ("region", b.region.as_str(), id.region.as_str()),
+    ];
+    for (field, found, expected) in axes {
+        // A legacy file without an accountId is matched on the other axes.
+        let legacy = field == "accountId" && b.account_id.is_none();
+        if expected.is_empty() || (!legacy && found != expected) {
+            return Err(mismatch(field, found, expected));
         }
-    }
-    if !id.stack_name.is_empty() && b.stack_name != id.stack_name {
-        return Err(mismatch("stackName", &b.stack_name, &id.stack_name));
-    }
-    if !id.region.is_empty() && b.region != id.region {
-        return Err(mismatch("region", &b.region, &id.region));
     }
     Ok(())
 }
@@ -454,6 +460,27 @@ fn overlaps(entry_path: &str, path: &str) -> bool {
     path == entry_path || below(entry_path, path).is_some() || below(path, entry_path).is_some()
 }
 
+/// True when a `readGap` finding of this run covers `path` on the resource:
+/// it overlaps the path, or one of the declared sources a content hash at
+/// `path` is derived from (a failed code-digest lookup is a gap on `Code`,
+/// which hides `CodeSha256`).
+fn unobservable(
+    observed: &[(String, String, Tier)],
+    logical_id: &str,
+    resource_type: &str,
+    path: &str,
+) -> bool {
+    let sources = facts()
+        .fingerprint_for(resource_type, path)
+        .map(|f| f.sources.as_slice())
+        .unwrap_or_default();
+    observed.iter().any(|(id, p, t)| {
+        id == logical_id
+            && *t == Tier::ReadGap
+            && (overlaps(path, p) || sources.iter().any(|s| overlaps(s, p)))
+    })
+}
+
 /// True when the template now declares a value at `path`.
 pub(crate) fn declared_at_path(res: &ResourceState, path: &str) -> bool {
     let declared = Value::Object(
@@ -486,8 +513,11 @@ fn removal_pass(
         let Some(res) = ctx.resources.get(&e.logical_id) else {
             continue;
         };
-        // Unread, deleted or skipped resources keep their entries silently.
-        if res.read != ReadState::Read {
+        // Unread, deleted or skipped resources keep their entries silently,
+        // and so do values this read could not return (a read gap there).
+        if res.read != ReadState::Read
+            || unobservable(observed, &e.logical_id, &e.resource_type, &e.path)
+        {
             continue;
         }
         if declared_at_path(res, &e.path) {
@@ -534,13 +564,13 @@ fn observed_default_pass(
         if declared_at_path(res, &od.path) {
             continue;
         }
-        let read_gapped = observed
-            .iter()
-            .any(|(id, _, t)| id == &od.logical_id && *t == Tier::ReadGap);
-        let seen = observed
-            .iter()
-            .any(|(id, p, _)| id == &od.logical_id && overlaps(&od.path, p));
-        if read_gapped || seen {
+        // Only a read gap at this path hides its value; a gap elsewhere on
+        // the resource says nothing about it.
+        if unobservable(observed, &od.logical_id, &od.resource_type, &od.path)
+            || observed
+                .iter()
+                .any(|(id, p, _)| id == &od.logical_id && overlaps(&od.path, p))
+        {
             continue;
         }
         let mut f = Finding::new(

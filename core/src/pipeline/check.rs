@@ -7,7 +7,7 @@
 //! `record` shares the pieces: [`gather_selected`], [`load_ignores`],
 //! [`load_stack_baseline`] and [`recordable_findings`].
 
-use super::discovery::{discover_stacks, DiscoveryError};
+use super::discovery::{discover_stacks, DiscoveryError, UnavailableReason};
 use super::gather::{Pipeline, PipelineError};
 use super::gathered::GatheredStack;
 use crate::baseline::{
@@ -16,7 +16,7 @@ use crate::baseline::{
 };
 use crate::finding::Finding;
 use crate::ignore::{apply_ignores, IgnoreConfig, IgnoreError, IgnoreScope};
-use crate::report::{Coverage, MaskPolicy, StackReport};
+use crate::report::{MaskPolicy, NotChecked, StackReport};
 use std::collections::BTreeMap;
 
 /// The store key of the ignore file (beside the baselines).
@@ -159,14 +159,13 @@ pub fn check_stack(
         stack: g.stack.clone(),
         account_id: g.account.clone(),
         region: g.region.clone().unwrap_or_default(),
-        coverage: Coverage {
-            lost: g.coverage.lost,
-            ..Coverage::from_findings(g.resources.len(), &findings, 0)
-        },
+        // Gathering's count: ignore rules change findings, never coverage.
+        coverage: g.coverage,
         findings,
         notes,
         has_baseline: baseline.is_some(),
         error: None,
+        not_checked: None,
         masks: secret_positions(g),
     })
 }
@@ -206,9 +205,27 @@ pub enum GatherFailure {
         /// The selector.
         stack: String,
     },
-    /// The stack could not be described, fetched or parsed.
+    /// The stack could not be described, fetched or parsed, or is not settled.
     #[error(transparent)]
     Pipeline(#[from] PipelineError),
+}
+
+impl GatherFailure {
+    /// The report entry of a stack that could not be gathered: not checked
+    /// for a stack that is not settled, an error for everything else.
+    pub fn report(&self, stack: &str, region: &str) -> StackReport {
+        match self {
+            GatherFailure::Pipeline(PipelineError::NotSettled { status, .. }) => StackReport {
+                stack: stack.to_string(),
+                region: region.to_string(),
+                not_checked: Some(NotChecked {
+                    status: status.clone(),
+                }),
+                ..StackReport::default()
+            },
+            other => error_report(stack, region, other.to_string()),
+        }
+    }
 }
 
 /// One selected stack: what was gathered, or why nothing was.
@@ -220,19 +237,21 @@ pub struct StackGather {
     pub result: Result<GatheredStack, GatherFailure>,
 }
 
-/// The stacks a run gathered, plus discovery remarks.
+/// The stacks a run gathered, plus run-level remarks.
 #[derive(Debug, Default)]
 pub struct GatherRun {
-    /// One entry per stack, nested stacks after their parents; missing
-    /// exactly named stacks first.
+    /// One entry per selected stack, nested stacks after their parents;
+    /// stacks discovery could not hand over (missing, unreadable) first.
     pub stacks: Vec<StackGather>,
-    /// Discovery remarks (stacks skipped for their state).
+    /// Run-level remarks (none today: every stack-level outcome is an entry).
     pub notes: Vec<String>,
 }
 
-/// Discovers the selected stacks and gathers each one. An exactly named
-/// stack that does not exist is a [`GatherFailure::NotFound`] entry; other
-/// stacks go on. Only a failed discovery fails the whole run.
+/// Discovers the selected stacks and gathers each one. A selected stack that
+/// cannot be gathered — an exact name that does not exist, a template that
+/// cannot be read, a stack that is not settled — is an entry of the run with
+/// its typed failure; other stacks go on. Only a failed discovery fails the
+/// whole run.
 pub async fn gather_selected(
     pipeline: &Pipeline,
     selectors: &[String],
@@ -241,16 +260,22 @@ pub async fn gather_selected(
         .await
         .map_err(CheckError::Discovery)?;
     let mut run = GatherRun::default();
-    for note in found.notes {
-        match missing_stack(&note, selectors) {
-            Some(name) => run.stacks.push(StackGather {
-                stack: name.to_string(),
-                result: Err(GatherFailure::NotFound {
-                    stack: name.to_string(),
-                }),
-            }),
-            None => run.notes.push(note),
-        }
+    for u in found.unavailable {
+        let failure = match u.reason {
+            UnavailableReason::NotFound => GatherFailure::NotFound {
+                stack: u.stack.clone(),
+            },
+            UnavailableReason::TemplateUnreadable(source) => {
+                GatherFailure::Pipeline(PipelineError::Source {
+                    stack: u.stack.clone(),
+                    source,
+                })
+            }
+        };
+        run.stacks.push(StackGather {
+            stack: u.stack,
+            result: Err(failure),
+        });
     }
     for r in pipeline.gather_many(&found.stacks).await {
         run.stacks.push(match r {
@@ -259,27 +284,12 @@ pub async fn gather_selected(
                 result: Ok(g),
             },
             Err(e) => StackGather {
-                stack: error_stack(&e).to_string(),
+                stack: e.stack().to_string(),
                 result: Err(e.into()),
             },
         });
     }
     Ok(run)
-}
-
-/// The stack name of a discovery "not found" note for an exact selector.
-fn missing_stack<'a>(note: &str, selectors: &'a [String]) -> Option<&'a str> {
-    selectors
-        .iter()
-        .find(|s| note == format!("stack {s} not found"))
-        .map(String::as_str)
-}
-
-/// The stack a pipeline error is about.
-fn error_stack(e: &PipelineError) -> &str {
-    match e {
-        PipelineError::Source { stack, .. } | PipelineError::Template { stack, .. } => stack,
-    }
 }
 
 /// How a run checks its stacks.
@@ -312,12 +322,12 @@ impl CheckedStack {
     }
 }
 
-/// A check run: one entry per stack, plus discovery remarks.
+/// A check run: one entry per selected stack, plus run-level remarks.
 #[derive(Debug, Default)]
 pub struct CheckRun {
     /// The stacks, in gather order.
     pub stacks: Vec<CheckedStack>,
-    /// Discovery remarks.
+    /// Run-level remarks.
     pub notes: Vec<String>,
 }
 
@@ -329,7 +339,8 @@ impl CheckRun {
 }
 
 /// Checks one gather outcome: loads its baseline and runs [`check_stack`];
-/// any failure becomes the stack's error entry.
+/// a stack that could not be gathered becomes its typed entry
+/// ([`GatherFailure::report`]), any later failure its error entry.
 pub async fn check_gathered(
     entry: &StackGather,
     store: &dyn BaselineStore,
@@ -338,7 +349,7 @@ pub async fn check_gathered(
 ) -> StackReport {
     let g = match &entry.result {
         Ok(g) => g,
-        Err(e) => return error_report(&entry.stack, &opts.region, e.to_string()),
+        Err(e) => return e.report(&entry.stack, &opts.region),
     };
     let region = g.region.as_deref().unwrap_or(&opts.region);
     let checked = match load_stack_baseline(store, &g.run_context()).await {
@@ -376,14 +387,6 @@ pub async fn check_stacks(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn missing_stack_matches_only_exact_selectors() {
-        let sel = vec!["App".to_string(), "Dev*".to_string()];
-        assert_eq!(missing_stack("stack App not found", &sel), Some("App"));
-        assert_eq!(missing_stack("skipped stack App: status X", &sel), None);
-        assert_eq!(missing_stack("stack Other not found", &sel), None);
-    }
 
     #[test]
     fn error_chains_join_every_cause() {

@@ -3,7 +3,7 @@
 
 use crate::declared::DeclaredValue;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A declared resource of the stack, as enumerators see it when matching.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -16,6 +16,9 @@ pub struct DeclaredResource {
     pub physical_id: Option<String>,
     /// Resolved declared properties.
     pub declared: BTreeMap<String, DeclaredValue>,
+    /// Per property, the stack resources its template value refers to
+    /// (`Ref`, `Fn::GetAtt`, `Fn::Sub`): what an unresolved target can mean.
+    pub references: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl DeclaredResource {
@@ -48,6 +51,29 @@ impl DeclaredResource {
         self.declared
             .get(prop)
             .is_some_and(|v| !v.is_fully_resolved())
+    }
+
+    /// The resolved strings of a property that is a string or a list (the
+    /// unresolved members left out).
+    pub fn resolved_strings(&self, prop: &str) -> Vec<&str> {
+        match self.declared.get(prop) {
+            Some(DeclaredValue::String(s)) => vec![s.as_str()],
+            Some(DeclaredValue::Array(items)) => items
+                .iter()
+                .filter_map(|i| match i {
+                    DeclaredValue::String(s) => Some(s.as_str()),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// True when the property's template value refers to `logical_id`.
+    pub fn refers_to(&self, prop: &str, logical_id: &str) -> bool {
+        self.references
+            .get(prop)
+            .is_some_and(|r| r.contains(logical_id))
     }
 }
 

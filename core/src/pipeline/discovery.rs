@@ -1,16 +1,40 @@
 //! Stack discovery: by name, by glob, or every CDK stack in the region.
+//!
+//! Discovery only names stacks; whether a stack is settled enough to be
+//! compared is decided when it is gathered (its DescribeStacks status), so
+//! nested stacks and stacks that changed state since the listing get the
+//! same treatment.
 
 use super::source::{SourceError, StackSource};
-use super::stack::status_is_checkable;
 use globset::{Glob, GlobSetBuilder};
 
-/// The stacks to check, and what was left out and why.
+/// The stacks to check, and the selected ones that cannot be gathered.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Discovery {
     /// Stack names to gather, in list order.
     pub stacks: Vec<String>,
-    /// Remarks (stacks skipped for their state, names that matched nothing).
-    pub notes: Vec<String>,
+    /// Selected stacks that cannot be gathered, with why (each is an entry
+    /// of the run, never a remark).
+    pub unavailable: Vec<Unavailable>,
+}
+
+/// A selected stack discovery cannot hand to gathering.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unavailable {
+    /// The stack name (the selector, for a name that matched nothing).
+    pub stack: String,
+    /// Why.
+    pub reason: UnavailableReason,
+}
+
+/// Why a selected stack cannot be gathered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UnavailableReason {
+    /// An exactly named stack does not exist (or is not visible).
+    NotFound,
+    /// Its template could not be read to tell whether it is a CDK stack
+    /// (discovery without selectors).
+    TemplateUnreadable(SourceError),
 }
 
 /// Why discovery failed as a whole.
@@ -37,7 +61,8 @@ fn is_glob(s: &str) -> bool {
 /// Resolves selectors to stack names. No selector means every CDK stack
 /// (a stack whose template carries `AWS::CDK::Metadata` or `aws:cdk:path`).
 /// Nested stacks are left out: they are gathered through their parent.
-/// Stacks in a failed or in-progress state are skipped with a note.
+/// A stack in any state is named here; gathering reports one that is not
+/// settled.
 pub async fn discover_stacks(
     source: &dyn StackSource,
     selectors: &[String],
@@ -75,17 +100,16 @@ pub async fn discover_stacks(
         if !selected {
             continue;
         }
-        if !status_is_checkable(&s.status) {
-            out.notes
-                .push(format!("skipped stack {}: status {}", s.name, s.status));
-            continue;
-        }
         if selectors.is_empty() {
             match source.get_template(&s.name).await {
                 Ok(body) if is_cdk_template(&body) => {}
                 Ok(_) => continue,
                 Err(e) => {
-                    out.notes.push(format!("skipped stack {}: {e}", s.name));
+                    // Unknown whether it is ours to check: never silently left out.
+                    out.unavailable.push(Unavailable {
+                        stack: s.name.clone(),
+                        reason: UnavailableReason::TemplateUnreadable(e),
+                    });
                     continue;
                 }
             }
@@ -94,7 +118,10 @@ pub async fn discover_stacks(
     }
     for (i, e) in exact.iter().enumerate() {
         if !matched_exact[i] {
-            out.notes.push(format!("stack {e} not found"));
+            out.unavailable.push(Unavailable {
+                stack: (*e).clone(),
+                reason: UnavailableReason::NotFound,
+            });
         }
     }
     Ok(out)

@@ -45,8 +45,11 @@ impl ReadRequest {
 pub struct LiveModel {
     /// The resource's live properties, in the Cloud Control (CloudFormation) shape.
     pub properties: Value,
-    /// Non-fatal remarks, e.g. a supplement read that failed.
+    /// Non-fatal remarks.
     pub notes: Vec<String>,
+    /// Declared paths this read could not verify, with why (a supplement
+    /// read that failed): each becomes a `readGap` finding and lost coverage.
+    pub gaps: BTreeMap<String, String>,
 }
 
 impl LiveModel {
@@ -55,6 +58,7 @@ impl LiveModel {
         LiveModel {
             properties,
             notes: Vec::new(),
+            gaps: BTreeMap::new(),
         }
     }
 }
@@ -70,7 +74,9 @@ pub enum ReadOutcome {
     Skipped {
         /// Why (e.g. "Cloud Control cannot read this type", the service's message).
         reason: String,
-        /// True when the read was refused (access denied): coverage the user expects is lost.
+        /// True when the read was refused or failed (access denied, a
+        /// service error, a malformed answer): coverage the user expects is
+        /// lost. False only for benign skips: a type no reader supports.
         coverage_lost: bool,
     },
     /// The reader needs a declared target that is not resolved yet; retried after
@@ -82,7 +88,7 @@ pub enum ReadOutcome {
 }
 
 impl ReadOutcome {
-    /// A skip that does not count as lost coverage.
+    /// A benign skip (a type no reader supports): not lost coverage.
     pub fn skipped(reason: impl Into<String>) -> Self {
         ReadOutcome::Skipped {
             reason: reason.into(),
@@ -90,7 +96,7 @@ impl ReadOutcome {
         }
     }
 
-    /// A skip caused by a refused read.
+    /// A skip that loses coverage: the read was refused or failed.
     pub fn denied(reason: impl Into<String>) -> Self {
         ReadOutcome::Skipped {
             reason: reason.into(),

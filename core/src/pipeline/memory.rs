@@ -29,6 +29,8 @@ pub struct MemoryStacks {
     pub exports: BTreeMap<String, String>,
     /// Physical id -> owning stack name.
     pub owners: BTreeMap<String, String>,
+    /// GetTemplate fails for these stack names with this error.
+    pub template_failures: BTreeMap<String, SourceError>,
     /// Call counter (`cloudformation:<Operation>`).
     pub counter: CallCounter,
 }
@@ -65,7 +67,12 @@ impl StackSource for MemoryStacks {
     }
 
     fn get_template<'a>(&'a self, stack: &'a str) -> BoxFuture<'a, Result<String, SourceError>> {
-        let r = self.get("GetTemplate", stack).map(|s| s.template.clone());
+        let r = self.get("GetTemplate", stack).and_then(|s| {
+            match self.template_failures.get(&s.description.name) {
+                Some(e) => Err(e.clone()),
+                None => Ok(s.template.clone()),
+            }
+        });
         async move { r }.boxed()
     }
 

@@ -25,7 +25,9 @@ pub use check::{
     StackGather, IGNORE_KEY,
 };
 pub use children::{ChildQuery, DeclaredResource, LiveChild};
-pub use discovery::{discover_stacks, is_cdk_template, Discovery, DiscoveryError};
+pub use discovery::{
+    discover_stacks, is_cdk_template, Discovery, DiscoveryError, Unavailable, UnavailableReason,
+};
 pub use gather::{added_logical_id, Pipeline, PipelineError, DEFAULT_CONCURRENCY};
 pub use gathered::{GatheredStack, ResourceRecord};
 pub use live::{LiveModel, ReadOutcome, ReadRequest};

@@ -78,6 +78,8 @@ pub trait KmsAliasSource: Send + Sync {
 /// Fetches schemas a synchronous [`crate::schema::SchemaSource`] will then
 /// answer from cache (DescribeType is async; classify asks synchronously).
 pub trait SchemaPrefetch: Send + Sync {
-    /// Fetches the given types; returns a note per type that could not be fetched.
-    fn prefetch<'a>(&'a self, types: &'a [String]) -> BoxFuture<'a, Vec<String>>;
+    /// Fetches the given types; returns, per type that could not be
+    /// fetched, why (the registry has no such type, the call failed or was
+    /// refused). The pipeline reports the type's resources as lost coverage.
+    fn prefetch<'a>(&'a self, types: &'a [String]) -> BoxFuture<'a, BTreeMap<String, String>>;
 }

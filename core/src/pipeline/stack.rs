@@ -76,7 +76,8 @@ pub struct StackSummary {
 /// Whether a stack status means "settled and readable".
 ///
 /// In-progress stacks are mid-change and failed ones hold a half-applied
-/// template: comparing against either reports noise, so discovery skips them.
+/// template: comparing against either reports noise, so gathering reports
+/// them as not checked (never as clean).
 pub fn status_is_checkable(status: &str) -> bool {
     matches!(
         status,

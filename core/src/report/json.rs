@@ -20,13 +20,18 @@ pub fn json_value(reports: &[StackReport], flags: ExitFlags) -> Value {
     let mut drift = 0;
     let mut potential = 0;
     let mut incomplete = 0;
+    let mut lost = 0;
+    let mut not_checked = 0;
     let mut errors = 0;
     let mut stacks = Vec::new();
     for r in reports {
         let s = r.summary();
         drift += s.drift;
         potential += s.potential;
-        incomplete += usize::from(r.error.is_none() && !r.coverage.is_complete());
+        let checked = r.error.is_none() && r.not_checked.is_none();
+        incomplete += usize::from(checked && !r.coverage_complete());
+        lost += usize::from(r.error.is_none() && r.coverage_lost());
+        not_checked += usize::from(r.error.is_none() && r.not_checked.is_some());
         errors += usize::from(r.error.is_some());
         let mut counts = Map::new();
         for t in Tier::ALL {
@@ -45,13 +50,16 @@ pub fn json_value(reports: &[StackReport], flags: ExitFlags) -> Value {
             "region": r.region,
             "status": s.verdict().as_str(),
             "error": r.error,
+            "notChecked": r.not_checked.as_ref().map(ToString::to_string),
             "hasBaseline": r.has_baseline,
             "coverage": {
                 "total": r.coverage.total,
                 "checked": r.coverage.checked,
                 "skipped": r.coverage.skipped,
+                "lost": r.coverage.lost,
                 "nestedNotRecursed": r.coverage.nested_not_recursed,
-                "complete": r.coverage.is_complete(),
+                "complete": r.coverage_complete(),
+                "coverageLost": r.coverage_lost(),
             },
             "counts": counts,
             "drift": s.drift,
@@ -69,6 +77,8 @@ pub fn json_value(reports: &[StackReport], flags: ExitFlags) -> Value {
             "drift": drift,
             "potentialDrift": potential,
             "incompleteStacks": incomplete,
+            "coverageLostStacks": lost,
+            "notChecked": not_checked,
             "errors": errors,
         },
         "stacks": stacks,

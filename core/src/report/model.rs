@@ -6,9 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// How much of a stack was actually compared.
 ///
-/// Gathering fills it from the read outcomes; the check path recomputes
-/// `total`, `checked` and `skipped` from the final findings
-/// ([`Coverage::from_findings`]) and keeps gathering's `lost`.
+/// Gathering fills it from the read outcomes; the check path keeps it as
+/// is (ignore rules change findings, never coverage).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Coverage {
     /// Resources in the template (those expected to exist, CDK metadata and
@@ -16,10 +15,15 @@ pub struct Coverage {
     pub total: usize,
     /// Resources a comparison was made for (deleted ones included: their state is known).
     pub checked: usize,
-    /// Resources not read (custom, unsupported, read failed or denied).
+    /// Resources not compared, benign or not (custom, unsupported, read
+    /// failed or denied, properties unresolvable).
     pub skipped: usize,
-    /// Reads refused or failed and failed child listings: coverage the user
-    /// expects and did not get (a resource can count here without being skipped).
+    /// Coverage the user expects and did not get: reads refused or failed,
+    /// read models without a schema, resources whose properties cannot be
+    /// resolved, failed child listings (a resource can count here without
+    /// being skipped: its own properties were compared, its out-of-band
+    /// children were not). Benign skips (custom resources, types no reader
+    /// supports) never count here.
     pub lost: usize,
     /// Nested stacks not recursed into.
     pub nested_not_recursed: usize,
@@ -43,14 +47,40 @@ impl Coverage {
         }
     }
 
-    /// True when every resource was compared.
+    /// True when every resource was compared and nothing was lost.
     pub fn is_complete(&self) -> bool {
-        self.skipped == 0 && self.nested_not_recursed == 0 && self.checked == self.total
+        self.skipped == 0
+            && self.lost == 0
+            && self.nested_not_recursed == 0
+            && self.checked == self.total
+    }
+
+    /// True when coverage the user expects was lost (what `--strict` fails on).
+    pub fn has_lost(&self) -> bool {
+        self.lost > 0 || self.nested_not_recursed > 0
     }
 
     /// True when nothing at all was compared (no reassuring mark may be shown).
     pub fn nothing_compared(&self) -> bool {
         self.checked == 0
+    }
+}
+
+/// Why a stack was not compared although it exists and could be read:
+/// CloudFormation holds it in a state that has no settled template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotChecked {
+    /// The stack status, e.g. `UPDATE_IN_PROGRESS` or `UPDATE_ROLLBACK_FAILED`.
+    pub status: String,
+}
+
+impl std::fmt::Display for NotChecked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "stack status {}: only a settled stack (*_COMPLETE) can be compared",
+            self.status
+        )
     }
 }
 
@@ -71,8 +101,12 @@ pub struct StackReport {
     pub notes: Vec<String>,
     /// Whether a baseline file exists for the stack.
     pub has_baseline: bool,
-    /// Set when the stack could not be checked at all.
+    /// Set when the stack could not be checked at all (not found, not
+    /// readable, a bad baseline): always an error.
     pub error: Option<String>,
+    /// Set when the stack was not compared for its state (mid-change or
+    /// failed): all of its coverage is lost.
+    pub not_checked: Option<NotChecked>,
     /// Secret positions to mask.
     pub masks: MaskPolicy,
 }
@@ -86,6 +120,18 @@ impl StackReport {
     /// Counts and verdict.
     pub fn summary(&self) -> Summary {
         Summary::of(self)
+    }
+
+    /// True when every resource of a checked stack was compared. An
+    /// errored or unchecked stack is never complete, whatever its counts.
+    pub fn coverage_complete(&self) -> bool {
+        self.error.is_none() && self.not_checked.is_none() && self.coverage.is_complete()
+    }
+
+    /// True when coverage the user expects was lost: a stack not checked for
+    /// its state, or a read, schema or child listing that failed.
+    pub fn coverage_lost(&self) -> bool {
+        self.not_checked.is_some() || self.coverage.has_lost()
     }
 }
 
@@ -104,6 +150,8 @@ pub fn is_potential_drift(f: &Finding) -> bool {
 pub enum Verdict {
     /// The stack could not be checked.
     Error,
+    /// The stack was not compared for its state (mid-change or failed).
+    NotChecked,
     /// Confirmed drift.
     Drift,
     /// Only unrecorded live-only values.
@@ -121,6 +169,7 @@ impl Verdict {
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Error => "error",
+            Verdict::NotChecked => "notChecked",
             Verdict::Drift => "drift",
             Verdict::PotentialOnly => "potentialDrift",
             Verdict::NothingCompared => "nothingCompared",
@@ -150,7 +199,7 @@ pub struct Summary {
 impl Summary {
     fn of(r: &StackReport) -> Self {
         let mut s = Summary {
-            coverage_complete: r.coverage.is_complete(),
+            coverage_complete: r.coverage_complete(),
             ..Summary::default()
         };
         for f in &r.findings {
@@ -164,6 +213,8 @@ impl Summary {
         }
         s.verdict = Some(if r.error.is_some() {
             Verdict::Error
+        } else if r.not_checked.is_some() {
+            Verdict::NotChecked
         } else if s.drift > 0 {
             Verdict::Drift
         } else if s.potential > 0 {

@@ -135,6 +135,7 @@ pub fn render_slack(reports: &[StackReport]) -> Value {
             sanitize_identifier(&r.region),
             match s.verdict() {
                 Verdict::Error => "could not be checked".to_string(),
+                Verdict::NotChecked => "not checked".to_string(),
                 Verdict::Drift => format!("{} drift", s.drift),
                 Verdict::PotentialOnly => "no confirmed drift".to_string(),
                 Verdict::NothingCompared => "nothing compared".to_string(),
@@ -149,6 +150,8 @@ pub fn render_slack(reports: &[StackReport]) -> Value {
         let mut facts = Vec::new();
         if let Some(err) = &r.error {
             facts.push(format!("error: {}", clean(err)));
+        } else if let Some(nc) = &r.not_checked {
+            facts.push(format!("not checked: {}", clean(&nc.to_string())));
         } else {
             if s.drift > 0 {
                 facts.push(s.drift_breakdown());
@@ -160,7 +163,7 @@ pub fn render_slack(reports: &[StackReport]) -> Value {
                 ));
             }
             let c = r.coverage;
-            if !c.is_complete() {
+            if !r.coverage_complete() {
                 facts.push(format!(
                     "coverage incomplete: {} of {} resources checked",
                     c.checked, c.total

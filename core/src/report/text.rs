@@ -132,6 +132,16 @@ pub fn render_stack(r: &StackReport, opts: TextOptions) -> String {
         let _ = writeln!(out, "result: {}", paint(opts, Style::Red, "ERROR"));
         return out;
     }
+    if let Some(nc) = &r.not_checked {
+        let _ = writeln!(
+            out,
+            "{} {}",
+            paint(opts, Style::Yellow, "⚠"),
+            sanitize_identifier(&format!("not checked: {nc}"))
+        );
+        let _ = writeln!(out, "result: {}", paint(opts, Style::Yellow, "NOT CHECKED"));
+        return out;
+    }
 
     let findings = r.masked_findings();
     let summary = r.summary();
@@ -337,6 +347,9 @@ fn coverage_line(r: &StackReport, summary: &Summary, opts: TextOptions) -> Strin
     if c.skipped > 0 {
         gaps.push(format!("{} skipped", c.skipped));
     }
+    if c.lost > 0 {
+        gaps.push(format!("coverage lost on {}", c.lost));
+    }
     if c.nested_not_recursed > 0 {
         gaps.push(format!(
             "{} nested stacks not checked",
@@ -355,7 +368,7 @@ fn coverage_line(r: &StackReport, summary: &Summary, opts: TextOptions) -> Strin
             c.total
         );
     }
-    if !c.is_complete() {
+    if !r.coverage_complete() {
         return format!(
             "{} coverage incomplete — {} of {} {noun} checked{gaps}",
             paint(opts, Style::Yellow, "⚠"),
@@ -390,6 +403,7 @@ pub fn verdict_text(s: &Summary) -> String {
     };
     match s.verdict() {
         Verdict::Error => "ERROR".into(),
+        Verdict::NotChecked => "NOT CHECKED".into(),
         Verdict::Drift if s.potential > 0 => format!(
             "{} — {} + {} potential drift",
             plural(s.drift + s.potential, "finding", "findings"),

@@ -174,6 +174,9 @@ async fn child_still_there(
                 resource_type: r.resource_type.clone(),
                 physical_id: r.physical_id.clone(),
                 declared: r.declared.clone(),
+                // Verification only asks whether the deleted child is still
+                // listed; which declared resource a listing matches is moot.
+                references: BTreeMap::new(),
             })
             .collect(),
         account_id: g.account.clone(),

@@ -27,7 +27,14 @@ impl Resolver<'_> {
             "Fn::Cidr" => self.cidr(arg, path),
             // Fn::GetAZs depends on the account's view of the region; anything
             // else (Fn::Transform, Fn::Length, unknown tags) is not ours to guess.
-            _ => DeclaredValue::Unresolved,
+            "Fn::GetAZs" => {
+                self.fail(|| "Fn::GetAZs: depends on the account's view of the region".into());
+                DeclaredValue::Unresolved
+            }
+            other => {
+                self.fail(|| format!("{other}: not resolved by realdrift"));
+                DeclaredValue::Unresolved
+            }
         };
         Out::Value(v)
     }
@@ -44,6 +51,7 @@ impl Resolver<'_> {
             if param.no_echo {
                 // DescribeStacks masks NoEcho values; the real value is unknowable.
                 self.mark_secret(path);
+                self.fail(|| format!("Ref {name}: a NoEcho parameter, its value is masked"));
                 return Out::unresolved();
             }
             let text = match self.ctx.parameter_values.get(name) {
@@ -53,6 +61,7 @@ impl Resolver<'_> {
                 None => param.default.as_ref().and_then(scalar_json_text),
             };
             let Some(text) = text else {
+                self.fail(|| format!("Ref {name}: the parameter has no known value"));
                 return Out::unresolved();
             };
             let v = if param.is_list() {
@@ -67,18 +76,19 @@ impl Resolver<'_> {
             };
             return Out::Value(v);
         }
-        Out::Value(
-            self.ctx
-                .physical_ids
-                .get(name)
-                .map_or(DeclaredValue::Unresolved, |id| {
-                    DeclaredValue::String(id.clone())
-                }),
-        )
+        match self.ctx.physical_ids.get(name) {
+            Some(id) => Out::Value(DeclaredValue::String(id.clone())),
+            None => {
+                self.fail(|| {
+                    format!("Ref {name}: no parameter, and no created resource of that name")
+                });
+                Out::unresolved()
+            }
+        }
     }
 
     /// `AWS::*` pseudo parameters (name without the prefix).
-    fn pseudo(&self, name: &str) -> Out {
+    fn pseudo(&mut self, name: &str) -> Out {
         let ctx = self.ctx;
         let v = match name {
             "NoValue" => return Out::Removed,
@@ -91,9 +101,13 @@ impl Resolver<'_> {
             // NotificationARNs and anything newer: not known to us.
             _ => None,
         };
-        Out::Value(v.map_or(DeclaredValue::Unresolved, |s| {
-            DeclaredValue::String(s.clone())
-        }))
+        match v {
+            Some(s) => Out::Value(DeclaredValue::String(s.clone())),
+            None => {
+                self.fail(|| format!("Ref AWS::{name}: not known for this stack"));
+                Out::unresolved()
+            }
+        }
     }
 
     /// `Fn::If [cond, then, else]`: only the chosen branch is resolved.
@@ -104,7 +118,10 @@ impl Resolver<'_> {
         match self.condition(cond) {
             Some(true) => self.resolve(then, path),
             Some(false) => self.resolve(other, path),
-            None => Out::unresolved(),
+            None => {
+                self.fail(|| format!("Fn::If {cond}: the condition cannot be evaluated"));
+                Out::unresolved()
+            }
         }
     }
 
@@ -131,15 +148,26 @@ impl Resolver<'_> {
     }
 
     /// An attribute of a read resource: exact key first, then a dotted path.
-    pub(crate) fn live_attribute(&self, logical: &str, attr: &str) -> DeclaredValue {
+    pub(crate) fn live_attribute(&mut self, logical: &str, attr: &str) -> DeclaredValue {
         let Some(model) = self.ctx.live_attrs.get(logical) else {
+            self.fail(|| format!("Fn::GetAtt {logical}.{attr}: {logical} was not read"));
             return DeclaredValue::Unresolved;
         };
         let found = model
             .get(attr)
             .or_else(|| dotted_lookup(model, attr))
             .filter(|v| !v.is_null());
-        found.map_or(DeclaredValue::Unresolved, DeclaredValue::from_json)
+        match found {
+            Some(v) => DeclaredValue::from_json(v),
+            None => {
+                self.fail(|| {
+                    format!(
+                        "Fn::GetAtt {logical}.{attr}: the live model of {logical} has no {attr}"
+                    )
+                });
+                DeclaredValue::Unresolved
+            }
+        }
     }
 
     /// `Fn::Sub "str"` or `Fn::Sub ["str", {vars}]`.
@@ -284,13 +312,17 @@ impl Resolver<'_> {
         let Some(name) = text(&self.arg_value(arg, path)) else {
             return DeclaredValue::Unresolved;
         };
-        self.ctx
-            .exports
-            .as_ref()
-            .and_then(|e| e.get(&name))
-            .map_or(DeclaredValue::Unresolved, |v| {
-                DeclaredValue::String(v.clone())
-            })
+        match self.ctx.exports.as_ref().map(|e| e.get(&name)) {
+            Some(Some(v)) => DeclaredValue::String(v.clone()),
+            Some(None) => {
+                self.fail(|| format!("Fn::ImportValue {name}: no such export"));
+                DeclaredValue::Unresolved
+            }
+            None => {
+                self.fail(|| format!("Fn::ImportValue {name}: exports unavailable"));
+                DeclaredValue::Unresolved
+            }
+        }
     }
 
     /// `Fn::Base64 string`: a pure transform, so it is resolved.

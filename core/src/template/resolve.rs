@@ -26,6 +26,9 @@ pub struct ResolvedResource {
     /// Dotted paths (array items by index) whose value came from a NoEcho
     /// parameter or contains a `{{resolve:...}}` dynamic reference.
     pub secret_paths: BTreeSet<String>,
+    /// Every unresolved leaf: dotted path (array items by index, the
+    /// finding path form) -> which intrinsic failed and why.
+    pub unresolved: BTreeMap<String, String>,
     /// CDK construct path (`aws:cdk:path`).
     pub construct_path: Option<String>,
     /// The resource's `Condition`: `Some(true)` when it has none, `None` when
@@ -45,9 +48,16 @@ pub fn resolve_resource(
     let mut r = Resolver::new(template, ctx);
     let properties = if let Some((name, arg)) = intrinsic(&resource.properties) {
         // `Properties: !If [...]` resolves as a whole and must yield an object.
-        match r.intrinsic(name, arg, "") {
+        match r.resolve_intrinsic(name, arg, "") {
             Out::Removed => BTreeMap::new(),
             Out::Value(DeclaredValue::Object(o)) => o,
+            Out::Value(DeclaredValue::Unresolved) => {
+                let why = r.unresolved.remove("").unwrap_or_default();
+                return Err(TemplateError::shape(
+                    format!("Resources.{logical_id}.Properties"),
+                    format!("cannot be resolved: {why}"),
+                ));
+            }
             Out::Value(_) => {
                 return Err(TemplateError::shape(
                     format!("Resources.{logical_id}.Properties"),
@@ -72,6 +82,7 @@ pub fn resolve_resource(
         resource_type: resource.resource_type.clone(),
         properties,
         secret_paths: r.secrets,
+        unresolved: r.unresolved,
         construct_path: resource.construct_path.clone(),
         condition_active,
     })
@@ -129,6 +140,11 @@ pub(crate) struct Resolver<'a> {
     pub(crate) secrets: BTreeSet<String>,
     /// Condition results, memoised (also breaks cycles: in progress = `None`).
     pub(crate) conditions: BTreeMap<String, Option<bool>>,
+    /// Unresolved leaves found so far: path -> why.
+    pub(crate) unresolved: BTreeMap<String, String>,
+    /// The innermost failure of the intrinsic being evaluated, so an
+    /// enclosing `Fn::Join` reports the `Fn::GetAtt` that made it fail.
+    failure: Option<String>,
     depth: usize,
 }
 
@@ -139,6 +155,8 @@ impl<'a> Resolver<'a> {
             ctx,
             secrets: BTreeSet::new(),
             conditions: BTreeMap::new(),
+            unresolved: BTreeMap::new(),
+            failure: None,
             depth: 0,
         }
     }
@@ -146,6 +164,8 @@ impl<'a> Resolver<'a> {
     /// Resolves a node whose output lands at `path`.
     pub(crate) fn resolve(&mut self, v: &Value, path: &str) -> Out {
         if self.depth >= MAX_DEPTH {
+            self.failure = Some(format!("nested deeper than {MAX_DEPTH} levels"));
+            self.leaf_unresolved(path);
             return Out::unresolved();
         }
         self.depth += 1;
@@ -177,7 +197,7 @@ impl<'a> Resolver<'a> {
             }
             Value::Object(obj) => {
                 if let Some((name, arg)) = intrinsic(obj) {
-                    let out = self.intrinsic(name, arg, path);
+                    let out = self.resolve_intrinsic(name, arg, path);
                     // A built string may form a reference no input held whole.
                     // (Fn::If already marked the precise paths of its branch.)
                     if let (Out::Value(x), false) = (&out, name == "Fn::If") {
@@ -196,6 +216,44 @@ impl<'a> Resolver<'a> {
                 DeclaredValue::Object(out)
             }
         })
+    }
+
+    /// Resolves one intrinsic landing at `path`; when it yields nothing
+    /// knowable, records at `path` the innermost failure (or this intrinsic).
+    pub(crate) fn resolve_intrinsic(&mut self, name: &str, arg: &Value, path: &str) -> Out {
+        let outer = self.failure.take();
+        let out = self.intrinsic(name, arg, path);
+        if matches!(out, Out::Value(DeclaredValue::Unresolved)) {
+            if self.failure.is_none() {
+                self.failure = Some(format!("{name} {}", brief(arg)));
+            }
+            self.leaf_unresolved(path);
+        } else {
+            self.failure = outer;
+        }
+        out
+    }
+
+    /// Notes why the intrinsic being evaluated yields nothing knowable
+    /// (the innermost reason wins; outer intrinsics keep it).
+    pub(crate) fn fail(&mut self, why: impl FnOnce() -> String) {
+        if self.failure.is_none() {
+            self.failure = Some(why());
+        }
+    }
+
+    /// Records the current failure at an unresolved leaf; deeper leaves of
+    /// the same value were recorded first and stay (the leaf is the finding).
+    fn leaf_unresolved(&mut self, path: &str) {
+        let why = self
+            .failure
+            .clone()
+            .unwrap_or_else(|| "not resolvable with certainty".into());
+        let below = |p: &String| {
+            path.is_empty() || p.strip_prefix(path).is_some_and(|r| r.starts_with('.'))
+        };
+        self.unresolved.retain(|p, _| !below(p));
+        self.unresolved.insert(path.to_string(), why);
     }
 
     /// Resolves an intrinsic's argument: secrets inside it taint `path` as a whole
@@ -219,11 +277,16 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// Resolves a value whose secrets do not matter (condition operands).
+    /// Resolves a value whose secrets and unresolved leaves do not land in
+    /// the output (condition operands).
     pub(crate) fn scratch(&mut self, v: &Value) -> DeclaredValue {
         let saved = std::mem::take(&mut self.secrets);
+        let unresolved = std::mem::take(&mut self.unresolved);
+        let failure = self.failure.take();
         let out = self.resolve(v, "");
         self.secrets = saved;
+        self.unresolved = unresolved;
+        self.failure = failure;
         match out {
             Out::Value(x) => x,
             Out::Removed => DeclaredValue::Unresolved,
@@ -241,6 +304,26 @@ pub(crate) fn join_path(path: &str, key: &str) -> String {
         key.to_string()
     } else {
         format!("{path}.{key}")
+    }
+}
+
+/// An intrinsic's argument in a reason: compact JSON, at most 80 characters.
+pub(crate) fn brief(arg: &Value) -> String {
+    let text = match arg {
+        Value::String(s) => s.clone(),
+        Value::Array(items) if items.iter().all(Value::is_string) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join("."),
+        other => other.to_string(),
+    };
+    if text.chars().count() > 80 {
+        let mut cut: String = text.chars().take(77).collect();
+        cut.push_str("...");
+        cut
+    } else {
+        text
     }
 }
 

@@ -31,7 +31,7 @@ def error_code(err: ClientError) -> str:
 class Aws:
     """One client per service, all aimed at the same moto endpoint."""
 
-    SERVICES = ("s3", "sqs", "sns", "iam", "lambda", "dynamodb", "logs", "events", "sts", "cloudformation")
+    SERVICES = ("s3", "sqs", "sns", "iam", "lambda", "dynamodb", "logs", "events", "sts", "cloudformation", "ec2")
 
     def __init__(self, endpoint_url: str, region: str = "us-east-1"):
         self.endpoint_url = endpoint_url

@@ -1,20 +1,23 @@
 """Patch: the resource types moto's CloudFormation does not create
 (gaps.CREATED_TYPES) are created through the service APIs, and listed by
 ListStackResources with the physical id real CloudFormation reports; the
-Lambda permission gets the statement id / physical id CloudFormation gives it
-(gaps.PHYSICAL_ID_FIXES)."""
+Lambda permission and the security-group ingress rule get the physical id
+CloudFormation gives them (gaps.PHYSICAL_ID_FIXES), and a rule on a custom
+event bus is listed as <bus>|<name> (gaps.PHYSICAL_ID_SPELLINGS)."""
 
 import json
 
 from botocore.exceptions import BotoCoreError, ClientError
 from moto.awslambda.models import LayerVersion, Permission
 from moto.cloudformation import parsing
+from moto.ec2.models.security_groups import SecurityGroupIngress
+from moto.events.models import EventBus, Rule
 from moto.cloudformation.exceptions import UnformattedGetAttTemplateException, ValidationError
 from moto.core.common_models import CloudFormationModel
 
 from cloudcontrol.aws import is_not_found
 from cloudcontrol.errors import HandlerFailure
-from cloudcontrol.types import sns_subscription
+from cloudcontrol.types import ec2_security_group, sns_subscription
 
 from . import service_client
 
@@ -177,11 +180,41 @@ def _layer_version_ref(layer_version) -> str:
     return layer_version.arn
 
 
+def _ingress_create(cls, resource_name, cloudformation_json, account_id, region_name, **kwargs):
+    # Authorize through the EC2 API, whose answer names the rule: its id is
+    # the physical id CloudFormation reports.
+    props = cloudformation_json["Properties"]
+    ec2 = service_client.clients(region_name).ec2
+
+    def make():
+        group = props["GroupId"]
+        permission = ec2_security_group._permission(props, egress=False)
+        out = ec2.authorize_security_group_ingress(GroupId=group, IpPermissions=[permission])
+        (rule,) = out["SecurityGroupRules"]
+
+        def undo():
+            ec2.revoke_security_group_ingress(GroupId=group, IpPermissions=[permission])
+
+        return _Created(rule["SecurityGroupRuleId"], undo)
+
+    return _create("AWS::EC2::SecurityGroupIngress", kwargs.get("LogicalId", resource_name), make)
+
+
+def _rule_physical_id(rule) -> str:
+    # CloudFormation's physical id of a rule on a custom bus is <bus>|<name>.
+    if rule.event_bus_name in ("", "default"):
+        return rule.name
+    return f"{rule.event_bus_name}|{rule.name}"
+
+
 def install() -> None:
-    """Register the new types, replace the permission's create and give a
-    layer version the physical id CloudFormation's Ref returns."""
+    """Register the new types and replace the permission's and ingress rule's
+    creates, the rule's physical id and the layer version's (its Ref)."""
     Permission.create_from_cloudformation_json = classmethod(_permission_create)
     LayerVersion.physical_resource_id = property(_layer_version_ref)
+    SecurityGroupIngress.create_from_cloudformation_json = classmethod(_ingress_create)
+    Rule.physical_resource_id = property(_rule_physical_id)
+    EventBus.physical_resource_id = property(lambda bus: bus.name)
     # moto builds its type table from CloudFormationModel's subclasses, once.
     for cached in (parsing.get_model_list, parsing.get_model_map, parsing.get_name_type_map):
         cached.cache_clear()

@@ -104,11 +104,28 @@ CREATED_TYPES = {
     "AWS::SNS::Subscription": "Subscribe, then the declared attributes; physical id: the subscription ARN",
 }
 
-#: Types moto creates with no physical id -> the patch's fix.
+#: Types moto creates with no (or another) physical id -> the patch's fix.
 PHYSICAL_ID_FIXES = {
     "AWS::Lambda::Permission": (
         "moto adds the statement with a random Sid and lists no physical id: the Sid is "
         "<stack>-<logical id>-<suffix>, which is also the physical id, as CloudFormation does"
+    ),
+    "AWS::Events::EventBus": (
+        "moto creates the bus but has no physical id for it (its Ref is the bus object itself): "
+        "the patch reports the bus name, as CloudFormation does"
+    ),
+    "AWS::EC2::SecurityGroupIngress": (
+        "moto authorizes the rule but lists no physical id: the patch authorizes it through "
+        "the EC2 API and reports the rule id (sgr-...), as CloudFormation does"
+    ),
+}
+
+#: Types whose physical id moto spells differently from CloudFormation, for
+#: some declarations -> the fix (no resource is missing: only the id).
+PHYSICAL_ID_SPELLINGS = {
+    "AWS::Events::Rule": (
+        "moto reports the rule name; CloudFormation reports <bus>|<name> for a rule on a "
+        "custom event bus (the name alone on the default bus)"
     ),
 }
 

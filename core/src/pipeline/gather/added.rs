@@ -9,6 +9,7 @@ use super::Pipeline;
 use crate::baseline::{ChildScan, ReadState};
 use crate::finding::{Finding, Tier};
 use crate::pipeline::ChildEnumerator;
+use crate::template::{property_references, Template};
 use futures_util::future::{BoxFuture, FutureExt};
 use futures_util::stream::{self, StreamExt};
 use serde_json::Value;
@@ -22,12 +23,13 @@ impl Pipeline {
     pub(super) async fn enumerate_children(
         &self,
         desc: &StackDescription,
+        template: &Template,
         out: &mut Compared,
     ) -> BTreeMap<String, String> {
         // The futures are built outside the stream so no closure is held
         // across an await (keeps the gather future `Send`).
         let listings: Vec<BoxFuture<'_, _>> = self
-            .child_queries(desc, out)
+            .child_queries(desc, template, out)
             .into_iter()
             .map(|(idx, enumerator, query)| {
                 async move {
@@ -55,19 +57,14 @@ impl Pipeline {
                     }
                 }
                 Err(e) => {
-                    let record = &mut out.records[idx];
-                    record.children = ChildScan::Failed;
+                    // The parent itself was compared; only its out-of-band
+                    // children are unknown: lost coverage, not a skip.
+                    out.records[idx].children = ChildScan::Failed;
                     out.coverage.lost += 1;
-                    let mut f = Finding::new(
-                        Tier::Skipped,
-                        &query.parent_logical_id,
-                        &query.parent_type,
-                        "",
-                    );
-                    f.physical_id = Some(query.parent_physical_id.clone());
-                    f.construct_path = record.construct_path.clone();
-                    f.note = Some(format!("child enumeration failed: {e}"));
-                    out.findings.push(f);
+                    out.notes.push(format!(
+                        "{} ({}): out-of-band children not checked, child listing failed: {e}",
+                        query.parent_logical_id, query.parent_type
+                    ));
                 }
             }
         }
@@ -78,6 +75,7 @@ impl Pipeline {
     fn child_queries(
         &self,
         desc: &StackDescription,
+        template: &Template,
         out: &Compared,
     ) -> Vec<(usize, Arc<dyn ChildEnumerator>, ChildQuery)> {
         let declared: Vec<DeclaredResource> = out
@@ -88,6 +86,7 @@ impl Pipeline {
                 resource_type: r.resource_type.clone(),
                 physical_id: r.physical_id.clone(),
                 declared: r.declared.clone(),
+                references: property_references(template, &r.logical_id),
             })
             .collect();
         let mut queries = Vec::new();

@@ -37,7 +37,7 @@ pub(super) fn compare_all(
         let outcome = match (&p.fixed, reads.remove(&i)) {
             (Some(o), _) => o.clone(),
             (None, Some(o)) => o,
-            (None, None) => ReadOutcome::skipped("not read"),
+            (None, None) => ReadOutcome::denied("not read"),
         };
         let mut record = ResourceRecord {
             logical_id: p.logical_id.clone(),
@@ -66,21 +66,10 @@ pub(super) fn compare_all(
             ReadOutcome::Skipped {
                 reason,
                 coverage_lost,
-            } => {
-                out.coverage.skipped += 1;
-                if coverage_lost {
-                    out.coverage.lost += 1;
-                }
-                out.findings
-                    .push(resource_finding(&p, Tier::Skipped, reason));
-            }
+            } => out.skip(&p, reason, coverage_lost),
+            // The read was expected and did not happen: lost, not benign.
             ReadOutcome::TargetUnresolved { reason } => {
-                out.coverage.skipped += 1;
-                out.findings.push(resource_finding(
-                    &p,
-                    Tier::Skipped,
-                    format!("read target unresolved: {reason}"),
-                ));
+                out.skip(&p, format!("read target unresolved: {reason}"), true)
             }
         }
         out.records.push(record);
@@ -90,8 +79,20 @@ pub(super) fn compare_all(
 }
 
 impl Compared {
-    /// A read resource: classified when its schema is known, else skipped —
-    /// comparing without one would report every read-only field as drift.
+    /// A resource not compared: a `skipped` finding with why, counted as
+    /// lost coverage unless the skip is benign (custom, unsupported type).
+    fn skip(&mut self, p: &Planned, reason: String, coverage_lost: bool) {
+        self.coverage.skipped += 1;
+        if coverage_lost {
+            self.coverage.lost += 1;
+        }
+        self.findings
+            .push(resource_finding(p, Tier::Skipped, reason));
+    }
+
+    /// A read resource: classified when its schema is known, else skipped as
+    /// lost coverage — comparing without one would report every read-only
+    /// field as drift.
     fn found(
         &mut self,
         p: &Planned,
@@ -100,13 +101,29 @@ impl Compared {
         schemas: &Schemas,
         cctx: &ClassifyContext,
     ) {
-        let Some(facts) = schemas.get(&p.resource_type) else {
+        if let Some(why) = &p.unresolvable {
+            // Nothing declared is known: comparing would call every live
+            // value undeclared. One resource-level `unresolved` finding.
             self.coverage.skipped += 1;
+            self.coverage.lost += 1;
             self.findings.push(resource_finding(
                 p,
-                Tier::Skipped,
-                format!("no registry schema for {}", p.resource_type),
+                Tier::Unresolved,
+                format!("properties cannot be resolved: {why}"),
             ));
+            record.live = Some(model.properties);
+            return;
+        }
+        let Some(facts) = schemas.facts.get(&p.resource_type) else {
+            let why = schemas
+                .missing
+                .get(&p.resource_type)
+                .map_or_else(String::new, |w| format!(": {w}"));
+            self.skip(
+                p,
+                format!("no registry schema for {}{why}", p.resource_type),
+                true,
+            );
             record.live = Some(model.properties);
             return;
         };
@@ -122,12 +139,73 @@ impl Compared {
             declared: p.resolved.properties.clone(),
             sibling_policy_names: record.sibling_policy_names.clone(),
         };
+        let mut findings = classify(&input, &model.properties, facts, cctx);
+        if !model.gaps.is_empty() {
+            self.coverage.lost += 1;
+            add_read_gaps(p, &mut findings, &model.gaps);
+        }
         self.findings
-            .extend(classify(&input, &model.properties, facts, cctx));
+            .extend(unresolved_at_leaves(findings, &p.resolved.unresolved));
         record.live = Some(model.properties);
         record.schema = Some(facts.clone());
         record.read = ReadState::Read;
     }
+}
+
+/// The reader's gaps as `readGap` findings; a gap where classify already
+/// reports one (a write-only property) adds its reason to that finding.
+fn add_read_gaps(p: &Planned, findings: &mut Vec<Finding>, gaps: &BTreeMap<String, String>) {
+    for (path, why) in gaps {
+        match findings
+            .iter_mut()
+            .find(|f| f.tier == Tier::ReadGap && f.path == *path)
+        {
+            Some(f) => {
+                f.note = Some(match f.note.take() {
+                    Some(n) => format!("{n}; {why}"),
+                    None => why.clone(),
+                });
+            }
+            None => {
+                let mut f = resource_finding(p, Tier::ReadGap, why.clone());
+                f.path = path.clone();
+                findings.push(f);
+            }
+        }
+    }
+}
+
+/// Each `unresolved` finding says which intrinsic failed, at the leaf: a
+/// finding whose path holds unresolved leaves below it becomes one finding
+/// per leaf (path in the finding form, array items by index), each noting
+/// the intrinsic and why.
+fn unresolved_at_leaves(findings: Vec<Finding>, leaves: &BTreeMap<String, String>) -> Vec<Finding> {
+    let mut out = Vec::with_capacity(findings.len());
+    for f in findings {
+        if f.tier != Tier::Unresolved {
+            out.push(f);
+            continue;
+        }
+        let under: Vec<(&String, &String)> = leaves
+            .iter()
+            .filter(|(p, _)| {
+                **p == f.path
+                    || p.strip_prefix(f.path.as_str())
+                        .is_some_and(|r| r.starts_with('.'))
+            })
+            .collect();
+        if under.is_empty() {
+            out.push(f);
+            continue;
+        }
+        for (path, why) in under {
+            let mut leaf = f.clone();
+            leaf.path = path.clone();
+            leaf.note = Some(why.clone());
+            out.push(leaf);
+        }
+    }
+    out
 }
 
 /// A whole-resource finding (deleted / skipped) for a planned resource.

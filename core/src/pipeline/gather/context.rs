@@ -10,43 +10,56 @@ use crate::schema::SchemaFacts;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-/// Schema facts by type.
-pub(super) type Schemas = BTreeMap<String, Arc<SchemaFacts>>;
+/// Schema facts by type, and why the others have none.
+#[derive(Default)]
+pub(super) struct Schemas {
+    /// Facts of the types some source knows.
+    pub facts: BTreeMap<String, Arc<SchemaFacts>>,
+    /// Types read but without facts, with why (never fetched, not in the
+    /// registry, the fetch failed): their resources are lost coverage.
+    pub missing: BTreeMap<String, String>,
+}
 
 impl Pipeline {
-    /// Schema facts for every type that was read; types no source knows are
-    /// left out (with a note), and their resources are not compared.
-    pub(super) async fn schemas_for(
-        &self,
-        plan: &[Planned],
-        reads: &Reads,
-        notes: &mut Vec<String>,
-    ) -> Schemas {
+    /// Schema facts for every type that was read; a type no source knows, or
+    /// whose schema could not be fetched, is recorded with why, and its
+    /// resources are not compared.
+    pub(super) async fn schemas_for(&self, plan: &[Planned], reads: &Reads) -> Schemas {
         let types: BTreeSet<String> = reads
             .iter()
             .filter(|(_, o)| matches!(o, ReadOutcome::Found(_)))
             .map(|(i, _)| plan[*i].resource_type.clone())
             .collect();
-        let mut out = BTreeMap::new();
-        let mut missing = Vec::new();
+        let mut out = Schemas::default();
+        let mut unknown = Vec::new();
         for t in types {
             match self.schemas.facts(&t) {
                 Ok(Some(f)) => {
-                    out.insert(t, f);
+                    out.facts.insert(t, f);
                 }
-                Ok(None) => missing.push(t),
-                Err(e) => notes.push(format!("schema for {t}: {e}")),
+                Ok(None) => unknown.push(t),
+                Err(e) => {
+                    out.missing.insert(t, e.to_string());
+                }
             }
         }
-        if let (false, Some(p)) = (missing.is_empty(), &self.schema_prefetch) {
-            notes.extend(p.prefetch(&missing).await);
-            for t in missing {
-                match self.schemas.facts(&t) {
-                    Ok(Some(f)) => {
-                        out.insert(t, f);
-                    }
-                    Ok(None) => {}
-                    Err(e) => notes.push(format!("schema for {t}: {e}")),
+        let mut failed = match (&self.schema_prefetch, unknown.is_empty()) {
+            (Some(p), false) => p.prefetch(&unknown).await,
+            _ => BTreeMap::new(),
+        };
+        for t in unknown {
+            match self.schemas.facts(&t) {
+                Ok(Some(f)) => {
+                    out.facts.insert(t, f);
+                }
+                Ok(None) => {
+                    let why = failed
+                        .remove(&t)
+                        .unwrap_or_else(|| "no source knows the type".into());
+                    out.missing.insert(t, why);
+                }
+                Err(e) => {
+                    out.missing.insert(t, e.to_string());
                 }
             }
         }

@@ -3,7 +3,7 @@
 
 use super::super::is_unreadable_type;
 use super::super::live::ReadOutcome;
-use super::super::stack::{StackDescription, StackResourceRow};
+use super::super::stack::{status_is_checkable, StackDescription, StackResourceRow};
 use super::{Pipeline, PipelineError};
 use crate::template::{resolve_resource, ResolvedResource, ResolverContext, Template};
 use std::collections::BTreeMap;
@@ -32,6 +32,10 @@ pub(super) struct Planned {
     pub construct_path: Option<String>,
     /// The latest resolve pass's result.
     pub resolved: ResolvedResource,
+    /// Why the properties as a whole cannot be resolved (the latest pass
+    /// failed): the resource is reported `unresolved`, never compared
+    /// against an empty template.
+    pub unresolvable: Option<String>,
     /// An outcome decided without reading (custom, not created...).
     pub fixed: Option<ReadOutcome>,
 }
@@ -52,6 +56,13 @@ impl Pipeline {
             source,
         };
         let desc = self.stacks.describe_stack(stack).await.map_err(src_err)?;
+        if !status_is_checkable(&desc.status) {
+            // Named as DescribeStacks names it (a nested stack is asked for by id).
+            return Err(PipelineError::NotSettled {
+                stack: desc.name,
+                status: desc.status,
+            });
+        }
         let body = self.stacks.get_template(stack).await.map_err(src_err)?;
         let template = Template::parse(&body).map_err(|e| PipelineError::Template {
             stack: stack.to_string(),
@@ -99,7 +110,7 @@ impl Pipeline {
 /// resource behind a false condition and never created is not expected,
 /// CDK metadata is no resource, nested stacks are gathered on their own,
 /// and what cannot be read is decided here with its reason.
-pub(super) fn plan(d: &Desired, rctx: &ResolverContext, notes: &mut Vec<String>) -> Plan {
+pub(super) fn plan(d: &Desired, rctx: &ResolverContext) -> Plan {
     let row_by_logical: BTreeMap<&str, &StackResourceRow> = d
         .rows
         .iter()
@@ -111,17 +122,17 @@ pub(super) fn plan(d: &Desired, rctx: &ResolverContext, notes: &mut Vec<String>)
         nested_stacks: Vec::new(),
     };
     for (logical_id, res) in &d.template.resources {
-        let resolved = match resolve_resource(&d.template, logical_id, rctx) {
-            Ok(r) => r,
-            Err(e) => {
-                notes.push(format!("{logical_id}: cannot resolve properties: {e}"));
+        let (resolved, unresolvable) = match resolve_resource(&d.template, logical_id, rctx) {
+            Ok(r) => (r, None),
+            Err(e) => (
                 ResolvedResource {
                     resource_type: res.resource_type.clone(),
                     construct_path: res.construct_path.clone(),
                     condition_active: None,
                     ..Default::default()
-                }
-            }
+                },
+                Some(e.to_string()),
+            ),
         };
         let row = row_by_logical.get(logical_id.as_str()).copied();
         let physical_id = row.and_then(|r| r.physical_id.clone());
@@ -143,6 +154,7 @@ pub(super) fn plan(d: &Desired, rctx: &ResolverContext, notes: &mut Vec<String>)
             physical_id,
             construct_path: res.construct_path.clone(),
             resolved,
+            unresolvable,
         });
     }
     plan

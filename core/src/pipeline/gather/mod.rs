@@ -4,7 +4,8 @@
 //!    resources, resolve intrinsics without live values, plan the reads;
 //! 2. `reads`: read every planned resource (bounded concurrency), resolve
 //!    again with live attributes, re-read readers whose target became known;
-//! 3. `context`: schema facts for the types read, the stack's classify context;
+//! 3. `context`: schema facts for the types read, the stack's classify context
+//!    with the facts `siblings` gathers from the stack's other resources;
 //! 4. `compare`: classify each resource into findings, coverage, records;
 //! 5. `added`: enumerate out-of-band children of declared parents.
 //!
@@ -16,6 +17,7 @@ mod compare;
 mod context;
 mod desired;
 mod reads;
+mod siblings;
 
 pub use added::added_logical_id;
 
@@ -51,6 +53,26 @@ pub enum PipelineError {
         /// The parse error.
         message: String,
     },
+    /// The stack is mid-change or failed: it has no settled template to
+    /// compare against (reported as not checked, never as clean).
+    #[error("stack {stack}: status {status}, not settled")]
+    NotSettled {
+        /// The stack.
+        stack: String,
+        /// Its DescribeStacks status.
+        status: String,
+    },
+}
+
+impl PipelineError {
+    /// The stack the error is about.
+    pub fn stack(&self) -> &str {
+        match self {
+            PipelineError::Source { stack, .. }
+            | PipelineError::Template { stack, .. }
+            | PipelineError::NotSettled { stack, .. } => stack,
+        }
+    }
 }
 
 /// The pipeline: I/O adapters plus settings. Built once, used for many stacks.
@@ -149,13 +171,16 @@ impl Pipeline {
         let desired::Plan {
             resources: mut plan,
             nested_stacks,
-        } = desired::plan(&desired, &rctx, &mut notes);
+        } = desired::plan(&desired, &rctx);
         let reads = self.read_live(&desired, &mut plan, &mut rctx).await;
-        let schemas = self.schemas_for(&plan, &reads, &mut notes).await;
+        let schemas = self.schemas_for(&plan, &reads).await;
         let siblings = sibling_policy_names(&desired.template, &rctx);
-        let cctx = self.classify_context(&desired, &mut notes).await;
+        let mut cctx = self.classify_context(&desired, &mut notes).await;
+        cctx.sibling_facts = siblings::stack_facts(&desired, &plan, &reads);
         let mut compared = compare::compare_all(plan, reads, &schemas, &siblings, &cctx);
-        let added_parents = self.enumerate_children(&desired.desc, &mut compared).await;
+        let added_parents = self
+            .enumerate_children(&desired.desc, &desired.template, &mut compared)
+            .await;
         notes.append(&mut compared.notes);
         let api_calls = match (&self.counter, before) {
             (Some(c), Some(before)) => diff_counts(&before, &c.snapshot()),

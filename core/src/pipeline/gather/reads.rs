@@ -84,11 +84,17 @@ fn add_live_attrs(rctx: &mut ResolverContext, plan: &[Planned], reads: &Reads) {
     }
 }
 
-/// The second resolve pass; a resource that no longer resolves keeps its first result.
+/// The second resolve pass. A resource whose properties no longer resolve
+/// is marked so (reported `unresolved`, never silently left at its first
+/// pass); one that resolves now is cleared.
 fn resolve_again(d: &Desired, plan: &mut [Planned], rctx: &ResolverContext) {
     for p in plan.iter_mut() {
-        if let Ok(r) = resolve_resource(&d.template, &p.logical_id, rctx) {
-            p.resolved = r;
+        match resolve_resource(&d.template, &p.logical_id, rctx) {
+            Ok(r) => {
+                p.resolved = r;
+                p.unresolvable = None;
+            }
+            Err(e) => p.unresolvable = Some(e.to_string()),
         }
     }
 }

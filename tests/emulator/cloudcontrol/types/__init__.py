@@ -2,6 +2,7 @@
 
 from . import (
     dynamodb_table,
+    ec2_security_group,
     events_rule,
     iam_role,
     lambda_function,
@@ -25,5 +26,6 @@ TYPES = {
         dynamodb_table,
         logs_log_group,
         events_rule,
+        ec2_security_group,
     )
 }
