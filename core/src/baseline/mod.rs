@@ -31,6 +31,6 @@ pub use record::{
     Selection,
 };
 pub use store::{
-    check_key, load_baseline, save_baseline, BaselineStore, LocalDirStore, MemoryStore,
-    Precondition, StoreError, Stored, Version,
+    check_key, load_baseline, read_text_file, save_baseline, BaselineStore, LocalDirStore, MemoryStore,
+    Precondition, StoreError, Stored, Version, MAX_STORED_BYTES,
 };
