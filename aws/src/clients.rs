@@ -110,7 +110,7 @@ pub enum ClientsError {
     #[error("no AWS region: pass --region, set AWS_REGION, or configure one in the profile")]
     NoRegion,
     /// The named profile does not exist or yields no credentials.
-    #[error("profile {profile:?}: {message}")]
+    #[error("--profile {profile}: cannot be used ({message}); is it defined in ~/.aws/config or ~/.aws/credentials?")]
     Profile {
         /// The profile name.
         profile: String,

@@ -18,7 +18,7 @@ mod s3_store;
 mod schema_source;
 
 pub use children::{AwsChildEnumerator, ENUMERATORS};
-pub use clients::{AwsClients, AwsOptions, ClientsError, CLOUDCONTROL_ENDPOINT_ENV};
+pub use clients::{AwsClients, AwsOptions, ClientsError, Timeouts, CLOUDCONTROL_ENDPOINT_ENV};
 pub use cloudcontrol::CloudControlReader;
 pub use cloudformation::CfnStackSource;
 pub use counter::CountingInterceptor;

@@ -268,7 +268,7 @@ pub fn apply_baseline(
     })
 }
 
-fn guard_identity(b: &BaselineFile, ctx: &RunContext) -> Result<(), BaselineError> {
+pub(crate) fn guard_identity(b: &BaselineFile, ctx: &RunContext) -> Result<(), BaselineError> {
     let id = &ctx.identity;
     let name = id
         .file_name()

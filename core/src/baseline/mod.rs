@@ -27,7 +27,7 @@ pub use file::{
 pub use json::{deep_hash, sort_keys, template_hash};
 pub use path::{below, parent_cuts, segments, Segment};
 pub use record::{
-    candidates, is_recordable, preview, record, EntryKey, RecordDelta, RecordInput, RecordOutcome,
+    candidates, check_record_target, is_recordable, preview, record, EntryKey, RecordDelta, RecordInput, RecordOutcome,
     Selection,
 };
 pub use store::{
