@@ -9,10 +9,10 @@
 
 use anyhow::Context;
 use realdrift_core::baseline::ReadState;
+use realdrift_core::baseline::{segments, Segment};
 use realdrift_core::classify::{ClassifyContext, SiblingPolicyNames};
 use realdrift_core::corpus::{CorpusCase, CorpusResource};
 use realdrift_core::finding::{Finding, Tier};
-use realdrift_core::baseline::{segments, Segment};
 use realdrift_core::pipeline::{secret_positions, GatheredStack, ResourceRecord};
 use realdrift_core::report::{escape_json_text, mask_findings, MASK};
 use serde_json::{json, Map, Value};
@@ -49,11 +49,7 @@ pub fn case_for(report: &GatheredStack, r: &ResourceRecord) -> Option<CorpusCase
             resource_type: r.resource_type.clone(),
             physical_id: r.physical_id.clone(),
             construct_path: r.construct_path.clone(),
-            declared: r
-                .declared
-                .iter()
-                .map(|(k, v)| (k.clone(), v.to_corpus_json()))
-                .collect(),
+            declared: masked_declared(r),
             sibling_policy_names: sibling_json(&r.sibling_policy_names),
         },
         live_raw: live,
@@ -61,6 +57,25 @@ pub fn case_for(report: &GatheredStack, r: &ResourceRecord) -> Option<CorpusCase
         opts: opts_of(&report.context),
         expected,
     })
+}
+
+/// The declared properties in corpus form, secret positions masked (a
+/// NoEcho value reads back as `****` from AWS, but an emulator or a
+/// parameter default may hold the value itself).
+fn masked_declared(r: &ResourceRecord) -> Map<String, Value> {
+    let mut declared = Value::Object(
+        r.declared
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_corpus_json()))
+            .collect(),
+    );
+    for path in &r.secret_paths {
+        mask_live(&mut declared, path);
+    }
+    match declared {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
 }
 
 /// Masks the live value at a declared secret position. Object keys are
@@ -163,7 +178,12 @@ mod tests {
             "Environment": {"Variables": {"PW": "s3cr3t", "MODE": "a"}},
             "Tags": [{"Key": "k", "Value": "tagsecret"}],
         });
-        for p in ["MasterUserPassword", "Environment.Variables.PW", "Tags.0.Value", "Absent.X"] {
+        for p in [
+            "MasterUserPassword",
+            "Environment.Variables.PW",
+            "Tags.0.Value",
+            "Absent.X",
+        ] {
             mask_live(&mut live, p);
         }
         assert_eq!(

@@ -242,6 +242,12 @@ mod tests {
             deadline,
         };
         let out = block(reader.read(&ReadRequest::default()));
-        assert!(!matches!(out, ReadOutcome::Skipped { coverage_lost: true, .. }));
+        assert!(!matches!(
+            out,
+            ReadOutcome::Skipped {
+                coverage_lost: true,
+                ..
+            }
+        ));
     }
 }

@@ -99,7 +99,9 @@ fn parse_concurrency(s: &str) -> Result<usize, String> {
 fn parse_secs(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(n) if n > 0.0 && n <= 86_400.0 => Ok(n),
-        _ => Err(format!("{s} is not a number of seconds from 0 (exclusive) to 86400")),
+        _ => Err(format!(
+            "{s} is not a number of seconds from 0 (exclusive) to 86400"
+        )),
     }
 }
 

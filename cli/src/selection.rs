@@ -70,8 +70,8 @@ pub fn audit(selectors: &[String], gathered: &[String], notes: &[String]) -> Unc
         let Ok(m) = Glob::new(g).map(|g| g.compile_matcher()) else {
             continue;
         };
-        let hit = gathered.iter().any(|n| m.is_match(n))
-            || skipped.iter().any(|(n, _)| m.is_match(n));
+        let hit =
+            gathered.iter().any(|n| m.is_match(n)) || skipped.iter().any(|(n, _)| m.is_match(n));
         if !hit {
             out.unmatched_globs.push(g.clone());
         }

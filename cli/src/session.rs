@@ -2,17 +2,19 @@
 //! the progress display), the baseline store the flags select. The check
 //! path itself is core's (`realdrift_core::pipeline::check_stacks`).
 
+use crate::deadline::{
+    DeadlineChildren, DeadlineKms, DeadlineReader, DeadlineStacks, StackDeadline,
+};
 use crate::options::{AwsArgs, BaselineArgs};
 use crate::progress::Progress;
 use anyhow::{anyhow, Context};
-use crate::deadline::{DeadlineChildren, DeadlineKms, DeadlineReader, DeadlineStacks, StackDeadline};
 use realdrift_aws::{AwsClients, DescribeTypeSchemas, S3BaselineStore};
-use realdrift_core::schema::{BundledSchemas, SchemaChain, SchemaError, SchemaSource};
-use std::sync::Arc;
 use realdrift_core::baseline::{BaselineStore, LocalDirStore};
 use realdrift_core::pipeline::{gather_selected, GatherRun, Pipeline};
+use realdrift_core::schema::{BundledSchemas, SchemaChain, SchemaError, SchemaSource};
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::sync::Arc;
 
 /// The tokio runtime every AWS command runs on (two workers: reads run
 /// concurrently while the SDK's connection pool does its work).

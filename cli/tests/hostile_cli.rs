@@ -147,7 +147,10 @@ fn a_closed_port_fails_at_once_on_one_clear_line() {
     let doc = json(&out);
     assert_eq!(doc["exitCode"], 2);
     assert!(
-        doc["error"].as_str().unwrap_or_default().contains("Connection refused"),
+        doc["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Connection refused"),
         "{doc}"
     );
 }
@@ -170,7 +173,10 @@ fn a_silent_endpoint_times_out_instead_of_hanging() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let doc = json(&out);
     assert!(
-        doc["error"].as_str().unwrap_or_default().contains("timed out"),
+        doc["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("timed out"),
         "{doc}"
     );
 }
@@ -183,12 +189,19 @@ fn a_named_profile_wins_over_environment_credentials() {
         "[audit]\naws_access_key_id = AKIDFROMPROFILE\naws_secret_access_key = profile-secret\n",
     )
     .unwrap();
-    std::fs::write(s.path("aws-config"), "[profile audit]\nregion = eu-west-1\n").unwrap();
+    std::fs::write(
+        s.path("aws-config"),
+        "[profile audit]\nregion = eu-west-1\n",
+    )
+    .unwrap();
     let (url, seen) = recording_endpoint();
     let out = s.run(&["check", "App", "--endpoint-url", &url, "--profile", "audit"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let key = seen.recv().expect("a request reached the endpoint");
-    assert_eq!(key, "AKIDFROMPROFILE", "--profile must win over AWS_ACCESS_KEY_ID");
+    assert_eq!(
+        key, "AKIDFROMPROFILE",
+        "--profile must win over AWS_ACCESS_KEY_ID"
+    );
 
     // Without --profile the environment's keys are used, as the AWS CLI does.
     let out = s.run(&["check", "App", "--endpoint-url", &url]);
@@ -200,7 +213,10 @@ fn a_named_profile_wins_over_environment_credentials() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("--profile nope"), "{err}");
-    assert!(seen.try_recv().is_err(), "no call was made with an unknown profile");
+    assert!(
+        seen.try_recv().is_err(),
+        "no call was made with an unknown profile"
+    );
     let out = s.run(&["check", "App", "--profile", ""]);
     assert_eq!(out.status.code(), Some(2), "a blank profile is refused");
 }
@@ -208,7 +224,11 @@ fn a_named_profile_wins_over_environment_credentials() {
 #[test]
 fn blank_and_malformed_rule_arguments_are_refused_without_blaming_the_file() {
     let s = Scratch::new("ignore-args");
-    std::fs::write(s.path("baselines/ignore.yaml"), "ignore:\n  - path: 'a.B'\n").unwrap();
+    std::fs::write(
+        s.path("baselines/ignore.yaml"),
+        "ignore:\n  - path: 'a.B'\n",
+    )
+    .unwrap();
     for args in [
         vec!["ignore", ""],
         vec!["ignore", "   "],
@@ -219,7 +239,10 @@ fn blank_and_malformed_rule_arguments_are_refused_without_blaming_the_file() {
         let out = s.run(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         let err = stderr(&out);
-        assert!(!err.contains("ignore.yaml"), "{args:?} blames the file: {err}");
+        assert!(
+            !err.contains("ignore.yaml"),
+            "{args:?} blames the file: {err}"
+        );
     }
     assert_eq!(
         std::fs::read_to_string(s.path("baselines/ignore.yaml")).unwrap(),
@@ -230,7 +253,10 @@ fn blank_and_malformed_rule_arguments_are_refused_without_blaming_the_file() {
     let out = s.run(&["ignore", "Bucket.Tags[a\u{202e}b]"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = std::fs::read_to_string(s.path("baselines/ignore.yaml")).unwrap();
-    assert!(!text.contains('\u{202e}') && text.contains("\\u202e"), "{text}");
+    assert!(
+        !text.contains('\u{202e}') && text.contains("\\u202e"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -243,7 +269,13 @@ fn bad_ignore_files_are_errors_in_json_too() {
     let out = check(&s);
     assert_eq!(out.status.code(), Some(2));
     let doc = json(&out);
-    assert!(doc["error"].as_str().unwrap_or_default().contains("ignore.yaml"), "{doc}");
+    assert!(
+        doc["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("ignore.yaml"),
+        "{doc}"
+    );
 
     // 100,000 rules (4.8 MB): refused by its size, at once and in little memory.
     let mut big = String::from("ignore:\n");
@@ -252,16 +284,36 @@ fn bad_ignore_files_are_errors_in_json_too() {
     }
     std::fs::write(s.path("baselines/ignore.yaml"), &big).unwrap();
     let doc = json(&check(&s));
-    assert!(doc["error"].as_str().unwrap_or_default().contains("too large"), "{doc}");
+    assert!(
+        doc["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("too large"),
+        "{doc}"
+    );
 
     // A FIFO never blocks the run; /dev/zero is never read.
     std::fs::remove_file(s.path("baselines/ignore.yaml")).unwrap();
-    let made = Command::new("mkfifo").arg(s.path("baselines/ignore.yaml")).status();
+    let made = Command::new("mkfifo")
+        .arg(s.path("baselines/ignore.yaml"))
+        .status();
     assert!(made.map(|st| st.success()).unwrap_or(false), "mkfifo");
     let doc = json(&check(&s));
-    assert!(doc["error"].as_str().unwrap_or_default().contains("not a regular file"), "{doc}");
+    assert!(
+        doc["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("not a regular file"),
+        "{doc}"
+    );
     std::fs::remove_file(s.path("baselines/ignore.yaml")).unwrap();
     std::os::unix::fs::symlink("/dev/zero", s.path("baselines/ignore.yaml")).unwrap();
     let doc = json(&check(&s));
-    assert!(doc["error"].as_str().unwrap_or_default().contains("not a regular file"), "{doc}");
+    assert!(
+        doc["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("not a regular file"),
+        "{doc}"
+    );
 }

@@ -175,7 +175,8 @@ fn a_conflict_names_the_location_and_the_precondition() {
 #[test]
 fn local_store_reads_only_bounded_regular_files() {
     use realdrift_core::baseline::{read_text_file, LocalDirStore, MAX_STORED_BYTES};
-    let dir = std::env::temp_dir().join(format!("realdrift-store-nonregular-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("realdrift-store-nonregular-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("App.1.r.json");
@@ -186,7 +187,10 @@ fn local_store_reads_only_bounded_regular_files() {
     for key in ["App.1.r.json", "Zero.1.r.json"] {
         let err = futures_executor::block_on(store.load(key)).unwrap_err();
         let msg = err.to_string();
-        assert!(msg.contains("not a regular file") && msg.contains(key), "{msg}");
+        assert!(
+            msg.contains("not a regular file") && msg.contains(key),
+            "{msg}"
+        );
     }
     let big = dir.join("big.json");
     let f = std::fs::File::create(&big).unwrap();

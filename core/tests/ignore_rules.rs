@@ -420,9 +420,20 @@ fn the_largest_allowed_file_loads_and_matches_quickly() {
     let config = cfg(&text);
     assert_eq!(config.rules.len(), MAX_IGNORE_RULES);
     let findings: Vec<Finding> = (0..200)
-        .map(|i| Finding::new(Tier::Undeclared, "Fn", "AWS::Lambda::Function", &format!("Tags[k{i}].Value")))
+        .map(|i| {
+            Finding::new(
+                Tier::Undeclared,
+                "Fn",
+                "AWS::Lambda::Function",
+                &format!("Tags[k{i}].Value"),
+            )
+        })
         .collect();
-    let out = apply_ignores(findings, &IgnoreScope::new("Prod-App", ACCOUNT, REGION), &config);
+    let out = apply_ignores(
+        findings,
+        &IgnoreScope::new("Prod-App", ACCOUNT, REGION),
+        &config,
+    );
     assert!(ignored_paths(&out).is_empty());
 }
 

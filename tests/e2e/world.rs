@@ -118,6 +118,32 @@ impl World<'_> {
         }
     }
 
+    /// Creates a stack from another template (a file) with parameters (`KEY=VALUE`).
+    pub fn deploy_template(&self, name: &str, template: &Path, params: &[&str]) -> Stack {
+        let script = self.root.join("tests/emulator/deploy_fixture.py");
+        let mut args = vec![
+            script.to_str().unwrap_or_default().to_string(),
+            name.to_string(),
+            "--template".to_string(),
+            template.to_str().unwrap_or_default().to_string(),
+        ];
+        for p in params {
+            args.push("--parameter".into());
+            args.push(p.to_string());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = self.python(&args);
+        assert!(
+            out.status.success(),
+            "deploy_fixture.py {name} --template: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Stack {
+            name: name.to_string(),
+            physical: BTreeMap::new(),
+        }
+    }
+
     /// Makes out-of-band changes (tests/e2e/mutate.py ops) in order.
     pub fn mutate(&self, ops: Value) {
         let script = self.root.join("tests/e2e/mutate.py");
@@ -136,6 +162,11 @@ impl World<'_> {
 
     /// Runs `realdrift` with some emulator variables removed (to test flags instead).
     pub fn realdrift_with(&self, args: &[&str], unset: &[&str]) -> Run {
+        self.realdrift_env(args, unset, &[])
+    }
+
+    /// Runs `realdrift` with some emulator variables removed and others set.
+    pub fn realdrift_env(&self, args: &[&str], unset: &[&str], set: &[(&str, &str)]) -> Run {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_realdrift"));
         cmd.args(args)
             .envs(self.emu.env())
@@ -144,6 +175,9 @@ impl World<'_> {
             .stdin(Stdio::null());
         for k in unset {
             cmd.env_remove(k);
+        }
+        for (k, v) in set {
+            cmd.env(k, v);
         }
         let out = cmd.output().expect("run realdrift");
         Run {

@@ -9,14 +9,14 @@ use crate::commands::check::store_location;
 use crate::options::{AwsArgs, BaselineArgs, StackArgs};
 use crate::picker;
 use crate::progress::{self, Progress};
-use crate::session::{block_on, calls_line, Session};
 use crate::selection;
+use crate::session::{block_on, calls_line, Session};
 use crate::terminal::{error_line, escape_message};
 use anyhow::{bail, Context};
 use clap::Args;
 use realdrift_core::baseline::{
-    check_record_target, preview, record, save_baseline, BaselineStore, Precondition,
-    RecordInput, Selection,
+    check_record_target, preview, record, save_baseline, BaselineStore, Precondition, RecordInput,
+    Selection,
 };
 use realdrift_core::ignore::IgnoreConfig;
 use realdrift_core::pipeline::{
@@ -78,12 +78,17 @@ async fn record_all(args: &RecordArgs, mode: Mode) -> anyhow::Result<ExitCode> {
     }
     for why in unchecked.strict_reasons() {
         failed = true;
-        eprintln!("realdrift: error: {}: nothing recorded", escape_message(&why));
+        eprintln!(
+            "realdrift: error: {}: nothing recorded",
+            escape_message(&why)
+        );
     }
     let named: Vec<&str> = unchecked.named.iter().map(|(s, _)| s.as_str()).collect();
     for n in &run.notes {
         let shown_as_error = n.starts_with("skipped stack ")
-            && (named.iter().any(|s| n.starts_with(&format!("skipped stack {s}: ")))
+            && (named
+                .iter()
+                .any(|s| n.starts_with(&format!("skipped stack {s}: ")))
                 || unchecked.skipped.contains(n));
         if !shown_as_error {
             eprintln!("note: {}", escape_message(n));
@@ -107,7 +112,10 @@ async fn record_all(args: &RecordArgs, mode: Mode) -> anyhow::Result<ExitCode> {
         }
     }
     let accounts: Vec<String> = accounts.into_iter().collect();
-    eprintln!("recorded in: {}", escape_message(&session.target_line(&accounts)));
+    eprintln!(
+        "recorded in: {}",
+        escape_message(&session.target_line(&accounts))
+    );
     eprintln!("{}", calls_line(&session.calls()));
     Ok(if failed {
         ExitCode::from(2)
@@ -130,9 +138,8 @@ async fn record_one(
     if let Some(b) = &existing {
         // Check refuses a file of another stack, account or region; so does
         // record, which would merge into it and rewrite its identity.
-        check_record_target(b, &ctx).with_context(|| {
-            format!("stack {}: {location}/{key}: not recorded", g.stack)
-        })?;
+        check_record_target(b, &ctx)
+            .with_context(|| format!("stack {}: {location}/{key}: not recorded", g.stack))?;
     }
     let classified = recordable_findings(g, ignores);
     let selection = match mode {

@@ -76,8 +76,8 @@ pub const MAX_CASE_BYTES: u64 = 64 * 1024 * 1024;
 /// Reads and parses one case: only a regular file within [`MAX_CASE_BYTES`]
 /// (a FIFO or a device never blocks or fills memory).
 fn load_case(path: &Path) -> Result<CorpusCase, String> {
-    let text = read_text_file(path, MAX_CASE_BYTES)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let text =
+        read_text_file(path, MAX_CASE_BYTES).map_err(|e| format!("{}: {e}", path.display()))?;
     CorpusCase::parse(path, &text).map_err(|e| e.to_string())
 }
 
@@ -106,7 +106,8 @@ mod tests {
 
     #[test]
     fn a_fifo_or_device_case_is_an_error_not_a_hang() {
-        let dir = std::env::temp_dir().join(format!("realdrift-replay-fifo-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("realdrift-replay-fifo-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let fifo = dir.join("a.json");

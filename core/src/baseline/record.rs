@@ -8,8 +8,8 @@
 //! monotonically.
 
 use super::apply::{guard_identity, same, BaselineNote, Voids};
-use super::error::BaselineError;
 use super::context::{ChildScan, ReadState, RunContext};
+use super::error::BaselineError;
 use super::facts::{facts, source_fingerprint};
 use super::file::{BaselineFile, ObservedDefault, RecordedEntry, ResourceRef, SCHEMA_VERSION};
 use crate::finding::{Finding, Tier};

@@ -322,9 +322,8 @@ pub fn read_text_file(path: &Path, limit: u64) -> std::io::Result<String> {
             format!("larger than the {limit}-byte limit"),
         ));
     }
-    String::from_utf8(bytes).map_err(|_| {
-        std::io::Error::new(std::io::ErrorKind::InvalidData, "not valid UTF-8 text")
-    })
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not valid UTF-8 text"))
 }
 
 /// Writes `text` to a fresh temp file beside `path` (same directory, so the

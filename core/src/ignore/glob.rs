@@ -51,7 +51,9 @@ impl Pattern {
                 '*' => Token::Star,
                 '?' => Token::One,
                 '\\' => match chars.next() {
-                    None => return Err(bad("ends with a lone '\\' (write '\\\\' for a backslash)")),
+                    None => {
+                        return Err(bad("ends with a lone '\\' (write '\\\\' for a backslash)"))
+                    }
                     Some('u') => {
                         let hex: String = chars.by_ref().take(4).collect();
                         let code = (hex.len() == 4)
@@ -164,7 +166,9 @@ mod tests {
     fn a_trailing_backslash_is_refused() {
         let err = Pattern::new("Bucket.Tags\\").unwrap_err();
         assert!(err.to_string().contains("lone '\\'"), "{err}");
-        assert!(Pattern::new("Bucket.Tags\\\\").unwrap().matches("Bucket.Tags\\"));
+        assert!(Pattern::new("Bucket.Tags\\\\")
+            .unwrap()
+            .matches("Bucket.Tags\\"));
     }
 
     #[test]
@@ -174,7 +178,10 @@ mod tests {
         assert!(!p.matches("Bucket.Tags[a\\u001bb]"));
         assert!(Pattern::new("a\\u00").is_err());
         assert!(Pattern::new("a\\uzzzz").is_err());
-        assert!(Pattern::new("a\\ud800").is_err(), "a surrogate is no character");
+        assert!(
+            Pattern::new("a\\ud800").is_err(),
+            "a surrogate is no character"
+        );
     }
 
     #[test]

@@ -17,8 +17,8 @@ pub use json::{json_value, render_json, JSON_SCHEMA};
 pub use mask::{is_secret_marker, mask_finding, mask_findings, MaskPolicy, MASK};
 pub use model::{is_confirmed_drift, is_potential_drift, Coverage, StackReport, Summary, Verdict};
 pub use sanitize::{
-    escape_identifier, escape_json_text, is_arrow, is_terminal_safe, is_unsafe_char, needs_quoting, render_value,
-    sanitize_identifier, MAX_IDENTIFIER_CHARS,
+    escape_identifier, escape_json_text, is_arrow, is_terminal_safe, is_unsafe_char, needs_quoting,
+    render_value, sanitize_identifier, MAX_IDENTIFIER_CHARS,
 };
 pub use slack::{
     fit, render_slack, slack_escape, MAX_BLOCKS, MAX_FALLBACK_TEXT, MAX_HEADER_TEXT,
