@@ -10,6 +10,8 @@ pub mod classify;
 pub mod corpus;
 pub mod declared;
 pub mod finding;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod ignore;
 pub mod normalize;
 pub mod pipeline;
