@@ -425,7 +425,7 @@ fn the_largest_allowed_file_loads_and_matches_quickly() {
                 Tier::Undeclared,
                 "Fn",
                 "AWS::Lambda::Function",
-                &format!("Tags[k{i}].Value"),
+                format!("Tags[k{i}].Value"),
             )
         })
         .collect();
