@@ -448,3 +448,20 @@ fn deeply_nested_yaml_is_an_error_not_a_crash() {
         );
     }
 }
+
+#[test]
+fn a_printed_path_pasted_into_a_rule_matches_that_path() {
+    use realdrift_core::report::escape_identifier;
+    let hostile = "Tags[a\u{1b}[31m\\b\u{202e}c].Value";
+    let f = Finding::new(Tier::Undeclared, "Bucket", "AWS::S3::Bucket", hostile);
+    // What the text report prints for the finding, pasted as the rule's path.
+    let printed = format!(
+        "{}.{}",
+        escape_identifier("Bucket"),
+        escape_identifier(hostile)
+    );
+    assert!(!printed.contains('\u{1b}') && !printed.contains('\u{202e}'));
+    let config = IgnoreConfig::from_rules(vec![IgnoreRule::new(&printed)]).unwrap();
+    let out = apply_ignores(vec![f], &scope("App"), &config);
+    assert_eq!(ignored_paths(&out), vec![format!("Bucket.{hostile}")]);
+}
