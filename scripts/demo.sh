@@ -2,7 +2,8 @@
 # The realdrift demo, from a fresh clone, in one command:
 #   builds the CLI, starts the local AWS emulator, creates the fixture CDK
 #   stack in it, makes three console-style changes, runs `realdrift check`
-#   and shows the report, then stops the emulator (also on Ctrl-C or error).
+#   and shows the report, reverts the drift with `realdrift revert` and shows
+#   a clean check, then stops the emulator (also on Ctrl-C or error).
 #
 #   scripts/demo.sh
 #
@@ -58,3 +59,15 @@ status=0
 (cd "$WORK" && "$REALDRIFT" check "$STACK" --fail) || status=$?
 echo >&2
 echo "realdrift exited $status (1 = confirmed drift under --fail)" >&2
+
+step "the revert plan: realdrift revert $STACK --dry-run"
+(cd "$WORK" && "$REALDRIFT" revert "$STACK" --dry-run)
+echo "  (the rogue policy was never recorded, so it is refused unless asked for)" >&2
+
+step "revert it all: realdrift revert $STACK --yes --remove-unrecorded"
+(cd "$WORK" && "$REALDRIFT" revert "$STACK" --yes --remove-unrecorded)
+
+step "after the revert: realdrift check $STACK --fail"
+(cd "$WORK" && "$REALDRIFT" check "$STACK" --fail)
+echo >&2
+echo "realdrift exited 0: the stack is clean again" >&2

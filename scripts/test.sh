@@ -12,3 +12,6 @@ cargo test --workspace --locked
 
 echo "== emulator suite (moto + Cloud Control endpoint + CDK fixture)"
 bash tests/emulator/run.sh
+
+echo "== infra (CDK app: assertions, cdk-nag, cfn-lint; deploy into the emulator)"
+bash infra/run-tests.sh

@@ -2,7 +2,8 @@
 //!
 //! Build one [`AwsClients`] bundle per process (it counts every call), then
 //! hand its adapters to the pipeline: [`CfnStackSource`], [`AwsLiveReader`],
-//! [`AwsChildEnumerator`], [`AwsKmsAliases`].
+//! [`AwsChildEnumerator`], [`AwsKmsAliases`]; revert plans are applied with
+//! [`apply_revert`] (the writers in [`WRITERS`]).
 
 mod children;
 mod clients;
@@ -14,8 +15,11 @@ mod identifiers;
 mod kms;
 mod live_reader;
 mod readers;
+mod revert_apply;
 mod s3_store;
 mod schema_source;
+mod sns_notifier;
+mod writers;
 
 pub use children::{AwsChildEnumerator, ENUMERATORS};
 pub use clients::{AwsClients, AwsOptions, ClientsError, Timeouts, CLOUDCONTROL_ENDPOINT_ENV};
@@ -27,8 +31,11 @@ pub use kms::AwsKmsAliases;
 pub use live_reader::AwsLiveReader;
 pub use readers::{reader_for, READERS};
 pub use realdrift_core::pipeline::CallCounter;
+pub use revert_apply::{apply_revert, TokioPause};
 pub use s3_store::S3BaselineStore;
 pub use schema_source::DescribeTypeSchemas;
+pub use sns_notifier::{sns_subject, SnsNotifier};
+pub use writers::{writer_for, AwsRevertWriter, RetryPolicy, WriteCall, WRITERS};
 
 use realdrift_core::pipeline::Pipeline;
 use realdrift_core::schema::{BundledSchemas, SchemaChain, SchemaError, SchemaSource};

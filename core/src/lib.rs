@@ -1,7 +1,7 @@
 //! realdrift-core: the drift engine.
 //!
 //! Pure stages (template, schema, normalize, classify, baseline, ignore,
-//! report) never call AWS; I/O lives behind traits (in `pipeline` and
+//! report, revert planning) never call AWS; I/O lives behind traits (in `pipeline` and
 //! `baseline`) that the `realdrift-aws` crate implements over the AWS SDK.
 //! Nothing here links an AWS SDK crate or an async runtime.
 
@@ -9,13 +9,16 @@ pub mod baseline;
 pub mod classify;
 pub mod corpus;
 pub mod declared;
+pub mod events;
 pub mod finding;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod ignore;
 pub mod normalize;
+pub mod notify;
 pub mod pipeline;
 pub mod report;
+pub mod revert;
 pub mod schema;
 pub mod template;
 

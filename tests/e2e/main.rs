@@ -10,6 +10,8 @@
 //! ```
 
 mod emulator;
+mod revert;
+mod revert_lambda;
 mod scenarios;
 mod world;
 
@@ -21,8 +23,10 @@ use std::time::Instant;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-    let selected: Vec<&scenarios::Scenario> = scenarios::ALL
+    let all: Vec<&scenarios::Scenario> = scenarios::ALL.iter().chain(revert::ALL).collect();
+    let selected: Vec<&scenarios::Scenario> = all
         .iter()
+        .copied()
         .filter(|s| filters.is_empty() || filters.iter().any(|f| s.name.contains(f.as_str())))
         .collect();
     if args.iter().any(|a| a == "--list") {
@@ -38,7 +42,7 @@ fn main() -> ExitCode {
             eprintln!("panicked at {}:{}", l.file(), l.line());
         }
     }));
-    let filtered_out = scenarios::ALL.len() - selected.len();
+    let filtered_out = all.len() - selected.len();
     println!("\nrunning {} tests", selected.len());
     let started = Instant::now();
     if selected.is_empty() {

@@ -9,6 +9,7 @@ Each op runs in order; any failure exits 1 naming the op. Needs AWS_ENDPOINT_URL
 import json
 import os
 import sys
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "emulator"))
@@ -80,6 +81,26 @@ def stack_in_review(aws, name):
                                          ChangeSetType="CREATE", TemplateBody=json.dumps(body))
 
 
+def queue_fifo(aws, queue_url):
+    # AWS refuses to change FifoQueue after creation (it is create-only);
+    # moto accepts it, which is the one way to make a create-only property
+    # differ in the emulator.
+    name = queue_url.rstrip("/").rsplit("/", 1)[-1]
+    url = aws.sqs.get_queue_url(QueueName=name)["QueueUrl"]
+    aws.sqs.set_queue_attributes(QueueUrl=url, Attributes={"FifoQueue": "true"})
+
+
+def cc_fault(_aws, operation, identifier, error_code, times=0):
+    # Not a console change: makes the emulator's Cloud Control endpoint fail
+    # writes to one resource (docs/emulator.md, POST /faults).
+    body = {"operation": operation, "identifier": identifier, "errorCode": error_code, "times": times}
+    req = urllib.request.Request(
+        os.environ["AWS_ENDPOINT_URL_CLOUDCONTROL"] + "/faults", data=json.dumps(body).encode(), method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=5):
+        pass
+
+
 OPS = {
     "versioning": versioning,
     "accelerate": accelerate,
@@ -92,6 +113,8 @@ OPS = {
     "create-bucket": create_bucket,
     "ssm-put": ssm_put,
     "stack-in-review": stack_in_review,
+    "queue-fifo": queue_fifo,
+    "cc-fault": cc_fault,
 }
 
 

@@ -1,6 +1,7 @@
 """Cloud Control operations over the wire: update, delete, errors, status."""
 
 import json
+import urllib.request
 import uuid
 
 import pytest
@@ -253,3 +254,45 @@ def test_rule_readable_by_bare_name_on_default_bus(aws, cc):
     arn = samples.rule(aws)
     name = arn.rsplit("/", 1)[1]
     assert _model(cc, "AWS::Events::Rule", name)["Arn"] == arn
+
+
+def _post(emulator, path, body):
+    req = urllib.request.Request(
+        emulator["AWS_ENDPOINT_URL_CLOUDCONTROL"] + path, data=json.dumps(body).encode(), method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=5) as resp:
+        return json.loads(resp.read())
+
+
+def test_a_repeated_client_token_answers_the_earlier_request(aws, cc):
+    url = samples.queue(aws)
+    patch = json.dumps([{"op": "replace", "path": "/VisibilityTimeout", "value": 45}])
+    token = str(uuid.uuid4())
+    first = cc.update_resource(TypeName="AWS::SQS::Queue", Identifier=url, PatchDocument=patch, ClientToken=token)
+    # Changed out of band in between: a replayed request must not write again.
+    aws.sqs.set_queue_attributes(QueueUrl=url, Attributes={"VisibilityTimeout": "50"})
+    again = cc.update_resource(TypeName="AWS::SQS::Queue", Identifier=url, PatchDocument=patch, ClientToken=token)
+    assert again["ProgressEvent"]["RequestToken"] == first["ProgressEvent"]["RequestToken"]
+    assert _model(cc, "AWS::SQS::Queue", url)["VisibilityTimeout"] == 50
+    other = json.dumps([{"op": "replace", "path": "/VisibilityTimeout", "value": 46}])
+    with pytest.raises(ClientError) as exc:
+        cc.update_resource(TypeName="AWS::SQS::Queue", Identifier=url, PatchDocument=other, ClientToken=token)
+    assert _code(exc) == "ClientTokenConflictException"
+
+
+def test_injected_faults_fail_writes_without_writing(emulator, aws, cc):
+    url = samples.queue(aws)
+    _post(emulator, "/faults", {"operation": "UpdateResource", "identifier": url, "errorCode": "Throttling", "times": 1})
+    event = _update(cc, "AWS::SQS::Queue", url, {"op": "replace", "path": "/VisibilityTimeout", "value": 77})
+    assert (event["OperationStatus"], event["ErrorCode"]) == ("FAILED", "Throttling")
+    assert _model(cc, "AWS::SQS::Queue", url)["VisibilityTimeout"] != 77
+    event = _update(cc, "AWS::SQS::Queue", url, {"op": "replace", "path": "/VisibilityTimeout", "value": 77})
+    assert event["OperationStatus"] == "SUCCESS"
+    _post(emulator, "/faults", {"operation": "DeleteResource", "identifier": url, "errorCode": "InvalidRequest"})
+    for _ in range(2):
+        event = cc.delete_resource(TypeName="AWS::SQS::Queue", Identifier=url)["ProgressEvent"]
+        assert (event["OperationStatus"], event["ErrorCode"]) == ("FAILED", "InvalidRequest")
+    assert _model(cc, "AWS::SQS::Queue", url)["QueueUrl"] == url
+    _post(emulator, "/reset", {})
+    event = cc.delete_resource(TypeName="AWS::SQS::Queue", Identifier=url)["ProgressEvent"]
+    assert event["OperationStatus"] == "SUCCESS"

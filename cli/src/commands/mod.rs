@@ -5,6 +5,7 @@ pub mod check;
 pub mod corpus;
 pub mod ignore;
 pub mod record;
+pub mod revert;
 
 use clap::Subcommand;
 use std::process::ExitCode;
@@ -19,6 +20,11 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Record the accepted live-only values of stacks into their baselines.
     Record(record::RecordArgs),
+    /// Write the intended values back: plan, choose, apply, verify.
+    ///
+    /// Exit 0: everything written converged (or nothing was written); 2: a
+    /// write failed or did not converge, or a stack could not be checked.
+    Revert(revert::RevertArgs),
     /// Add an ignore rule to ignore.yaml (comments and order are kept).
     Ignore(ignore::IgnoreArgs),
     /// Work with golden corpus cases (classify inputs + expected findings).
@@ -31,6 +37,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Check(a) => check::run(a),
         Command::Record(a) => record::run(a),
+        Command::Revert(a) => revert::run(a),
         Command::Ignore(a) => ignore::run(a),
         Command::Corpus(c) => corpus::run(c),
     }

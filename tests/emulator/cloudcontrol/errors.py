@@ -49,6 +49,12 @@ class RequestTokenNotFound(CloudControlError):
     code = "RequestTokenNotFoundException"
 
 
+class ClientTokenConflict(CloudControlError):
+    """A ClientToken was reused for a different request."""
+
+    code = "ClientTokenConflictException"
+
+
 class UnknownOperation(CloudControlError):
     """The X-Amz-Target names no operation of the service."""
 

@@ -12,6 +12,7 @@ from botocore.exceptions import ClientError
 from .aws import error_code, is_not_found
 from .defaults import add_defaults, strip_defaults
 from .errors import (
+    ClientTokenConflict,
     HandlerFailure,
     NotUpdatable,
     RequestTokenNotFound,
@@ -65,11 +66,16 @@ def _read(module, ident: str) -> dict:
 
 
 class _State:
-    """The endpoint's only state: moto clients and issued progress events."""
+    """The endpoint's state: moto clients, issued progress events, client
+    tokens seen, and injected faults (tests only)."""
 
     aws = None
     lock = threading.Lock()
     requests: dict = {}
+    # ClientToken -> (request parameters, RequestToken of the request it made).
+    client_tokens: dict = {}
+    # Injected write failures: [{operation, identifier, errorCode, message, times}].
+    faults: list = []
 
 
 def configure(aws) -> None:
@@ -82,9 +88,71 @@ def _aws():
 
 
 def reset() -> None:
-    """Forget every issued request token (moto keeps the resources)."""
+    """Forget every issued request token, client token and fault (moto keeps the resources)."""
     with _State.lock:
         _State.requests.clear()
+        _State.client_tokens.clear()
+        _State.faults.clear()
+
+
+def add_fault(body: dict) -> None:
+    """Makes later UpdateResource / DeleteResource calls on one identifier
+    fail with a handler error code (``times`` calls, or every call when 0):
+    the end-to-end tests use it to make one resource's write fail, or
+    throttle it once. Cleared by :func:`reset`."""
+    op = body.get("operation")
+    if op not in ("UpdateResource", "DeleteResource"):
+        raise Validation("operation must be UpdateResource or DeleteResource")
+    if not isinstance(body.get("identifier"), str) or not isinstance(body.get("errorCode"), str):
+        raise Validation("identifier and errorCode are required strings")
+    fault = {
+        "operation": op,
+        "identifier": body["identifier"],
+        "errorCode": body["errorCode"],
+        "message": body.get("message") or "injected failure",
+        "times": int(body.get("times") or 0),
+    }
+    with _State.lock:
+        _State.faults.append(fault)
+
+
+def _take_fault(operation: str, ident: str):
+    """The injected (error code, message) for this call, consuming one use."""
+    with _State.lock:
+        for fault in _State.faults:
+            if fault["operation"] == operation and fault["identifier"] == ident:
+                if fault["times"] == 1:
+                    _State.faults.remove(fault)
+                elif fault["times"] > 1:
+                    fault["times"] -= 1
+                return fault["errorCode"], fault["message"]
+    return None
+
+
+def _replayed(body: dict, operation: str):
+    """The earlier ProgressEvent of a request with the same ClientToken, as
+    Cloud Control answers a repeated token; ``ClientTokenConflictException``
+    when the token was used for a different request; ``None`` when new."""
+    token = body.get("ClientToken")
+    if not token:
+        return None
+    params = (operation, body.get("TypeName"), body.get("Identifier"), body.get("PatchDocument"))
+    with _State.lock:
+        seen = _State.client_tokens.get(token)
+        if seen is None:
+            return None
+        if seen[0] != params:
+            raise ClientTokenConflict(f"ClientToken {token} was used for a different request")
+        return {"ProgressEvent": _State.requests[seen[1]]}
+
+
+def _remember(body: dict, operation: str, answer: dict) -> dict:
+    token = body.get("ClientToken")
+    if token:
+        params = (operation, body.get("TypeName"), body.get("Identifier"), body.get("PatchDocument"))
+        with _State.lock:
+            _State.client_tokens[token] = (params, answer["ProgressEvent"]["RequestToken"])
+    return answer
 
 
 def _progress(module, ident, operation, status, model=None, error=None) -> dict:
@@ -173,12 +241,23 @@ def _check_updatable(module, before: dict, after: dict) -> None:
 
 
 def update_resource(body: dict) -> dict:
-    """UpdateResource: apply the RFC 6902 patch, write it back through moto."""
+    """UpdateResource: apply the RFC 6902 patch, write it back through moto.
+    A repeated ClientToken answers the earlier request instead."""
+    replayed = _replayed(body, "UPDATE")
+    if replayed is not None:
+        return replayed
+    return _remember(body, "UPDATE", _update(body))
+
+
+def _update(body: dict) -> dict:
     module = _type(body.get("TypeName"))
     ident = _identifier(body)
     patch = body.get("PatchDocument")
     if not isinstance(patch, str):
         raise Validation("PatchDocument is required")
+    fault = _take_fault("UpdateResource", ident)
+    if fault is not None:
+        return {"ProgressEvent": _progress(module, ident, "UPDATE", "FAILED", error=fault)}
     try:
         before = _read(module, ident)
     except ResourceNotFound as err:
@@ -196,9 +275,20 @@ def update_resource(body: dict) -> dict:
 
 
 def delete_resource(body: dict) -> dict:
-    """DeleteResource: delete through moto; a missing resource fails with NotFound."""
+    """DeleteResource: delete through moto; a missing resource fails with
+    NotFound. A repeated ClientToken answers the earlier request instead."""
+    replayed = _replayed(body, "DELETE")
+    if replayed is not None:
+        return replayed
+    return _remember(body, "DELETE", _delete(body))
+
+
+def _delete(body: dict) -> dict:
     module = _type(body.get("TypeName"))
     ident = _identifier(body)
+    fault = _take_fault("DeleteResource", ident)
+    if fault is not None:
+        return {"ProgressEvent": _progress(module, ident, "DELETE", "FAILED", error=fault)}
     try:
         _read(module, ident)
         module.delete(_aws(), ident)

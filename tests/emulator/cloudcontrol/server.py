@@ -16,7 +16,8 @@ log = logging.getLogger("cloudcontrol")
 
 
 class Handler(BaseHTTPRequestHandler):
-    """One request: POST / with X-Amz-Target, or the emulator's own GET /health, POST /reset."""
+    """One request: POST / with X-Amz-Target, or the emulator's own GET /health,
+    POST /reset and POST /faults (tests inject write failures)."""
 
     protocol_version = "HTTP/1.1"
     server_version = "realdrift-cloudcontrol"
@@ -51,6 +52,14 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/reset" and not target:
             operations.reset()
             self._send(200, {"status": "reset"})
+            return
+        if self.path == "/faults" and not target:
+            try:
+                operations.add_fault(json.loads(raw or b"{}"))
+            except (ValueError, CloudControlError) as err:
+                self._error(400, "ValidationException", str(err))
+                return
+            self._send(200, {"status": "fault added"})
             return
         if not target.startswith(TARGET_PREFIX):
             self._error(400, "UnknownOperationException", f"missing or foreign X-Amz-Target {target!r}")

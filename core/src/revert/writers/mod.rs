@@ -1,0 +1,134 @@
+//! Service writers for what Cloud Control cannot write, registered by data
+//! (`core/data/revert-writers.json`): each builds the calls its writer makes,
+//! from the declared properties and the finding. One file per writer.
+
+mod iam_inline_policy;
+mod lambda_permission;
+mod resource_policy;
+
+pub(crate) use iam_inline_policy::property_ops as iam_property_ops;
+
+use super::input::RevertResource;
+use super::model::{ItemKind, RefusalReason, ServiceOp, Writer};
+use super::rules::TypeWriter;
+use super::target::{Decision, Refused};
+use crate::declared::DeclaredValue;
+use crate::normalize::canonicalize_for_compare;
+use serde_json::Value;
+
+/// The calls that converge a finding on a type a service writer applies whole.
+pub(crate) fn type_ops(
+    entry: &TypeWriter,
+    res: &RevertResource,
+    top: &str,
+    decision: &Decision,
+) -> Result<Vec<ServiceOp>, Refused> {
+    if !entry.writes.iter().any(|w| w == top) {
+        return Err((
+            RefusalReason::NoWriter,
+            format!(
+                "the {} writer converges only {}",
+                entry.writer.as_str(),
+                entry.writes.join(", ")
+            ),
+        ));
+    }
+    if decision.kind != ItemKind::Template {
+        return Err((
+            RefusalReason::NoWriter,
+            format!(
+                "the {} writer writes the declared state only; a value the template does not declare has no writer",
+                entry.writer.as_str()
+            ),
+        ));
+    }
+    match entry.writer {
+        Writer::S3BucketPolicy | Writer::SnsTopicPolicy | Writer::SqsQueuePolicy => {
+            resource_policy::put(entry, res).map(|op| vec![op])
+        }
+        Writer::IamInlinePolicy => iam_inline_policy::put_declared(res).map(|op| vec![op]),
+        Writer::LambdaPermission => lambda_permission::put(res).map(|op| vec![op]),
+        Writer::CloudControl => Err(no_writer(entry)),
+    }
+}
+
+/// The calls that remove an out-of-band instance of a service-written type.
+pub(crate) fn delete_ops(entry: &TypeWriter, identifier: &str) -> Result<Vec<ServiceOp>, Refused> {
+    if !entry.delete {
+        return Err(no_writer(entry));
+    }
+    match entry.writer {
+        Writer::S3BucketPolicy => Ok(vec![ServiceOp::DeleteBucketPolicy {
+            bucket: identifier.to_string(),
+        }]),
+        Writer::SqsQueuePolicy => Ok(vec![ServiceOp::RemoveQueuePolicy {
+            queues: vec![identifier.to_string()],
+        }]),
+        Writer::LambdaPermission => lambda_permission::remove(identifier).map(|op| vec![op]),
+        _ => Err(no_writer(entry)),
+    }
+}
+
+fn no_writer(entry: &TypeWriter) -> Refused {
+    (
+        RefusalReason::NoWriter,
+        format!(
+            "the {} writer cannot remove an out-of-band {}",
+            entry.writer.as_str(),
+            entry.resource_type
+        ),
+    )
+}
+
+/// A declared property as JSON; refused when not fully resolved.
+pub(crate) fn declared_json(res: &RevertResource, prop: &str) -> Result<Option<Value>, Refused> {
+    match res.declared.get(prop) {
+        None => Ok(None),
+        Some(v) => v.to_json().map(Some).ok_or_else(|| {
+            (
+                RefusalReason::Unresolved,
+                format!("declared {prop} is not resolved; the writer cannot build its call"),
+            )
+        }),
+    }
+}
+
+/// A required declared property, in canonical form.
+pub(crate) fn required_canonical(res: &RevertResource, prop: &str) -> Result<Value, Refused> {
+    declared_json(res, prop)?
+        .map(|v| canonicalize_for_compare(&v))
+        .ok_or_else(|| missing(prop))
+}
+
+/// A declared string or list of strings (a lone string is a one-element list).
+pub(crate) fn declared_strings(res: &RevertResource, prop: &str) -> Result<Vec<String>, Refused> {
+    let shape = || {
+        (
+            RefusalReason::NoTarget,
+            format!("declared {prop} is not a string or a list of strings"),
+        )
+    };
+    match res.declared.get(prop) {
+        None => Ok(Vec::new()),
+        Some(v) if !v.is_fully_resolved() => Err((
+            RefusalReason::Unresolved,
+            format!("declared {prop} is not resolved; the writer cannot name its target"),
+        )),
+        Some(DeclaredValue::String(s)) => Ok(vec![s.clone()]),
+        Some(DeclaredValue::Array(items)) => items
+            .iter()
+            .map(|i| match i {
+                DeclaredValue::String(s) => Ok(s.clone()),
+                _ => Err(shape()),
+            })
+            .collect(),
+        Some(_) => Err(shape()),
+    }
+}
+
+pub(crate) fn missing(prop: &str) -> Refused {
+    (
+        RefusalReason::NoTarget,
+        format!("the template declares no {prop}; the writer has nothing to write"),
+    )
+}

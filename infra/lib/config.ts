@@ -1,0 +1,193 @@
+// The app's configuration: CDK context values (cdk.json, or `-c key=value`),
+// validated once, with every default in one place. docs/deploy.md documents
+// each key; a bad value fails synth with an error naming the key.
+import * as path from 'path';
+
+/** Lambda architecture of the three functions. */
+export type Architecture = 'arm64' | 'x86_64';
+
+/** Everything the stack reads from context. */
+export interface RealdriftConfig {
+  /** CloudFormation stack name of realdrift itself. */
+  readonly stackName: string;
+  /** Stack-name globs the functions watch; empty = every CDK stack of the region. */
+  readonly stacks: string[];
+  /** EventBridge schedule expression of the full scan. */
+  readonly schedule: string;
+  /** Email addresses subscribed to the alert topic. */
+  readonly alertEmails: string[];
+  /** Name or ARN of an existing Slack webhook secret; undefined = create an empty one. */
+  readonly slackSecret?: string;
+  /** KMS key ARN of an existing Slack secret encrypted with a customer managed key. */
+  readonly slackSecretKmsKeyArn?: string;
+  /** Create a CloudTrail trail for management events (for accounts without one). */
+  readonly createTrail: boolean;
+  /** Days the optional trail's log files are kept. */
+  readonly trailRetentionDays: number;
+  /** Parallel resource reads per stack (REALDRIFT_CONCURRENCY). */
+  readonly concurrency: number;
+  /** Managed policy (name or ARN) used as the revert role's permissions boundary. */
+  readonly revertPermissionsBoundary?: string;
+  /** Resource types revert may write (their update/delete handler permissions are granted). */
+  readonly revertTypes: string[];
+  /** Role ARNs (globs allowed) revert may pass to a service when it restores a role property. */
+  readonly revertPassRoles: string[];
+  /** Lambda architecture. */
+  readonly architecture: Architecture;
+  /** Directory holding <binary>/bootstrap.zip from `cargo lambda build --output-format zip`. */
+  readonly lambdaAssets: string;
+  /** The repository's baselines directory, synced to s3://bucket/baselines/ on deploy. */
+  readonly baselinesDir: string;
+  /** The on-change event table (core/data/cloudtrail-events.json). */
+  readonly cloudtrailEventsFile: string;
+  /** Days a replaced or deleted object version is kept in the bucket. */
+  readonly noncurrentVersionDays: number;
+  /** Days the functions' logs are kept. */
+  readonly logRetentionDays: number;
+  /** Seconds a change event waits in the queue before on-change reads (lets changes settle). */
+  readonly changeDelaySeconds: number;
+  /** RUST_LOG of the functions. */
+  readonly logLevel: string;
+  /** Existing bucket receiving the realdrift bucket's server access logs; undefined = none. */
+  readonly accessLogsBucket?: string;
+  /** `owner/repo` allowed to sync baselines through GitHub OIDC; undefined = no sync role. */
+  readonly githubRepository?: string;
+  /** Git ref of that repository allowed to sync (`refs/heads/main`). */
+  readonly githubRef: string;
+  /** ARN of the account's existing GitHub OIDC provider; undefined = create one. */
+  readonly githubOidcProviderArn?: string;
+  /** Emit CDK's bootstrap-version check (off only for the local emulator, which cannot evaluate it). */
+  readonly bootstrapVersionRule: boolean;
+}
+
+/** Where relative paths in context are anchored: the infra/ directory. */
+export const INFRA_DIR = path.resolve(__dirname, '..');
+
+/** The types revert may write unless `revertTypes` says otherwise. */
+export const DEFAULT_REVERT_TYPES = [
+  'AWS::DynamoDB::Table',
+  'AWS::Events::Rule',
+  'AWS::IAM::Policy',
+  'AWS::IAM::Role',
+  'AWS::Lambda::Function',
+  'AWS::Lambda::Permission',
+  'AWS::Logs::LogGroup',
+  'AWS::S3::Bucket',
+  'AWS::S3::BucketPolicy',
+  'AWS::SNS::Subscription',
+  'AWS::SNS::Topic',
+  'AWS::SNS::TopicPolicy',
+  'AWS::SQS::Queue',
+  'AWS::SQS::QueuePolicy',
+];
+
+/** The retention periods CloudWatch Logs accepts. */
+const LOG_RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
+
+type Lookup = (key: string) => unknown;
+
+/** Reads and validates the configuration through a context lookup (`node.tryGetContext`). */
+export function loadConfig(get: Lookup): RealdriftConfig {
+  const r = new Reader(get);
+  const config: RealdriftConfig = {
+    stackName: r.string('stackName', 'Realdrift', /^[A-Za-z][A-Za-z0-9-]{0,127}$/),
+    stacks: r.list('stacks', []),
+    schedule: r.string('schedule', 'rate(1 hour)', /^(rate|cron)\(.+\)$/),
+    alertEmails: r.list('alertEmails', [], /^[^@\s]+@[^@\s]+\.[^@\s]+$/),
+    slackSecret: r.optional('slackSecret', /^(arn:aws[a-z-]*:secretsmanager:.+|[A-Za-z0-9/_+=.@-]{1,512})$/),
+    slackSecretKmsKeyArn: r.optional('slackSecretKmsKeyArn', /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/.+$/),
+    createTrail: r.bool('createTrail', false),
+    trailRetentionDays: r.int('trailRetentionDays', 90, 1, 3650),
+    concurrency: r.int('concurrency', 16, 1, 128),
+    revertPermissionsBoundary: r.optional('revertPermissionsBoundary', /^(arn:aws[a-z-]*:iam::\d{12}:policy\/.+|[\w+=,.@/-]{1,128})$/),
+    revertTypes: r.list('revertTypes', DEFAULT_REVERT_TYPES, /^[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+$/),
+    revertPassRoles: r.list('revertPassRoles', [], /^arn:aws[a-z-]*:iam::(\d{12}|\*):role\/.+$/),
+    architecture: r.oneOf('architecture', 'arm64', ['arm64', 'x86_64']) as Architecture,
+    lambdaAssets: r.path('lambdaAssets', '../target/lambda'),
+    baselinesDir: r.path('baselinesDir', '../baselines'),
+    cloudtrailEventsFile: r.path('cloudtrailEventsFile', '../core/data/cloudtrail-events.json'),
+    noncurrentVersionDays: r.int('noncurrentVersionDays', 90, 1, 3650),
+    logRetentionDays: r.intOneOf('logRetentionDays', 30, LOG_RETENTION_DAYS),
+    changeDelaySeconds: r.int('changeDelaySeconds', 30, 0, 900),
+    logLevel: r.string('logLevel', 'info', /^[A-Za-z0-9_=,:.-]+$/),
+    accessLogsBucket: r.optional('accessLogsBucket', /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/),
+    githubRepository: r.optional('githubRepository', /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/),
+    githubRef: r.string('githubRef', 'refs/heads/main', /^refs\/[A-Za-z0-9_./*-]+$/),
+    githubOidcProviderArn: r.optional('githubOidcProviderArn', /^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/.+$/),
+    bootstrapVersionRule: r.bool('bootstrapVersionRule', true),
+  };
+  return config;
+}
+
+/** Typed access to context values, which arrive as JSON from cdk.json and as strings from `-c`. */
+class Reader {
+  constructor(private readonly get: Lookup) {}
+
+  private raw(key: string): unknown {
+    const v = this.get(key);
+    return v === '' ? undefined : v;
+  }
+
+  private fail(key: string, value: unknown, want: string): never {
+    throw new Error(`context ${key}: ${JSON.stringify(value)} is not ${want}`);
+  }
+
+  string(key: string, fallback: string, re: RegExp): string {
+    return this.optional(key, re) ?? fallback;
+  }
+
+  optional(key: string, re: RegExp): string | undefined {
+    const v = this.raw(key);
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'string' || !re.test(v)) this.fail(key, v, `a string matching ${re}`);
+    return v;
+  }
+
+  oneOf(key: string, fallback: string, allowed: string[]): string {
+    const v = this.raw(key) ?? fallback;
+    if (typeof v !== 'string' || !allowed.includes(v)) this.fail(key, v, `one of ${allowed.join(', ')}`);
+    return v;
+  }
+
+  bool(key: string, fallback: boolean): boolean {
+    const v = this.raw(key);
+    if (v === undefined || v === null) return fallback;
+    if (v === true || v === 'true') return true;
+    if (v === false || v === 'false') return false;
+    return this.fail(key, v, 'true or false');
+  }
+
+  int(key: string, fallback: number, min: number, max: number): number {
+    const v = this.raw(key);
+    if (v === undefined || v === null) return fallback;
+    const n = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+      this.fail(key, v, `an integer from ${min} to ${max}`);
+    }
+    return n;
+  }
+
+  intOneOf(key: string, fallback: number, allowed: number[]): number {
+    const n = this.int(key, fallback, Math.min(...allowed), Math.max(...allowed));
+    if (!allowed.includes(n)) this.fail(key, n, `one of ${allowed.join(', ')}`);
+    return n;
+  }
+
+  /** A JSON list, or a comma-separated string (`-c stacks=Prod*,Api*`). */
+  list(key: string, fallback: string[], re?: RegExp): string[] {
+    const v = this.raw(key);
+    if (v === undefined || v === null) return [...fallback];
+    const items = typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter((s) => s !== '') : v;
+    if (!Array.isArray(items) || items.some((i) => typeof i !== 'string' || (re !== undefined && !re.test(i)))) {
+      this.fail(key, v, re ? `a list of strings matching ${re}` : 'a list of strings');
+    }
+    return items as string[];
+  }
+
+  /** A path, relative ones anchored at infra/. */
+  path(key: string, fallback: string): string {
+    const v = this.raw(key) ?? fallback;
+    if (typeof v !== 'string') this.fail(key, v, 'a path');
+    return path.resolve(INFRA_DIR, v);
+  }
+}

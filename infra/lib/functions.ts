@@ -1,0 +1,83 @@
+// One realdrift Lambda function: its own role, log group and error alarm, code
+// from the zip `cargo lambda build --output-format zip` wrote.
+import * as fs from 'fs';
+import * as path from 'path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+import { RealdriftConfig } from './config';
+
+/** What differs between the three functions. */
+export interface RealdriftFunctionProps {
+  /** The cargo binary name (`realdrift-scan`); its zip is `<lambdaAssets>/<binary>/bootstrap.zip`. */
+  readonly binary: string;
+  readonly description: string;
+  readonly memorySize: number;
+  readonly timeout: Duration;
+  readonly environment: Record<string, string>;
+  readonly alarmTopic: sns.ITopic;
+}
+
+/** The path of a function's zip, or a clear error when it was not built. */
+export function assetZip(config: RealdriftConfig, binary: string): string {
+  const zip = path.join(config.lambdaAssets, binary, 'bootstrap.zip');
+  if (!fs.existsSync(zip)) {
+    throw new Error(
+      `${zip} not found: build the functions first (scripts/build-functions.sh --${config.architecture === 'arm64' ? 'arm64' : 'x86-64'}) ` +
+        'or point -c lambdaAssets=DIR at the directory holding <binary>/bootstrap.zip',
+    );
+  }
+  return zip;
+}
+
+/** A provided.al2023 function with a dedicated role (no AWS managed policy) and log group. */
+export class RealdriftFunction extends Construct {
+  readonly role: iam.Role;
+  readonly function: lambda.Function;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, config: RealdriftConfig, props: RealdriftFunctionProps) {
+    super(scope, id);
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: config.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `realdrift ${props.binary}`,
+    });
+    // Only its own log group: what AWSLambdaBasicExecutionRole grants, scoped.
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [this.logGroup.logGroupArn],
+      }),
+    );
+    this.function = new lambda.Function(this, 'Function', {
+      description: props.description,
+      runtime: lambda.Runtime.PROVIDED_AL2023,
+      architecture: config.architecture === 'arm64' ? lambda.Architecture.ARM_64 : lambda.Architecture.X86_64,
+      handler: 'bootstrap',
+      code: lambda.Code.fromAsset(assetZip(config, props.binary)),
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      environment: props.environment,
+    });
+    new cloudwatch.Alarm(this, 'Errors', {
+      alarmDescription: `realdrift: ${props.binary} failed (function errors)`,
+      metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    }).addAlarmAction(new cwActions.SnsAction(props.alarmTopic));
+  }
+}

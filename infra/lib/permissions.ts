@@ -1,0 +1,146 @@
+// The IAM side of realdrift: the generated read policies every function
+// shares, the SDK reader actions, revert's write grants, and the explicit
+// denies that keep data planes and realdrift's own IAM out of reach.
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import { readPermissions, sdkActions, writePatternsFor } from './permission-data';
+
+/** Cloud Control write calls revert makes (it plans RFC 6902 patches and applies them). */
+export const CLOUD_CONTROL_WRITE = [
+  'cloudformation:UpdateResource',
+  'cloudformation:DeleteResource',
+  'cloudformation:GetResourceRequestStatus',
+];
+
+/**
+ * The characters revert's write actions may take in its inline policy: IAM
+ * caps a role's inline policies at 10,240 characters together, and the
+ * function's own statements need the rest.
+ */
+export const REVERT_WRITE_BUDGET = 7000;
+
+/** The generated read handler permissions as customer managed policies (IAM caps each at 6,144 characters). */
+export class ReadPolicies extends Construct {
+  readonly policies: iam.ManagedPolicy[];
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const data = readPermissions();
+    this.policies = data.chunks.map(
+      (chunk, i) =>
+        new iam.ManagedPolicy(this, `Part${i + 1}`, {
+          description:
+            `realdrift: read permissions of the CloudFormation registry read/list handlers, ` +
+            `part ${i + 1} of ${data.chunks.length} (generated from registry schemas, data-plane actions excluded)`,
+          statements: [new iam.PolicyStatement({ actions: chunk, resources: ['*'] })],
+        }),
+    );
+  }
+
+  /** Attaches every part to a role. */
+  attachTo(role: iam.IRole): void {
+    for (const p of this.policies) role.addManagedPolicy(p);
+  }
+}
+
+/** CloudFormation, Cloud Control and per-type reader calls of the engine (data/sdk-actions.json). */
+export function readerStatement(): iam.PolicyStatement {
+  const actions = [...new Set(sdkActions().readers.map((r) => r.action))].sort();
+  return new iam.PolicyStatement({ actions, resources: ['*'] });
+}
+
+/** What revert may write: Cloud Control writes and the update/delete handler actions of the given types. */
+export function revertWriteStatements(types: string[], passRoles: string[]): iam.PolicyStatement[] {
+  const handlerActions = writePatternsFor(types);
+  const size = handlerActions.reduce((n, a) => n + a.length + 3, 0);
+  if (size > REVERT_WRITE_BUDGET) {
+    throw new Error(
+      `context revertTypes: the ${types.length} types need ${handlerActions.length} write actions ` +
+        `(${size} characters), more than fits revert's inline policy (${REVERT_WRITE_BUDGET}); list fewer types`,
+    );
+  }
+  const statements = [
+    new iam.PolicyStatement({ actions: CLOUD_CONTROL_WRITE, resources: ['*'] }),
+    new iam.PolicyStatement({ actions: handlerActions, resources: ['*'] }),
+  ];
+  if (passRoles.length > 0) {
+    statements.push(new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: passRoles }));
+  }
+  return statements;
+}
+
+/** Realdrift's own IAM resources, which no function may change. */
+export interface OwnIam {
+  readonly roleArns: string[];
+  readonly policyArns: string[];
+}
+
+const ROLE_WRITES = [
+  'iam:AttachRolePolicy',
+  'iam:DeleteRole',
+  'iam:DeleteRolePermissionsBoundary',
+  'iam:DeleteRolePolicy',
+  'iam:DetachRolePolicy',
+  'iam:PutRolePermissionsBoundary',
+  'iam:PutRolePolicy',
+  'iam:TagRole',
+  'iam:UntagRole',
+  'iam:UpdateAssumeRolePolicy',
+  'iam:UpdateRole',
+  'iam:UpdateRoleDescription',
+];
+const POLICY_WRITES = [
+  'iam:CreatePolicyVersion',
+  'iam:DeletePolicy',
+  'iam:DeletePolicyVersion',
+  'iam:SetDefaultPolicyVersion',
+  'iam:TagPolicy',
+  'iam:UntagPolicy',
+];
+
+/** Explicit denies: no function changes realdrift's roles or the policies attached to them. */
+export function denyOwnIamStatements(own: OwnIam): iam.PolicyStatement[] {
+  const out = [new iam.PolicyStatement({ effect: iam.Effect.DENY, actions: ROLE_WRITES, resources: own.roleArns })];
+  if (own.policyArns.length > 0) {
+    out.push(new iam.PolicyStatement({ effect: iam.Effect.DENY, actions: POLICY_WRITES, resources: own.policyArns }));
+  }
+  return out;
+}
+
+/** realdrift's own data a function legitimately reads. */
+export interface OwnData {
+  /** ARN pattern of the realdrift bucket's objects. */
+  readonly bucketObjects: string;
+  /** The Slack secret's ARN (pattern), when the function reads it. */
+  readonly slackSecretArn?: string;
+}
+
+/**
+ * Explicit denies of the plainest data-plane reads outside realdrift's own
+ * resources: a later edit that widens a grant still cannot read object
+ * contents, secret values, parameter values or table items.
+ */
+export function denyDataPlaneStatements(own: OwnData): iam.PolicyStatement[] {
+  const deny = (props: Omit<iam.PolicyStatementProps, 'effect'>) =>
+    new iam.PolicyStatement({ effect: iam.Effect.DENY, ...props });
+  return [
+    deny({ actions: ['s3:GetObject', 's3:GetObjectVersion'], notResources: [own.bucketObjects] }),
+    own.slackSecretArn
+      ? deny({ actions: ['secretsmanager:GetSecretValue'], notResources: [own.slackSecretArn] })
+      : deny({ actions: ['secretsmanager:GetSecretValue'], resources: ['*'] }),
+    deny({
+      actions: [
+        'ssm:GetParameter',
+        'ssm:GetParameters',
+        'ssm:GetParametersByPath',
+        'ssm:GetParameterHistory',
+        'dynamodb:GetItem',
+        'dynamodb:BatchGetItem',
+        'dynamodb:Query',
+        'dynamodb:Scan',
+        'dynamodb:PartiQLSelect',
+      ],
+      resources: ['*'],
+    }),
+  ];
+}

@@ -1,0 +1,195 @@
+// The one realdrift stack: storage, alerts, queues, the three functions with
+// their permissions, triggers, the optional baselines sync role, and outputs.
+import { CfnOutput, Duration, Fn, Stack, StackProps } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Construct } from 'constructs';
+import { Alerts } from './alerts';
+import { RealdriftConfig } from './config';
+import { loadEventSources } from './event-sources';
+import { RealdriftFunction } from './functions';
+import {
+  ReadPolicies,
+  denyDataPlaneStatements,
+  denyOwnIamStatements,
+  readerStatement,
+  revertWriteStatements,
+} from './permissions';
+import { WorkQueue } from './queues';
+import { Storage } from './storage';
+import { SyncRole } from './sync-role';
+import { Triggers } from './triggers';
+
+/** Function timeouts; queue visibility follows AWS's advice of six times the consumer's timeout. */
+const SCAN_TIMEOUT = Duration.minutes(15);
+const ON_CHANGE_TIMEOUT = Duration.minutes(2);
+const REVERT_TIMEOUT = Duration.minutes(10);
+
+/** realdrift, installed in one account and region. */
+export class RealdriftStack extends Stack {
+  readonly storage: Storage;
+  readonly alerts: Alerts;
+  readonly scan: RealdriftFunction;
+  readonly onChange: RealdriftFunction;
+  readonly revert: RealdriftFunction;
+  readonly scanQueue: WorkQueue;
+  readonly changeQueue: WorkQueue;
+  readonly readPolicies: ReadPolicies;
+
+  constructor(scope: Construct, id: string, config: RealdriftConfig, props?: StackProps) {
+    super(scope, id, props);
+    const eventSources = loadEventSources(config.cloudtrailEventsFile);
+
+    this.storage = new Storage(this, 'Storage', config);
+    this.alerts = new Alerts(this, 'Alerts', config);
+    const topic = this.alerts.topic;
+
+    const work = (this.scanQueue = new WorkQueue(this, 'ScanWork', {
+      purpose: 'stack scans',
+      visibilityTimeout: Duration.seconds(SCAN_TIMEOUT.toSeconds() * 6),
+      maxReceiveCount: 3,
+      maxAge: Duration.hours(2),
+      alarmTopic: topic,
+    }));
+    const changes = (this.changeQueue = new WorkQueue(this, 'Changes', {
+      purpose: 'change events',
+      visibilityTimeout: Duration.seconds(ON_CHANGE_TIMEOUT.toSeconds() * 6),
+      deliveryDelay: Duration.seconds(config.changeDelaySeconds),
+      maxReceiveCount: 3,
+      maxAge: Duration.minutes(30),
+      alarmTopic: topic,
+    }));
+
+    const common = {
+      REALDRIFT_BUCKET: this.storage.bucket.bucketName,
+      REALDRIFT_TOPIC_ARN: topic.topicArn,
+      REALDRIFT_STACKS: config.stacks.join(','),
+      RUST_LOG: config.logLevel,
+    };
+    const reading = {
+      REALDRIFT_SLACK_SECRET_ID: this.alerts.slackSecretId,
+      REALDRIFT_CONCURRENCY: String(config.concurrency),
+    };
+
+    this.revert = new RealdriftFunction(this, 'Revert', config, {
+      binary: 'realdrift-revert',
+      description: 'realdrift: writes the intended values back (dry run, then apply)',
+      memorySize: 512,
+      timeout: REVERT_TIMEOUT,
+      environment: common,
+      alarmTopic: topic,
+    });
+    this.scan = new RealdriftFunction(this, 'Scan', config, {
+      binary: 'realdrift-scan',
+      description: 'realdrift: scheduled scan (dispatch one message per stack, then scan each)',
+      memorySize: 512,
+      timeout: SCAN_TIMEOUT,
+      environment: { ...common, ...reading, REALDRIFT_SCAN_QUEUE_URL: work.queue.queueUrl },
+      alarmTopic: topic,
+    });
+    this.onChange = new RealdriftFunction(this, 'OnChange', config, {
+      binary: 'realdrift-on-change',
+      description: 'realdrift: re-reads the resources a CloudTrail write event touched',
+      memorySize: 256,
+      timeout: ON_CHANGE_TIMEOUT,
+      environment: { ...common, ...reading, REALDRIFT_REVERT_ROLE_ARN: this.revert.role.roleArn },
+      alarmTopic: topic,
+    });
+
+    this.scan.function.addEventSource(
+      new SqsEventSource(work.queue, { batchSize: 5, reportBatchItemFailures: true, maxConcurrency: 5 }),
+    );
+    work.queue.grantSendMessages(this.scan.role);
+    this.onChange.function.addEventSource(
+      new SqsEventSource(changes.queue, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+
+    this.readPolicies = new ReadPolicies(this, 'ReadPolicies');
+    this.grantPermissions(config);
+    new Triggers(this, 'Triggers', config, {
+      scan: this.scan.function,
+      changeQueue: changes.queue,
+      eventSources,
+    });
+
+    this.addOutputs(config);
+  }
+
+  /** Each function's grants (reads for all three, writes for revert) and the explicit denies. */
+  private grantPermissions(config: RealdriftConfig): void {
+    const readPolicies = this.readPolicies;
+    const all = [this.scan, this.onChange, this.revert];
+    for (const fn of all) {
+      readPolicies.attachTo(fn.role);
+      fn.role.addToPrincipalPolicy(readerStatement());
+    }
+    this.storage.grant(this.scan.role, ['baselines', 'state', 'index', 'cache'], ['state', 'index', 'cache']);
+    this.storage.grant(this.onChange.role, ['baselines', 'state', 'index', 'cache'], ['state', 'index', 'cache']);
+    this.storage.grant(this.revert.role, ['baselines', 'state', 'index'], []);
+    this.alerts.grant(this.scan.role, true);
+    this.alerts.grant(this.onChange.role, true);
+    this.alerts.grant(this.revert.role, false);
+    for (const s of revertWriteStatements(config.revertTypes, config.revertPassRoles)) {
+      this.revert.role.addToPrincipalPolicy(s);
+    }
+
+    const boundary = config.revertPermissionsBoundary
+      ? config.revertPermissionsBoundary.startsWith('arn:')
+        ? iam.ManagedPolicy.fromManagedPolicyArn(this, 'RevertBoundary', config.revertPermissionsBoundary)
+        : iam.ManagedPolicy.fromManagedPolicyName(this, 'RevertBoundary', config.revertPermissionsBoundary)
+      : undefined;
+    if (boundary) iam.PermissionsBoundary.of(this.revert.role).apply(boundary);
+
+    const own = {
+      roleArns: all.map((f) => f.role.roleArn),
+      policyArns: [
+        ...readPolicies.policies.map((p) => p.managedPolicyArn),
+        ...(boundary ? [boundary.managedPolicyArn] : []),
+      ],
+    };
+    for (const fn of all) {
+      const slack = fn !== this.revert ? this.alerts.slackSecretPolicyArn : undefined;
+      for (const s of [
+        ...denyOwnIamStatements(own),
+        ...denyDataPlaneStatements({ bucketObjects: this.storage.bucket.arnForObjects('*'), slackSecretArn: slack }),
+      ]) {
+        fn.role.addToPrincipalPolicy(s);
+      }
+    }
+
+  }
+
+  /** The outputs an operator needs after deploy. */
+  private addOutputs(config: RealdriftConfig): void {
+    const topic = this.alerts.topic;
+    new CfnOutput(this, 'BucketName', {
+      description: 'realdrift bucket (baselines/, state/, index/, cache/)',
+      value: this.storage.bucket.bucketName,
+    });
+    new CfnOutput(this, 'TopicArn', { description: 'alert topic', value: topic.topicArn });
+    new CfnOutput(this, 'SlackSecretId', {
+      description: 'secret holding the Slack webhook URL',
+      value: this.alerts.slackSecretId,
+    });
+    new CfnOutput(this, 'RevertFunctionName', {
+      description: 'the revert function (invoke it directly)',
+      value: this.revert.function.functionName,
+    });
+    new CfnOutput(this, 'RevertDryRunCommand', {
+      description: 'plan a revert of one stack without writing anything (replace MyStack)',
+      value: Fn.join('', [
+        'aws lambda invoke --function-name ',
+        this.revert.function.functionName,
+        ` --cli-binary-format raw-in-base64-out --payload '{"stack":"MyStack","dryRun":true}' revert-plan.json`,
+      ]),
+    });
+
+    if (config.githubRepository) {
+      const sync = new SyncRole(this, 'BaselinesSync', { ...config, githubRepository: config.githubRepository }, this.storage.bucket);
+      new CfnOutput(this, 'SyncRoleArn', {
+        description: 'role the baselines sync workflow assumes (GitHub OIDC)',
+        value: sync.role.roleArn,
+      });
+    }
+  }
+}

@@ -1,0 +1,95 @@
+// The realdrift bucket and the deploy-time sync of the repository's
+// baselines/ into it.
+import * as fs from 'fs';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { RealdriftConfig } from './config';
+
+/** The S3 prefixes of the realdrift bucket (DESIGN.md, S3 layout). */
+export const PREFIXES = {
+  /** Synced from git; read by every function, written only by the sync. */
+  baselines: 'baselines/',
+  /** Last findings per stack; read/write by scan and on-change, read by revert. */
+  state: 'state/',
+  /** Physical id -> stack index; read/write by scan and on-change, read by revert. */
+  index: 'index/',
+  /** Schema and other caches; read/write by scan and on-change. */
+  cache: 'cache/',
+} as const;
+
+/** A prefix name of the realdrift bucket. */
+export type Prefix = keyof typeof PREFIXES;
+
+/** The versioned, encrypted, TLS-only bucket, and the BucketDeployment of baselines/. */
+export class Storage extends Construct {
+  /** The realdrift bucket. */
+  readonly bucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string, config: RealdriftConfig) {
+    super(scope, id);
+    const accessLogs = config.accessLogsBucket
+      ? s3.Bucket.fromBucketName(this, 'AccessLogs', config.accessLogsBucket)
+      : undefined;
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      versioned: true,
+      // SSE-S3: the functions and the sync need no KMS permission for it, and a
+      // retained bucket never outlives a key it depends on.
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [
+        {
+          id: 'ExpireNoncurrentVersions',
+          noncurrentVersionExpiration: Duration.days(config.noncurrentVersionDays),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: accessLogs ? 'realdrift/' : undefined,
+      // Baselines and findings history outlive the stack: `cdk destroy` keeps them.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    if (!fs.existsSync(config.baselinesDir) || !fs.statSync(config.baselinesDir).isDirectory()) {
+      throw new Error(`context baselinesDir: ${config.baselinesDir} is not a directory`);
+    }
+    // Mirrors baselines/ on every deploy. prune deletes keys that left git, but
+    // only under the destination prefix: state/, index/ and cache/ are untouched.
+    new s3deploy.BucketDeployment(this, 'Baselines', {
+      sources: [s3deploy.Source.asset(config.baselinesDir, { exclude: ['.gitkeep'] })],
+      destinationBucket: this.bucket,
+      destinationKeyPrefix: PREFIXES.baselines,
+      prune: true,
+      retainOnDelete: true,
+      memoryLimit: 256,
+    });
+  }
+
+  /** ARN pattern of every object under the given prefixes. */
+  objectArns(prefixes: Prefix[]): string[] {
+    return prefixes.map((p) => this.bucket.arnForObjects(`${PREFIXES[p]}*`));
+  }
+
+  /**
+   * Object reads under `read`, writes under `write`, and ListBucket (so a
+   * missing key answers 404, not 403: a stack without a baseline is not an
+   * access error).
+   */
+  grant(grantee: iam.IGrantable, read: Prefix[], write: Prefix[]): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn] }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: this.objectArns(read) }),
+    );
+    if (write.length > 0) {
+      grantee.grantPrincipal.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:DeleteObject'], resources: this.objectArns(write) }),
+      );
+    }
+  }
+}

@@ -1,0 +1,102 @@
+// Shared test fixtures: synthesizing the app offline against placeholder
+// function zips, and reading the synthesized template.
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { buildApp } from '../lib/app';
+import { RealdriftStack } from '../lib/realdrift-stack';
+
+export const INFRA = path.resolve(__dirname, '..');
+export const REPO = path.resolve(INFRA, '..');
+
+/** The three function binaries (contract with functions/*). */
+export const BINARIES = ['realdrift-scan', 'realdrift-on-change', 'realdrift-revert'];
+
+let stubDir: string | undefined;
+
+/**
+ * A directory of placeholder `<binary>/bootstrap.zip` files (an empty zip
+ * archive each): tests never build the Rust functions, arm64 least of all.
+ */
+export function stubAssets(): string {
+  if (stubDir) return stubDir;
+  stubDir = fs.mkdtempSync(path.join(os.tmpdir(), 'realdrift-assets-'));
+  const emptyZip = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
+  for (const b of BINARIES) {
+    fs.mkdirSync(path.join(stubDir, b));
+    fs.writeFileSync(path.join(stubDir, b, 'bootstrap.zip'), emptyZip);
+  }
+  return stubDir;
+}
+
+/** One synthesized app. */
+export interface Synth {
+  readonly app: App;
+  readonly stack: RealdriftStack;
+  readonly template: Template;
+  readonly json: CfnTemplate;
+}
+
+/** The parts of a CloudFormation template the tests read. */
+export interface CfnTemplate {
+  Resources: Record<string, { Type: string; Properties?: any; DeletionPolicy?: string; Condition?: string }>;
+  Outputs?: Record<string, { Value: any; Description?: string }>;
+}
+
+const cache = new Map<string, Synth>();
+
+/**
+ * Synthesizes the app with the given context on top of the defaults
+ * (cdk.json) and stub assets. cdk-nag acknowledgments change no template, so
+ * only the nag tests ask for them (they cost a pass of the rule pack).
+ */
+export function synth(context: Record<string, unknown> = {}, options: { acknowledgeNag?: boolean } = {}): Synth {
+  const acknowledgeNag = options.acknowledgeNag ?? false;
+  const key = JSON.stringify([context, acknowledgeNag]);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const app = new App({ context: { ...cdkJsonContext(), lambdaAssets: stubAssets(), ...context } });
+  const stack = buildApp(app, { acknowledgeNag });
+  const template = Template.fromStack(stack);
+  const result = { app, stack, template, json: template.toJSON() as CfnTemplate };
+  cache.set(key, result);
+  return result;
+}
+
+/** The context block of cdk.json, which `cdk synth` would apply. */
+export function cdkJsonContext(): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(path.join(INFRA, 'cdk.json'), 'utf8')).context;
+}
+
+/** Resources of one type, by logical id. */
+export function resourcesOfType(json: CfnTemplate, type: string): [string, any][] {
+  return Object.entries(json.Resources).filter(([, r]) => r.Type === type);
+}
+
+/** The logical id of the single resource of a type whose logical id starts with a prefix. */
+export function logicalId(json: CfnTemplate, type: string, prefix: string): string {
+  const ids = resourcesOfType(json, type)
+    .map(([id]) => id)
+    .filter((id) => id.startsWith(prefix));
+  if (ids.length !== 1) throw new Error(`expected one ${type} starting with ${prefix}, found ${ids.join(', ') || 'none'}`);
+  return ids[0];
+}
+
+/** Where cfn-lint lives: $CFN_LINT, the repository's .venv, or PATH. */
+export function cfnLintPath(): string | undefined {
+  const candidates = [process.env.CFN_LINT, path.join(REPO, '.venv', 'bin', 'cfn-lint')];
+  for (const c of candidates) if (c && fs.existsSync(c)) return c;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const p = path.join(dir, 'cfn-lint');
+    if (fs.existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/** The message when cfn-lint is missing (the tests that need it fail with it). */
+export const CFN_LINT_MISSING =
+  'cfn-lint not found: install the pinned tools with ' +
+  '`python3 -m venv .venv && .venv/bin/pip install -r infra/requirements.txt` at the repository root ' +
+  '(infra/run-tests.sh does it), or set CFN_LINT';

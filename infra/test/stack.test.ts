@@ -1,0 +1,306 @@
+// Points 1-5 and 7 of the deploy issue, asserted on the synthesized template:
+// storage, alerts, queues, functions, triggers and outputs.
+import assert from 'node:assert/strict';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { describe, it } from 'node:test';
+import { Match } from 'aws-cdk-lib/assertions';
+import { BINARIES, logicalId, resourcesOfType, stubAssets, synth } from './helpers';
+
+const tlsDeny = Match.objectLike({
+  Effect: 'Deny',
+  Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+});
+
+describe('storage', () => {
+  it('the bucket is versioned, SSE-encrypted, private, TLS-only, expires old versions and survives stack deletion', () => {
+    const { template, json } = synth();
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        VersioningConfiguration: { Status: 'Enabled' },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        LifecycleConfiguration: {
+          Rules: Match.arrayWith([Match.objectLike({ NoncurrentVersionExpiration: { NoncurrentDays: 90 }, Status: 'Enabled' })]),
+        },
+      }),
+    });
+    const bucket = logicalId(json, 'AWS::S3::Bucket', 'StorageBucket');
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: bucket },
+      PolicyDocument: { Statement: Match.arrayWith([tlsDeny]) },
+    });
+  });
+
+  it('keeps noncurrent versions as long as context says', () => {
+    synth({ noncurrentVersionDays: 30 }).template.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ NoncurrentVersionExpiration: { NoncurrentDays: 30 } })]) },
+    });
+  });
+
+  it('syncs baselines/ to baselines/ on deploy, pruning only under that prefix', () => {
+    const { json } = synth();
+    const [[, deployment]] = resourcesOfType(json, 'Custom::CDKBucketDeployment');
+    assert.equal(deployment.Properties.DestinationBucketKeyPrefix, 'baselines/');
+    assert.equal(deployment.Properties.Prune, true);
+    assert.deepEqual(deployment.Properties.DestinationBucketName, { Ref: logicalId(json, 'AWS::S3::Bucket', 'StorageBucket') });
+    // No other deployment writes to the bucket: state/, index/ and cache/ are the functions' alone.
+    assert.equal(resourcesOfType(json, 'Custom::CDKBucketDeployment').length, 1);
+  });
+
+  it('fails synth when the baselines directory is missing', () => {
+    assert.throws(() => synth({ baselinesDir: '/nonexistent/baselines' }), /context baselinesDir: \/nonexistent\/baselines is not a directory/);
+  });
+
+  it('sends server access logs to the bucket context names', () => {
+    synth({ accessLogsBucket: 'central-logs' }).template.hasResourceProperties('AWS::S3::Bucket', {
+      LoggingConfiguration: { DestinationBucketName: 'central-logs', LogFilePrefix: 'realdrift/' },
+    });
+  });
+});
+
+describe('alerts', () => {
+  it('the topic is KMS-encrypted with a rotating key and TLS-only', () => {
+    const { template, json } = synth();
+    const key = logicalId(json, 'AWS::KMS::Key', 'AlertsKey');
+    template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [key, 'Arn'] } });
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', { PolicyDocument: { Statement: Match.arrayWith([tlsDeny]) } });
+  });
+
+  it('subscribes the email addresses context lists, and none by default', () => {
+    assert.equal(resourcesOfType(synth().json, 'AWS::SNS::Subscription').length, 0);
+    const { template } = synth({ alertEmails: 'ops@example.com,oncall@example.com' });
+    template.resourceCountIs('AWS::SNS::Subscription', 2);
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
+  });
+
+  it('creates the Slack secret empty (no generated value)', () => {
+    const [[, secret]] = resourcesOfType(synth().json, 'AWS::SecretsManager::Secret');
+    assert.equal(secret.Properties.SecretString, undefined);
+    assert.equal(secret.Properties.GenerateSecretString, undefined);
+  });
+
+  it('uses an existing Slack secret named in context instead of creating one', () => {
+    for (const value of ['team/realdrift-slack', 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:slack-AbCdEf']) {
+      const { json } = synth({ slackSecret: value });
+      assert.equal(resourcesOfType(json, 'AWS::SecretsManager::Secret').length, 0);
+      for (const fn of ['Scan', 'OnChange']) {
+        const [, f] = resourcesOfType(json, 'AWS::Lambda::Function').find(([id]) => id.startsWith(`${fn}Function`))!;
+        assert.equal(f.Properties.Environment.Variables.REALDRIFT_SLACK_SECRET_ID, value);
+      }
+    }
+  });
+});
+
+describe('queues', () => {
+  it('scan and change queues each have an encrypted, TLS-only dead-letter queue after three receives', () => {
+    const { json, template } = synth();
+    for (const prefix of ['ScanWork', 'Changes']) {
+      const queue = logicalId(json, 'AWS::SQS::Queue', `${prefix}Queue`);
+      const dlq = logicalId(json, 'AWS::SQS::Queue', `${prefix}DeadLetter`);
+      const q = json.Resources[queue].Properties;
+      assert.deepEqual(q.RedrivePolicy, { deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] }, maxReceiveCount: 3 });
+      assert.equal(q.SqsManagedSseEnabled, true);
+      assert.equal(json.Resources[dlq].Properties.SqsManagedSseEnabled, true);
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: queue }],
+        PolicyDocument: { Statement: Match.arrayWith([tlsDeny]) },
+      });
+    }
+  });
+
+  it('delays change events so changes settle (30 s by default, context changeDelaySeconds)', () => {
+    const delay = (ctx: Record<string, unknown>) => {
+      const { json } = synth(ctx);
+      return json.Resources[logicalId(json, 'AWS::SQS::Queue', 'ChangesQueue')].Properties.DelaySeconds;
+    };
+    assert.equal(delay({}), 30);
+    assert.equal(delay({ changeDelaySeconds: '120' }), 120);
+  });
+
+  it('alarm on dead-letter depth and backlog, and on each function\'s errors, notifying the topic', () => {
+    const { json } = synth();
+    const topic = { Ref: logicalId(json, 'AWS::SNS::Topic', 'AlertsTopic') };
+    const alarms = resourcesOfType(json, 'AWS::CloudWatch::Alarm');
+    for (const [, a] of alarms) assert.deepEqual(a.Properties.AlarmActions, [topic]);
+    const dlqDepth = alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
+    assert.deepEqual(
+      dlqDepth.map(([, a]) => a.Properties.Dimensions[0].Value['Fn::GetAtt'][0].replace(/[0-9A-F]{8}$/, '')).sort(),
+      ['ChangesDeadLetter', 'ScanWorkDeadLetter'],
+    );
+    for (const [, a] of dlqDepth) assert.equal(a.Properties.Threshold, 1);
+    assert.equal(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage').length, 2);
+    assert.equal(alarms.filter(([, a]) => a.Properties.MetricName === 'Errors').length, 3);
+  });
+});
+
+describe('functions', () => {
+  const fn = (json: any, name: string) => json.Resources[logicalId(json, 'AWS::Lambda::Function', `${name}Function`)].Properties;
+
+  it('scan, on-change and revert run on provided.al2023, arm64 by default, with recognisable logical ids', () => {
+    const { json } = synth();
+    const ids = resourcesOfType(json, 'AWS::Lambda::Function').map(([id]) => id).filter((id) => !id.startsWith('CustomCDKBucketDeployment'));
+    assert.deepEqual(ids.map((id) => id.replace(/Function[0-9A-F]{8}$/, '')).sort(), ['OnChange', 'Revert', 'Scan']);
+    for (const name of ['Scan', 'OnChange', 'Revert']) {
+      const f = fn(json, name);
+      assert.equal(f.Runtime, 'provided.al2023');
+      assert.equal(f.Handler, 'bootstrap');
+      assert.deepEqual(f.Architectures, ['arm64']);
+      assert.deepEqual(f.LoggingConfig, { LogFormat: 'JSON', LogGroup: { Ref: logicalId(json, 'AWS::Logs::LogGroup', `${name}Logs`) } });
+    }
+  });
+
+  it('switch to x86_64 by context', () => {
+    const { json } = synth({ architecture: 'x86_64' });
+    for (const name of ['Scan', 'OnChange', 'Revert']) assert.deepEqual(fn(json, name).Architectures, ['x86_64']);
+  });
+
+  it('keep logs 30 days by default, as context logRetentionDays says otherwise', () => {
+    const days = (ctx: Record<string, unknown>) => resourcesOfType(synth(ctx).json, 'AWS::Logs::LogGroup').map(([, g]) => g.Properties.RetentionInDays);
+    assert.deepEqual(days({}), [30, 30, 30]);
+    assert.deepEqual(days({ logRetentionDays: 90 }), [90, 90, 90]);
+  });
+
+  it('get the environment the function contract names', () => {
+    const { json } = synth({ stacks: ['Prod*', 'Api'], concurrency: 8, logLevel: 'debug' });
+    const bucket = { Ref: logicalId(json, 'AWS::S3::Bucket', 'StorageBucket') };
+    const topic = { Ref: logicalId(json, 'AWS::SNS::Topic', 'AlertsTopic') };
+    const common = { REALDRIFT_BUCKET: bucket, REALDRIFT_TOPIC_ARN: topic, REALDRIFT_STACKS: 'Prod*,Api', RUST_LOG: 'debug' };
+    const secret = { Ref: logicalId(json, 'AWS::SecretsManager::Secret', 'AlertsSlackWebhook') };
+    const reading = { REALDRIFT_SLACK_SECRET_ID: secret, REALDRIFT_CONCURRENCY: '8' };
+    assert.deepEqual(fn(json, 'Scan').Environment.Variables, {
+      ...common,
+      ...reading,
+      REALDRIFT_SCAN_QUEUE_URL: { Ref: logicalId(json, 'AWS::SQS::Queue', 'ScanWorkQueue') },
+    });
+    assert.deepEqual(fn(json, 'OnChange').Environment.Variables, {
+      ...common,
+      ...reading,
+      REALDRIFT_REVERT_ROLE_ARN: { 'Fn::GetAtt': [logicalId(json, 'AWS::IAM::Role', 'RevertRole'), 'Arn'] },
+    });
+    assert.deepEqual(fn(json, 'Revert').Environment.Variables, common);
+    // Empty stack list = every CDK stack of the region; concurrency defaults to 16.
+    const defaults = fn(synth().json, 'Scan').Environment.Variables;
+    assert.equal(defaults.REALDRIFT_STACKS, '');
+    assert.equal(defaults.REALDRIFT_CONCURRENCY, '16');
+  });
+
+  it('scan reads its work queue and on-change the change queue, reporting partial batch failures; revert has no event source', () => {
+    const { json } = synth();
+    const mappings = resourcesOfType(json, 'AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties);
+    assert.equal(mappings.length, 2);
+    const of = (name: string) => mappings.find((m) => m.FunctionName.Ref === logicalId(json, 'AWS::Lambda::Function', `${name}Function`));
+    assert.deepEqual(of('Scan')!.EventSourceArn, { 'Fn::GetAtt': [logicalId(json, 'AWS::SQS::Queue', 'ScanWorkQueue'), 'Arn'] });
+    assert.equal(of('Scan')!.BatchSize, 5);
+    assert.deepEqual(of('OnChange')!.EventSourceArn, { 'Fn::GetAtt': [logicalId(json, 'AWS::SQS::Queue', 'ChangesQueue'), 'Arn'] });
+    for (const m of mappings) assert.deepEqual(m.FunctionResponseTypes, ['ReportBatchItemFailures']);
+    assert.equal(of('Revert'), undefined);
+  });
+
+  it('queue visibility is six times the consumer timeout', () => {
+    const { json } = synth();
+    for (const [queue, name] of [
+      ['ScanWorkQueue', 'Scan'],
+      ['ChangesQueue', 'OnChange'],
+    ]) {
+      const visibility = json.Resources[logicalId(json, 'AWS::SQS::Queue', queue)].Properties.VisibilityTimeout;
+      assert.equal(visibility, fn(json, name).Timeout * 6);
+    }
+  });
+
+  it('fails synth with a clear error when a function zip is missing', () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'realdrift-empty-'));
+    assert.throws(() => synth({ lambdaAssets: empty }), /realdrift-(scan|on-change|revert)\/bootstrap\.zip not found: build the functions first \(scripts\/build-functions\.sh --arm64\)/);
+    assert.ok(BINARIES.every((b) => fs.existsSync(path.join(stubAssets(), b, 'bootstrap.zip'))));
+  });
+});
+
+describe('triggers', () => {
+  it('an hourly schedule (context schedule) invokes scan directly', () => {
+    const { json } = synth();
+    const rules = resourcesOfType(json, 'AWS::Events::Rule').filter(([, r]) => r.Properties.ScheduleExpression);
+    assert.equal(rules.length, 1);
+    const [, rule] = rules[0];
+    assert.equal(rule.Properties.ScheduleExpression, 'rate(1 hour)');
+    assert.deepEqual(rule.Properties.Targets[0].Arn, { 'Fn::GetAtt': [logicalId(json, 'AWS::Lambda::Function', 'ScanFunction'), 'Arn'] });
+    const other = resourcesOfType(synth({ schedule: 'rate(15 minutes)' }).json, 'AWS::Events::Rule').find(([, r]) => r.Properties.ScheduleExpression);
+    assert.equal(other![1].Properties.ScheduleExpression, 'rate(15 minutes)');
+  });
+
+  it('write API calls of the services in the event table go to the change queue', () => {
+    const { json } = synth();
+    const table = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../core/data/cloudtrail-events.json'), 'utf8'));
+    const sources = [...new Set<string>(table.events.map((e: any) => e.eventSource))].sort();
+    const rules = resourcesOfType(json, 'AWS::Events::Rule').filter(([, r]) => r.Properties.EventPattern);
+    assert.equal(rules.length, 1);
+    const [, rule] = rules[0];
+    assert.deepEqual(rule.Properties.EventPattern, {
+      'detail-type': ['AWS API Call via CloudTrail'],
+      detail: { readOnly: [false], eventSource: sources },
+    });
+    assert.deepEqual(rule.Properties.Targets[0].Arn, { 'Fn::GetAtt': [logicalId(json, 'AWS::SQS::Queue', 'ChangesQueue'), 'Arn'] });
+    // The whole event is the message body (no input transformation).
+    assert.equal(rule.Properties.Targets[0].InputTransformer, undefined);
+  });
+
+  it('splits many event sources over rules that each stay under the 4,096-character pattern limit', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'realdrift-events-'));
+    const file = path.join(dir, 'cloudtrail-events.json');
+    const sources = Array.from({ length: 250 }, (_, i) => `service-number-${i}.amazonaws.com`);
+    fs.writeFileSync(file, JSON.stringify({ events: sources.map((s) => ({ eventSource: s, eventName: 'Put' })) }));
+    const rules = resourcesOfType(synth({ cloudtrailEventsFile: file }).json, 'AWS::Events::Rule').filter(([, r]) => r.Properties.EventPattern);
+    assert.ok(rules.length > 1);
+    for (const [, r] of rules) assert.ok(JSON.stringify(r.Properties.EventPattern).length < 4096);
+    assert.deepEqual(rules.flatMap(([, r]) => r.Properties.EventPattern.detail.eventSource).sort(), [...sources].sort());
+  });
+
+  it('fails synth naming the event table when it is missing or empty', () => {
+    assert.throws(() => synth({ cloudtrailEventsFile: '/nonexistent/events.json' }), /CloudTrail event table \/nonexistent\/events\.json: ENOENT/);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'realdrift-events-'));
+    const file = path.join(dir, 'empty.json');
+    fs.writeFileSync(file, '{"events": []}');
+    assert.throws(() => synth({ cloudtrailEventsFile: file }), /no "events" entries/);
+  });
+
+  it('creates a trail logging write management events only when context asks', () => {
+    assert.equal(resourcesOfType(synth().json, 'AWS::CloudTrail::Trail').length, 0);
+    const { template } = synth({ createTrail: true, trailRetentionDays: 30 });
+    template.hasResourceProperties('AWS::CloudTrail::Trail', {
+      IsLogging: true,
+      IncludeGlobalServiceEvents: true,
+      EventSelectors: [Match.objectLike({ IncludeManagementEvents: true, ReadWriteType: 'WriteOnly' })],
+    });
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 30 })] },
+    });
+  });
+});
+
+describe('outputs', () => {
+  it('name the bucket, the topic, the revert function and a ready dry-run invoke', () => {
+    const { json } = synth();
+    const outputs = json.Outputs!;
+    assert.deepEqual(outputs.BucketName.Value, { Ref: logicalId(json, 'AWS::S3::Bucket', 'StorageBucket') });
+    assert.deepEqual(outputs.TopicArn.Value, { Ref: logicalId(json, 'AWS::SNS::Topic', 'AlertsTopic') });
+    const revert = { Ref: logicalId(json, 'AWS::Lambda::Function', 'RevertFunction') };
+    assert.deepEqual(outputs.RevertFunctionName.Value, revert);
+    const [sep, parts] = outputs.RevertDryRunCommand.Value['Fn::Join'];
+    assert.equal(sep, '');
+    assert.deepEqual(parts[1], revert);
+    const command = parts.map((p: unknown) => (typeof p === 'string' ? p : 'FUNCTION')).join('');
+    assert.equal(
+      command,
+      `aws lambda invoke --function-name FUNCTION --cli-binary-format raw-in-base64-out --payload '{"stack":"MyStack","dryRun":true}' revert-plan.json`,
+    );
+    assert.equal(outputs.SyncRoleArn, undefined);
+  });
+});
