@@ -17,7 +17,7 @@ RUNS="${1:-1000000}"
 shift || true
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
-  TARGETS=(template_json template_yaml cloudcontrol_model baseline_file ignore_file)
+  TARGETS=(template_json template_yaml cloudcontrol_model baseline_file ignore_file cloudtrail_event)
 fi
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
@@ -32,6 +32,7 @@ seeds() {
     cloudcontrol_model) echo fuzz/seeds/cloudcontrol_model ;;
     baseline_file) echo core/tests/fixtures/baselines/CdkRealDriftIntegS3NotifRich.111111111111.us-east-1.json core/tests/fixtures/baselines/legacy-v1.json ;;
     ignore_file) echo fuzz/seeds/ignore_file ;;
+    cloudtrail_event) echo fuzz/seeds/cloudtrail_event ;;
   esac
 }
 

@@ -163,6 +163,20 @@ pub fn baseline_file(data: &[u8]) {
     }
 }
 
+/// A CloudTrail event as EventBridge delivers it to on-change: parsed, then
+/// screened against the bundled catalog (mapping the call to the resources
+/// it touched).
+pub fn cloudtrail_event(data: &[u8]) {
+    let Ok(event) = crate::events::parse_event(data) else {
+        return;
+    };
+    let Ok(catalog) = crate::events::Catalog::bundled() else {
+        return;
+    };
+    let screener = crate::events::Screener::new(catalog, crate::events::FilterConfig::new());
+    let _ = screener.assess(&event);
+}
+
 /// An ignore file: parsed, matched against findings, and appended to
 /// (what is appended must read back as the old rules plus the new one).
 pub fn ignore_file(data: &[u8]) {

@@ -31,6 +31,11 @@ const MODELS: &[&str] = &[
     r#"{"RoleName":"r","AssumeRolePolicyDocument":{"Statement":[{"Effect":"Allow","Principal":{"Service":"lambda.amazonaws.com"},"Action":"sts:AssumeRole"}]},"Policies":[{"PolicyName":"p","PolicyDocument":{}}]}"#,
 ];
 
+const EVENTS: &[&str] = &[
+    include_str!("../../fuzz/seeds/cloudtrail_event/00-PutBucketEncryption.json"),
+    include_str!("../../fuzz/seeds/cloudtrail_event/02-DeleteBucketTagging.json"),
+];
+
 /// A seed with byte edits applied: (position, kind, byte).
 fn mutated(seed: &str, edits: &[(usize, u8, u8)]) -> Vec<u8> {
     let mut b = seed.as_bytes().to_vec();
@@ -67,6 +72,9 @@ fn seeds_pass_every_target() {
     }
     for i in IGNORES {
         fuzzing::ignore_file(i.as_bytes());
+    }
+    for e in EVENTS {
+        fuzzing::cloudtrail_event(e.as_bytes());
     }
     for (n, m) in MODELS.iter().enumerate() {
         for pick in 0..16u8 {
@@ -105,11 +113,17 @@ proptest! {
     }
 
     #[test]
+    fn cloudtrail_events_survive_mutation(seed in 0..EVENTS.len(), e in edits()) {
+        fuzzing::cloudtrail_event(&mutated(EVENTS[seed], &e));
+    }
+
+    #[test]
     fn arbitrary_bytes_pass_every_target(data in prop::collection::vec(any::<u8>(), 0..256)) {
         fuzzing::template_json(&data);
         fuzzing::template_yaml(&data);
         fuzzing::baseline_file(&data);
         fuzzing::ignore_file(&data);
         fuzzing::cloudcontrol_model(&data);
+        fuzzing::cloudtrail_event(&data);
     }
 }
