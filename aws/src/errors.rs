@@ -64,6 +64,11 @@ fn unreadable_response(status: u16, detail: &str) -> String {
     }
 }
 
+/// An error and its causes on one line, nothing said twice.
+pub fn chain_text(e: &(dyn std::error::Error + 'static)) -> String {
+    realdrift_core::pipeline::error_chain(e)
+}
+
 /// Describes an SDK error; `not_found_codes` are the service codes meaning "gone".
 pub fn describe<E>(err: &SdkError<E, HttpResponse>, not_found_codes: &[&str]) -> AwsErrorInfo
 where
@@ -80,6 +85,17 @@ where
             se.raw().status().as_u16(),
             &DisplayErrorContext(err).to_string(),
         ),
+        (None, _, SdkError::TimeoutError(_)) => {
+            "timed out: no answer within the call timeout".to_string()
+        }
+        (None, _, SdkError::DispatchFailure(d)) if d.is_timeout() => {
+            "timed out: no answer within the connect or read timeout".to_string()
+        }
+        // Transport failures: the cause chain as one readable line (the
+        // SDK's own rendering appends a Rust debug dump).
+        (None, _, SdkError::DispatchFailure(_) | SdkError::ResponseError(_)) => {
+            format!("cannot reach the endpoint: {}", chain_text(err))
+        }
         _ => DisplayErrorContext(err).to_string(),
     };
     let class = match code.as_deref() {

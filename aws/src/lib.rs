@@ -22,7 +22,7 @@ mod sns_notifier;
 mod writers;
 
 pub use children::{AwsChildEnumerator, ENUMERATORS};
-pub use clients::{AwsClients, AwsOptions, ClientsError, CLOUDCONTROL_ENDPOINT_ENV};
+pub use clients::{AwsClients, AwsOptions, ClientsError, Timeouts, CLOUDCONTROL_ENDPOINT_ENV};
 pub use cloudcontrol::CloudControlReader;
 pub use cloudformation::CfnStackSource;
 pub use counter::CountingInterceptor;

@@ -2,14 +2,19 @@
 //! findings, written as a corpus case that `realdrift corpus replay` replays.
 //!
 //! A user attaches the file to a bug report about a false positive; the case
-//! then reproduces the finding without access to their account.
+//! then reproduces the finding without access to their account. So a case
+//! holds no secret: live values at the positions of NoEcho parameters and
+//! `{{resolve:...}}` references are masked as `check` masks them, and so are
+//! the expected findings; unsafe characters are written as `\uXXXX`.
 
 use anyhow::Context;
 use realdrift_core::baseline::ReadState;
+use realdrift_core::baseline::{segments, Segment};
 use realdrift_core::classify::{ClassifyContext, SiblingPolicyNames};
 use realdrift_core::corpus::{CorpusCase, CorpusResource};
 use realdrift_core::finding::{Finding, Tier};
-use realdrift_core::pipeline::{GatheredStack, ResourceRecord};
+use realdrift_core::pipeline::{secret_positions, GatheredStack, ResourceRecord};
+use realdrift_core::report::{escape_json_text, mask_findings, MASK};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -28,6 +33,11 @@ pub fn case_for(report: &GatheredStack, r: &ResourceRecord) -> Option<CorpusCase
         .filter(|f| !(f.tier == Tier::Skipped && f.path.is_empty()))
         .cloned()
         .collect();
+    let expected = mask_findings(&expected, &secret_positions(report));
+    let mut live = live.clone();
+    for path in &r.secret_paths {
+        mask_live(&mut live, path);
+    }
     Some(CorpusCase {
         corpus_version: 1,
         description: Some(format!(
@@ -39,18 +49,50 @@ pub fn case_for(report: &GatheredStack, r: &ResourceRecord) -> Option<CorpusCase
             resource_type: r.resource_type.clone(),
             physical_id: r.physical_id.clone(),
             construct_path: r.construct_path.clone(),
-            declared: r
-                .declared
-                .iter()
-                .map(|(k, v)| (k.clone(), v.to_corpus_json()))
-                .collect(),
+            declared: masked_declared(r),
             sibling_policy_names: sibling_json(&r.sibling_policy_names),
         },
-        live_raw: live.clone(),
+        live_raw: live,
         schema: (**schema).clone(),
         opts: opts_of(&report.context),
         expected,
     })
+}
+
+/// The declared properties in corpus form, secret positions masked (a
+/// NoEcho value reads back as `****` from AWS, but an emulator or a
+/// parameter default may hold the value itself).
+fn masked_declared(r: &ResourceRecord) -> Map<String, Value> {
+    let mut declared = Value::Object(
+        r.declared
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_corpus_json()))
+            .collect(),
+    );
+    for path in &r.secret_paths {
+        mask_live(&mut declared, path);
+    }
+    match declared {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+/// Masks the live value at a declared secret position. Object keys are
+/// followed exactly; at the first list (whose live order need not be the
+/// template's) or where the shape differs, everything below is masked:
+/// over-masking beats writing a secret to disk.
+fn mask_live(live: &mut Value, path: &str) {
+    let mut cur = live;
+    for seg in segments(path) {
+        let Segment::Key(k) = seg else { break };
+        let Value::Object(m) = cur else { break };
+        match m.get_mut(k) {
+            Some(next) => cur = next,
+            None => return,
+        }
+    }
+    *cur = Value::String(MASK.into());
 }
 
 /// The corpus form of sibling policy names.
@@ -105,8 +147,10 @@ pub fn write_stack(dir: &Path, report: &GatheredStack) -> anyhow::Result<Vec<Pat
             continue;
         };
         let path = dir.join(file_name(&report.stack, &r.logical_id));
-        let mut text = serde_json::to_string_pretty(&case)
+        let text = serde_json::to_string_pretty(&case)
             .with_context(|| format!("encoding the case of {}", r.logical_id))?;
+        // Raw controls and bidi characters could mislead a reader of the file.
+        let mut text = escape_json_text(&text);
         text.push('\n');
         std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
         written.push(path);
@@ -125,6 +169,31 @@ mod tests {
             "App.Bucket83908E77.json"
         );
         assert_eq!(file_name("../x", "a/b c"), "___x.a_b_c.json");
+    }
+
+    #[test]
+    fn secret_positions_are_masked_in_the_live_model() {
+        let mut live = json!({
+            "MasterUserPassword": "hunter2",
+            "Environment": {"Variables": {"PW": "s3cr3t", "MODE": "a"}},
+            "Tags": [{"Key": "k", "Value": "tagsecret"}],
+        });
+        for p in [
+            "MasterUserPassword",
+            "Environment.Variables.PW",
+            "Tags.0.Value",
+            "Absent.X",
+        ] {
+            mask_live(&mut live, p);
+        }
+        assert_eq!(
+            live,
+            json!({
+                "MasterUserPassword": "***",
+                "Environment": {"Variables": {"PW": "***", "MODE": "a"}},
+                "Tags": "***",
+            })
+        );
     }
 
     #[test]

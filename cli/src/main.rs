@@ -3,10 +3,12 @@
 
 mod commands;
 mod corpus_out;
+mod deadline;
 mod options;
 mod picker;
 mod progress;
 mod replay;
+mod selection;
 mod session;
 mod terminal;
 
@@ -29,17 +31,34 @@ fn main() -> ExitCode {
             terminal::escape_message(&info.to_string())
         );
     }));
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     // A bug that panics is still an error (exit 2), not a distinct status.
     match std::panic::catch_unwind(|| commands::run(cli.command)) {
         Ok(Ok(code)) => code,
         Ok(Err(e)) => {
-            eprintln!(
-                "realdrift: error: {}",
-                terminal::escape_message(&format!("{e:#}"))
-            );
+            eprintln!("realdrift: error: {}", terminal::error_line(&e));
             ExitCode::from(2)
         }
         Err(_) => ExitCode::from(2),
     }
+}
+
+/// A command line clap refused. `check --json` still answers with a JSON
+/// document (a script reads stdout); help and version print as usual.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.first().is_some_and(|a| a == "check") && args.iter().any(|a| a == "--json");
+    if json && !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let message = e.render().to_string();
+        let first = message.lines().next().unwrap_or("bad command line");
+        let first = first.strip_prefix("error: ").unwrap_or(first);
+        commands::check::print_json_error(first);
+        let _ = e.print();
+        return ExitCode::from(2);
+    }
+    e.exit()
 }

@@ -1,37 +1,70 @@
 //! Flags shared by the commands that talk to AWS or read baselines.
 
 use clap::Args;
-use realdrift_aws::AwsOptions;
+use realdrift_aws::{AwsOptions, Timeouts};
 use realdrift_core::pipeline::DEFAULT_CONCURRENCY;
 use std::path::PathBuf;
+use std::time::Duration;
+
+/// The default per-stack time budget (`--stack-timeout`), in seconds.
+pub const DEFAULT_STACK_TIMEOUT_SECS: f64 = 900.0;
 
 /// Where AWS is and how to reach it (resolved as the AWS CLI does otherwise).
 #[derive(Debug, Clone, Args)]
 pub struct AwsArgs {
     /// Region (default: AWS_REGION / AWS_DEFAULT_REGION, then the profile's region).
-    #[arg(long)]
+    #[arg(long, value_parser = non_blank)]
     pub region: Option<String>,
-    /// Named profile from ~/.aws/config and ~/.aws/credentials.
-    #[arg(long)]
+    /// Named profile from ~/.aws/config and ~/.aws/credentials; its
+    /// credentials win over AWS_ACCESS_KEY_ID, and an unknown one is an error.
+    #[arg(long, value_parser = non_blank)]
     pub profile: Option<String>,
     /// Endpoint for every AWS service (a local emulator); Cloud Control alone
     /// can be pointed elsewhere with AWS_ENDPOINT_URL_CLOUDCONTROL.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", value_parser = non_blank)]
     pub endpoint_url: Option<String>,
     /// How many resources are read at once.
     #[arg(long, default_value_t = DEFAULT_CONCURRENCY, value_parser = parse_concurrency)]
     pub concurrency: usize,
+    /// Seconds to establish a connection to an AWS endpoint.
+    #[arg(long, value_name = "SECS", default_value_t = Timeouts::DEFAULT.connect.as_secs_f64(), value_parser = parse_secs)]
+    pub connect_timeout: f64,
+    /// Seconds to wait for an answer once a request is sent (a silent endpoint fails after this).
+    #[arg(long, value_name = "SECS", default_value_t = Timeouts::DEFAULT.read.as_secs_f64(), value_parser = parse_secs)]
+    pub read_timeout: f64,
+    /// Seconds one AWS call may take, its retries included.
+    #[arg(long, value_name = "SECS", default_value_t = Timeouts::DEFAULT.call.as_secs_f64(), value_parser = parse_secs)]
+    pub call_timeout: f64,
+    /// Seconds all the calls for one stack may take; what is not read by
+    /// then is reported as lost coverage.
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_STACK_TIMEOUT_SECS, value_parser = parse_secs)]
+    pub stack_timeout: f64,
 }
 
 impl AwsArgs {
     /// The adapter options these flags select.
     pub fn aws_options(&self) -> AwsOptions {
+        let connect = Duration::from_secs_f64(self.connect_timeout);
+        let read = Duration::from_secs_f64(self.read_timeout);
+        let call = Duration::from_secs_f64(self.call_timeout);
         AwsOptions {
             region: self.region.clone(),
             profile: self.profile.clone(),
             endpoint_url: self.endpoint_url.clone(),
+            timeouts: Timeouts {
+                connect,
+                read,
+                // One attempt: connect, then the answer; never past the call.
+                attempt: (connect + read).min(call),
+                call,
+            },
             ..AwsOptions::default()
         }
+    }
+
+    /// The per-stack time budget.
+    pub fn stack_budget(&self) -> Duration {
+        Duration::from_secs_f64(self.stack_timeout)
     }
 }
 
@@ -39,10 +72,10 @@ impl AwsArgs {
 #[derive(Debug, Clone, Args)]
 pub struct BaselineArgs {
     /// Directory of baseline files and ignore.yaml.
-    #[arg(long, value_name = "DIR", default_value = "baselines")]
+    #[arg(long, value_name = "DIR", default_value = "baselines", value_parser = non_blank_path)]
     pub baseline_dir: PathBuf,
     /// Baselines in S3 instead (`s3://bucket/prefix`); ignore.yaml is read there too.
-    #[arg(long, value_name = "S3_URL", conflicts_with = "baseline_dir")]
+    #[arg(long, value_name = "S3_URL", conflicts_with = "baseline_dir", value_parser = non_blank)]
     pub baseline_s3: Option<String>,
 }
 
@@ -50,7 +83,7 @@ pub struct BaselineArgs {
 #[derive(Debug, Clone, Args)]
 pub struct StackArgs {
     /// Stack names or globs (`'Dev*'`); none = every CDK stack in the region.
-    #[arg(value_name = "STACK")]
+    #[arg(value_name = "STACK", value_parser = non_blank)]
     pub stacks: Vec<String>,
 }
 
@@ -60,6 +93,30 @@ fn parse_concurrency(s: &str) -> Result<usize, String> {
         Ok(n) if (1..=256).contains(&n) => Ok(n),
         _ => Err(format!("{s} is not a number from 1 to 256")),
     }
+}
+
+/// Parses a timeout in seconds: more than 0, at most a day (fractions allowed).
+fn parse_secs(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(n) if n > 0.0 && n <= 86_400.0 => Ok(n),
+        _ => Err(format!(
+            "{s} is not a number of seconds from 0 (exclusive) to 86400"
+        )),
+    }
+}
+
+/// A value that is not empty or only whitespace (a blank one would
+/// silently mean something else, such as "any" or "the default").
+pub fn non_blank(s: &str) -> Result<String, String> {
+    if s.trim().is_empty() {
+        Err("must not be empty or blank".into())
+    } else {
+        Ok(s.to_string())
+    }
+}
+
+fn non_blank_path(s: &str) -> Result<PathBuf, String> {
+    non_blank(s).map(PathBuf::from)
 }
 
 #[cfg(test)]
@@ -72,5 +129,21 @@ mod tests {
         assert!(parse_concurrency("0").is_err());
         assert!(parse_concurrency("257").is_err());
         assert!(parse_concurrency("x").is_err());
+    }
+
+    #[test]
+    fn timeouts_are_positive_seconds() {
+        assert_eq!(parse_secs("0.5"), Ok(0.5));
+        assert!(parse_secs("0").is_err());
+        assert!(parse_secs("-1").is_err());
+        assert!(parse_secs("NaN").is_err());
+        assert!(parse_secs("inf").is_err());
+    }
+
+    #[test]
+    fn blank_values_are_refused() {
+        assert!(non_blank("").is_err());
+        assert!(non_blank("  \t").is_err());
+        assert_eq!(non_blank("dev"), Ok("dev".into()));
     }
 }

@@ -2,14 +2,19 @@
 //! the progress display), the baseline store the flags select. The check
 //! path itself is core's (`realdrift_core::pipeline::check_stacks`).
 
+use crate::deadline::{
+    DeadlineChildren, DeadlineKms, DeadlineReader, DeadlineStacks, StackDeadline,
+};
 use crate::options::{AwsArgs, BaselineArgs};
 use crate::progress::Progress;
 use anyhow::{anyhow, Context};
-use realdrift_aws::{AwsClients, S3BaselineStore};
+use realdrift_aws::{AwsClients, DescribeTypeSchemas, S3BaselineStore};
 use realdrift_core::baseline::{BaselineStore, LocalDirStore};
 use realdrift_core::pipeline::{gather_selected, GatherRun, Pipeline};
+use realdrift_core::schema::{BundledSchemas, SchemaChain, SchemaError, SchemaSource};
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::sync::Arc;
 
 /// The tokio runtime every AWS command runs on (two workers: reads run
 /// concurrently while the SDK's connection pool does its work).
@@ -29,14 +34,50 @@ pub struct Session {
     pub pipeline: Pipeline,
     /// The progress display wrapped around the pipeline's reads.
     pub progress: Progress,
+    /// The profile named with `--profile`.
+    pub profile: Option<String>,
+}
+
+/// The AWS pipeline (as `AwsClients::pipeline` composes it) with every
+/// stack-scoped adapter under the per-stack deadline.
+fn bounded_pipeline(
+    clients: &AwsClients,
+    deadline: Arc<StackDeadline>,
+) -> Result<Pipeline, SchemaError> {
+    let bundled: Arc<dyn SchemaSource> = Arc::new(BundledSchemas::shared()?);
+    let describe = Arc::new(DescribeTypeSchemas::new(clients.clone()));
+    let chain = SchemaChain::new().then(bundled).then(describe.clone());
+    let a = clients.adapters();
+    let stacks = DeadlineStacks {
+        inner: Arc::new(a.stacks),
+        deadline: deadline.clone(),
+    };
+    let reader = DeadlineReader {
+        inner: Arc::new(a.reader),
+        deadline: deadline.clone(),
+    };
+    let children = DeadlineChildren {
+        inner: Arc::new(a.children),
+        deadline: deadline.clone(),
+    };
+    let kms = DeadlineKms {
+        inner: Arc::new(a.kms),
+        deadline,
+    };
+    Ok(
+        Pipeline::new(Arc::new(stacks), Arc::new(reader), Arc::new(chain))
+            .with_children(Arc::new(children))
+            .with_kms(Arc::new(kms))
+            .with_schema_prefetch(describe)
+            .with_counter(clients.counter.clone()),
+    )
 }
 
 impl Session {
     /// Loads credentials and region as the AWS CLI does and builds the pipeline.
     pub async fn open(aws: &AwsArgs, progress: Progress) -> anyhow::Result<Session> {
         let clients = AwsClients::load(&aws.aws_options()).await?;
-        let pipeline = clients
-            .pipeline()
+        let pipeline = bounded_pipeline(&clients, StackDeadline::new(aws.stack_budget()))
             .context("loading the bundled registry schemas")?
             .with_concurrency(aws.concurrency)
             .map_reader(|r| progress.wrap(r));
@@ -44,7 +85,26 @@ impl Session {
             clients,
             pipeline,
             progress,
+            profile: aws.profile.clone(),
         })
+    }
+
+    /// The line naming what was checked: account(s) of the stacks, region,
+    /// and the profile when one was named (never the wrong account unknowingly).
+    pub fn target_line(&self, accounts: &[String]) -> String {
+        let accounts = if accounts.is_empty() {
+            "none (no stack was read)".to_string()
+        } else {
+            accounts.join(", ")
+        };
+        let mut line = format!(
+            "account {accounts}, region {}",
+            self.clients.region.as_deref().unwrap_or("unknown")
+        );
+        if let Some(p) = &self.profile {
+            line.push_str(&format!(", profile {p}"));
+        }
+        line
     }
 
     /// Discovers and gathers the selected stacks (core's

@@ -84,6 +84,13 @@ pub fn escape_message(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// An error and its causes as one terminal-safe line, nothing said twice
+/// (a layer that quotes its cause, a cause that restates its context).
+pub fn error_line(e: &anyhow::Error) -> String {
+    let text = realdrift_core::pipeline::join_causes(e.chain().map(ToString::to_string));
+    escape_message(&text).into_owned()
+}
+
 /// A compact JSON formatter that also escapes the risky characters JSON
 /// leaves literal (DEL, C1, separators, bidi controls) as `\uXXXX`, so a
 /// JSON line printed to a terminal carries no control text at all.

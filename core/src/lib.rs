@@ -11,6 +11,8 @@ pub mod corpus;
 pub mod declared;
 pub mod events;
 pub mod finding;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod ignore;
 pub mod normalize;
 pub mod notify;

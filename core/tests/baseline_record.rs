@@ -362,3 +362,27 @@ fn re_recording_a_cdk_real_drift_file_keeps_its_unknown_fields() {
     assert_eq!(bucket.extra["recordedBy"], json!("cdkrd record --all"));
     assert_eq!(out.delta.unchanged.len(), 2);
 }
+
+#[test]
+fn record_refuses_a_file_of_another_stack_account_or_region() {
+    use realdrift_core::baseline::{check_record_target, BaselineError};
+    let (ctx, findings) = run();
+    let own = rec(&findings, None, &ctx, &Selection::All).baseline;
+    assert!(check_record_target(&own, &ctx).is_ok());
+    let mut other_stack = own.clone();
+    other_stack.stack_name = "SomeoneElse".into();
+    let mut other_account = own.clone();
+    other_account.account_id = Some("999999999999".into());
+    let mut other_region = own.clone();
+    other_region.region = "ap-south-2".into();
+    for (file, field) in [
+        (other_stack, "stackName"),
+        (other_account, "accountId"),
+        (other_region, "region"),
+    ] {
+        match check_record_target(&file, &ctx) {
+            Err(BaselineError::IdentityMismatch { field: f, .. }) => assert_eq!(f, field),
+            other => panic!("{field}: expected a mismatch, got {other:?}"),
+        }
+    }
+}

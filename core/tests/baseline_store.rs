@@ -169,3 +169,33 @@ fn a_conflict_names_the_location_and_the_precondition() {
         "baseline store k.json: only-if-absent does not hold (another writer got there first)"
     );
 }
+
+/// A FIFO, a device and an oversized file given as a baseline are refused
+/// at once: none is read, none hangs.
+#[test]
+fn local_store_reads_only_bounded_regular_files() {
+    use realdrift_core::baseline::{read_text_file, LocalDirStore, MAX_STORED_BYTES};
+    let dir =
+        std::env::temp_dir().join(format!("realdrift-store-nonregular-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("App.1.r.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.map(|s| s.success()).unwrap_or(false), "mkfifo");
+    std::os::unix::fs::symlink("/dev/zero", dir.join("Zero.1.r.json")).unwrap();
+    let store = LocalDirStore::new(&dir);
+    for key in ["App.1.r.json", "Zero.1.r.json"] {
+        let err = futures_executor::block_on(store.load(key)).unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("not a regular file") && msg.contains(key),
+            "{msg}"
+        );
+    }
+    let big = dir.join("big.json");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(MAX_STORED_BYTES + 1).unwrap();
+    let err = read_text_file(&big, MAX_STORED_BYTES).unwrap_err();
+    assert!(err.to_string().contains("limit"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -372,3 +372,96 @@ fn the_rule_for_a_finding_is_what_the_report_prints() {
     other.path = "Tags[aXXb]".into();
     assert!(config.rule_for(&other, &s).is_none());
 }
+
+#[test]
+fn blank_paths_and_scopes_are_refused() {
+    for text in [
+        "ignore:\n  - path: '   '\n",
+        "ignore:\n  - path: 'a'\n    account: ''\n",
+        "ignore:\n  - path: 'a'\n    region: ' '\n",
+    ] {
+        let (line, _, msg) = err_at(text);
+        assert_eq!(line, 2, "{text}");
+        assert!(msg.contains("empty") || msg.contains("non-empty"), "{msg}");
+    }
+    let unscoped = IgnoreRule {
+        account: Some(String::new()),
+        ..IgnoreRule::new("a")
+    };
+    assert!(IgnoreConfig::from_rules(vec![unscoped]).is_err());
+}
+
+#[test]
+fn size_and_rule_count_are_limited() {
+    use realdrift_core::ignore::{MAX_IGNORE_FILE_BYTES, MAX_IGNORE_RULES};
+    let mut many = String::from("ignore:\n");
+    for i in 0..=MAX_IGNORE_RULES {
+        many.push_str(&format!("- path: R{i}\n"));
+    }
+    assert!(many.len() < MAX_IGNORE_FILE_BYTES);
+    let err = parse_rules("b/ignore.yaml", &many).unwrap_err();
+    assert!(
+        matches!(err, IgnoreError::TooLarge { .. }) && err.to_string().contains("b/ignore.yaml"),
+        "{err}"
+    );
+    let huge = format!("# {}\nignore: []\n", "x".repeat(MAX_IGNORE_FILE_BYTES));
+    let err = parse_rules("b/ignore.yaml", &huge).unwrap_err();
+    assert!(matches!(err, IgnoreError::TooLarge { .. }), "{err}");
+}
+
+#[test]
+fn the_largest_allowed_file_loads_and_matches_quickly() {
+    use realdrift_core::ignore::MAX_IGNORE_RULES;
+    // 10,000 rules that never match: every finding is tried against all of them.
+    let mut text = String::from("ignore:\n");
+    for i in 0..MAX_IGNORE_RULES {
+        text.push_str(&format!("- path: '*.NeverSeen{i}*'\n  stack: 'Prod*'\n"));
+    }
+    let config = cfg(&text);
+    assert_eq!(config.rules.len(), MAX_IGNORE_RULES);
+    let findings: Vec<Finding> = (0..200)
+        .map(|i| {
+            Finding::new(
+                Tier::Undeclared,
+                "Fn",
+                "AWS::Lambda::Function",
+                format!("Tags[k{i}].Value"),
+            )
+        })
+        .collect();
+    let out = apply_ignores(
+        findings,
+        &IgnoreScope::new("Prod-App", ACCOUNT, REGION),
+        &config,
+    );
+    assert!(ignored_paths(&out).is_empty());
+}
+
+#[test]
+fn deeply_nested_yaml_is_an_error_not_a_crash() {
+    for depth in [100, 100_000] {
+        let deep = format!("ignore: {}{}\n", "[".repeat(depth), "]".repeat(depth));
+        let err = parse_rules("ignore.yaml", &deep).unwrap_err().to_string();
+        assert!(
+            err.contains("nested deeper") || err.contains("recursion limit"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_printed_path_pasted_into_a_rule_matches_that_path() {
+    use realdrift_core::report::escape_identifier;
+    let hostile = "Tags[a\u{1b}[31m\\b\u{202e}c].Value";
+    let f = Finding::new(Tier::Undeclared, "Bucket", "AWS::S3::Bucket", hostile);
+    // What the text report prints for the finding, pasted as the rule's path.
+    let printed = format!(
+        "{}.{}",
+        escape_identifier("Bucket"),
+        escape_identifier(hostile)
+    );
+    assert!(!printed.contains('\u{1b}') && !printed.contains('\u{202e}'));
+    let config = IgnoreConfig::from_rules(vec![IgnoreRule::new(&printed)]).unwrap();
+    let out = apply_ignores(vec![f], &scope("App"), &config);
+    assert_eq!(ignored_paths(&out), vec![format!("Bucket.{hostile}")]);
+}

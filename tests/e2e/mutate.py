@@ -65,6 +65,22 @@ def create_bucket(aws, bucket):
     aws.s3.create_bucket(Bucket=bucket)
 
 
+def ssm_put(aws, name, value):
+    import boto3
+
+    ssm = boto3.client("ssm", endpoint_url=aws.endpoint_url, region_name=aws.region,
+                       aws_access_key_id="testing", aws_secret_access_key="testing")
+    ssm.put_parameter(Name=name, Value=value, Type="String", Overwrite=True)
+
+
+def stack_in_review(aws, name):
+    # A CREATE change set not yet executed leaves the stack REVIEW_IN_PROGRESS:
+    # a stack that exists and is not settled.
+    body = {"Resources": {"Q": {"Type": "AWS::SQS::Queue"}}}
+    aws.cloudformation.create_change_set(StackName=name, ChangeSetName=f"{name}-pending",
+                                         ChangeSetType="CREATE", TemplateBody=json.dumps(body))
+
+
 def queue_fifo(aws, queue_url):
     # AWS refuses to change FifoQueue after creation (it is create-only);
     # moto accepts it, which is the one way to make a create-only property
@@ -115,6 +131,8 @@ OPS = {
     "topic-display-name": topic_display_name,
     "subscribe": subscribe,
     "create-bucket": create_bucket,
+    "ssm-put": ssm_put,
+    "stack-in-review": stack_in_review,
     "queue-fifo": queue_fifo,
     "cc-fault": cc_fault,
     "change-set": change_set,

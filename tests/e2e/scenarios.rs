@@ -50,6 +50,22 @@ pub const ALL: &[Scenario] = &[
         name: "custom_bus_rule_sibling_rules_and_unresolved_leaves",
         run: custom_bus_rule_sibling_rules_and_unresolved_leaves,
     },
+    Scenario {
+        name: "hostile_record_corpus_writes_no_secret",
+        run: hostile_record_corpus_writes_no_secret,
+    },
+    Scenario {
+        name: "hostile_unchecked_selection_fails_the_gate",
+        run: hostile_unchecked_selection_fails_the_gate,
+    },
+    Scenario {
+        name: "hostile_record_refuses_a_foreign_baseline",
+        run: hostile_record_refuses_a_foreign_baseline,
+    },
+    Scenario {
+        name: "hostile_silent_cloud_control_loses_coverage",
+        run: hostile_silent_cloud_control_loses_coverage,
+    },
 ];
 
 fn check_json(w: &World, args: &[&str]) -> (i32, Value) {
@@ -619,5 +635,197 @@ fn custom_bus_rule_sibling_rules_and_unresolved_leaves(w: &World) {
     assert!(
         actual.contains("0.0.0.0/0") && !actual.contains("9000"),
         "{ingress}"
+    );
+}
+
+/// A stack whose topic takes a NoEcho parameter (display name and a tag)
+/// and whose queue tag is a `{{resolve:ssm:...}}` reference.
+const SECRET_TEMPLATE: &str = "\
+Parameters:
+  Token:
+    Type: String
+    NoEcho: true
+Resources:
+  Topic:
+    Type: AWS::SNS::Topic
+    Properties:
+      DisplayName: !Ref Token
+      Tags:
+        - Key: token
+          Value: !Ref Token
+  Queue:
+    Type: AWS::SQS::Queue
+    Properties:
+      Tags:
+        - Key: ref
+          Value: '{{resolve:ssm:/realdrift/e2e/secret}}'
+";
+
+const NOECHO_SECRET: &str = "NoEchoValue7f3a9c";
+const SSM_SECRET: &str = "SsmValue51be02";
+
+fn hostile_record_corpus_writes_no_secret(w: &World) {
+    w.mutate(json!([["ssm-put", "/realdrift/e2e/secret", SSM_SECRET]]));
+    let template = w.dir.join("secret.yaml");
+    std::fs::write(&template, SECRET_TEMPLATE).expect("write template");
+    w.deploy_template(
+        "Secrets",
+        template.to_str().unwrap_or_default(),
+        &[&format!("Token={NOECHO_SECRET}")],
+    );
+    let corpus = w.dir.join("corpus");
+    let corpus_arg = corpus.to_str().unwrap_or_default();
+    let run = w.realdrift(&["check", "Secrets", "--json", "--record-corpus", corpus_arg]);
+    assert_ne!(run.code, 2, "{}\n{}", run.stdout, run.stderr);
+    let files: Vec<_> = std::fs::read_dir(&corpus)
+        .expect("corpus dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    assert_eq!(files.len(), 2, "one case per resource: {files:?}");
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("case file");
+        for secret in [NOECHO_SECRET, SSM_SECRET] {
+            assert!(
+                !text.contains(secret),
+                "{} holds {secret}:\n{text}",
+                f.display()
+            );
+        }
+    }
+    for secret in [NOECHO_SECRET, SSM_SECRET] {
+        assert!(!run.stdout.contains(secret), "--json prints {secret}");
+    }
+}
+
+fn hostile_unchecked_selection_fails_the_gate(w: &World) {
+    w.deploy("Settled");
+    w.mutate(json!([["stack-in-review", "Pending"]]));
+    // A named stack that is not settled is a "not checked" entry naming its
+    // state, and fails the strict gate.
+    let (code, doc) = check_json(w, &["Pending", "--fail", "--strict"]);
+    assert_eq!(code, 1, "{doc}");
+    let stacks = doc["stacks"].as_array().cloned().unwrap_or_default();
+    assert_eq!(stacks.len(), 1, "{doc}");
+    assert_eq!(stacks[0]["status"], "notChecked");
+    assert!(
+        stacks[0]["notChecked"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("REVIEW_IN_PROGRESS"),
+        "{doc}"
+    );
+    // A pattern matching nothing checks nothing: --strict fails, with the reason.
+    let run = w.realdrift(&["check", "Nothing*", "--strict"]);
+    run.expect_code(1);
+    assert!(
+        run.stderr.contains("Nothing* matched no stack"),
+        "{}",
+        run.stderr
+    );
+    w.realdrift(&["check", "Nothing*"]).expect_code(0);
+    // A pattern matching only an unsettled stack fails --strict too.
+    let (code, doc) = check_json(w, &["Pend*", "--strict"]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(doc["stacks"][0]["stack"], "Pending", "{doc}");
+    assert_eq!(doc["stacks"][0]["status"], "notChecked", "{doc}");
+    // record of such selections records nothing and says so (exit 2).
+    for sel in ["Pending", "Nothing*"] {
+        let rec = w.realdrift(&["record", sel, "--yes"]);
+        rec.expect_code(2);
+        assert!(rec.stderr.contains("realdrift: error"), "{}", rec.stderr);
+    }
+    // The settled stack still checks, and the run says which account and region.
+    let ok = w.realdrift(&["check", "Settled", "--strict"]);
+    ok.expect_code(0);
+    assert!(
+        ok.stderr
+            .contains(&format!("checked: account {ACCOUNT}, region us-east-1")),
+        "{}",
+        ok.stderr
+    );
+}
+
+fn hostile_record_refuses_a_foreign_baseline(w: &World) {
+    w.deploy("Mine");
+    w.deploy("Theirs");
+    w.realdrift(&["record", "Theirs", "--yes"]).expect_code(0);
+    let theirs = std::fs::read_to_string(w.baseline_path("Theirs")).expect("baseline");
+    // Their file copied over my stack's name: check refuses it, and so does record.
+    std::fs::write(w.baseline_path("Mine"), &theirs).expect("copy baseline");
+    w.realdrift(&["check", "Mine"]).expect_code(2);
+    let rec = w.realdrift(&["record", "Mine", "--yes"]);
+    rec.expect_code(2);
+    assert!(rec.stderr.contains("stackName"), "{}", rec.stderr);
+    assert_eq!(
+        std::fs::read_to_string(w.baseline_path("Mine")).expect("baseline"),
+        theirs,
+        "the file is left as it was"
+    );
+}
+
+/// A listener that accepts connections and never answers (for the test's life).
+fn silent_endpoint() -> String {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = l.local_addr().expect("addr");
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in l.incoming().flatten() {
+            held.push(s);
+        }
+    });
+    format!("http://{addr}")
+}
+
+fn hostile_silent_cloud_control_loses_coverage(w: &World) {
+    w.deploy("Silent");
+    let silent = silent_endpoint();
+    let cc = [("AWS_ENDPOINT_URL_CLOUDCONTROL", silent.as_str())];
+    // Per-call timeouts: every Cloud Control read times out; the stack is
+    // reported with lost coverage (--strict fails), not hung, not an error.
+    let run = w.realdrift_env(
+        &[
+            "check",
+            "Silent",
+            "--json",
+            "--strict",
+            "--read-timeout",
+            "0.5",
+            "--call-timeout",
+            "1",
+        ],
+        &[],
+        &cc,
+    );
+    run.expect_code(1);
+    let doc = run.json();
+    let stack = &doc["stacks"][0];
+    assert_ne!(stack["status"], "error", "{doc}");
+    assert_eq!(stack["coverage"]["complete"], false, "{doc}");
+    // The per-stack deadline alone (calls may wait 30 s) bounds it too.
+    let run = w.realdrift_env(
+        &[
+            "check",
+            "Silent",
+            "--json",
+            "--strict",
+            "--stack-timeout",
+            "1",
+        ],
+        &[],
+        &cc,
+    );
+    run.expect_code(1);
+    let doc = run.json();
+    let skipped: Vec<Value> = world::findings(&doc)
+        .into_iter()
+        .filter(|f| f["tier"] == "skipped")
+        .collect();
+    assert!(
+        skipped.iter().any(|f| f["note"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("--stack-timeout")),
+        "{}",
+        summary(&skipped)
     );
 }

@@ -158,6 +158,11 @@ impl World<'_> {
 
     /// Runs `realdrift` with some emulator variables removed (to test flags instead).
     pub fn realdrift_with(&self, args: &[&str], unset: &[&str]) -> Run {
+        self.realdrift_env(args, unset, &[])
+    }
+
+    /// Runs `realdrift` with some emulator variables removed and others set.
+    pub fn realdrift_env(&self, args: &[&str], unset: &[&str], set: &[(&str, &str)]) -> Run {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_realdrift"));
         cmd.args(args)
             .envs(self.emu.env())
@@ -166,6 +171,9 @@ impl World<'_> {
             .stdin(Stdio::null());
         for k in unset {
             cmd.env_remove(k);
+        }
+        for (k, v) in set {
+            cmd.env(k, v);
         }
         let out = cmd.output().expect("run realdrift");
         Run {

@@ -4,17 +4,19 @@
 use crate::corpus_out;
 use crate::options::{AwsArgs, BaselineArgs, StackArgs};
 use crate::progress::{self, Progress};
+use crate::selection::{self, Unchecked};
 use crate::session::{block_on, calls_line, Session};
+use crate::terminal::{error_line, escape_message};
 use anyhow::Context;
 use clap::Args;
 use realdrift_core::baseline::sort_keys;
 use realdrift_core::pipeline::{check_stacks, error_report, CheckOptions, GatheredStack};
 use realdrift_core::report::{
     escape_json_text, exit_code, json_value, render_text, use_color, ExitFlags, StackReport,
-    TextOptions,
+    TextOptions, JSON_SCHEMA,
 };
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -35,7 +37,8 @@ pub struct CheckArgs {
     #[arg(long)]
     fail: bool,
     /// Exit 1 when coverage was lost (a stack not checked for its state, a
-    /// read refused or failed); benign skips such as custom resources do not count.
+    /// read refused or failed, a pattern that matched no stack, nothing
+    /// checked); benign skips such as custom resources do not count.
     #[arg(long)]
     strict: bool,
     /// Inventory mode: ignore the baseline and list every live-only value
@@ -51,24 +54,62 @@ pub struct CheckArgs {
     record_corpus: Option<PathBuf>,
 }
 
-/// Runs `check`.
+/// What a check run produced, beyond the reports.
+struct Checked {
+    reports: Vec<StackReport>,
+    calls: BTreeMap<String, u64>,
+    per_stack_calls: BTreeMap<String, BTreeMap<String, u64>>,
+    notes: Vec<String>,
+    unchecked: Unchecked,
+    target: Value,
+    target_line: String,
+}
+
+/// Runs `check`. With `--json` every outcome, an error included, is a JSON
+/// document on stdout.
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    match block_on(gather_and_check(&args)) {
+        Ok(checked) => render(&args, checked),
+        Err(e) if args.json => {
+            let line = error_line(&e);
+            print_json_error(&line);
+            eprintln!("realdrift: error: {line}");
+            Ok(ExitCode::from(2))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn render(args: &CheckArgs, c: Checked) -> anyhow::Result<ExitCode> {
     let flags = ExitFlags {
         fail: args.fail,
         strict: args.strict,
     };
-    let (reports, calls, per_stack_calls, notes) = block_on(gather_and_check(&args))?;
+    let strict_reasons = if args.strict {
+        c.unchecked.strict_reasons()
+    } else {
+        Vec::new()
+    };
+    let mut code = exit_code(&c.reports, flags).code();
+    if !strict_reasons.is_empty() {
+        code = code.max(1);
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut err = std::io::stderr().lock();
     if args.json {
-        let mut doc = json_value(&reports, flags);
-        add_calls(&mut doc, &calls, &per_stack_calls, &notes);
+        let mut doc = json_value(&c.reports, flags);
+        add_calls(&mut doc, &c.calls, &c.per_stack_calls, &c.notes);
+        if let Some(obj) = doc.as_object_mut() {
+            obj.insert("exitCode".into(), json!(code));
+            obj.insert("target".into(), c.target.clone());
+            obj.insert("strictFailures".into(), json!(strict_reasons));
+        }
         let text = serde_json::to_string_pretty(&sort_keys(&doc)).context("encoding the report")?;
         writeln!(out, "{}", escape_json_text(&text))?;
     } else {
-        for n in &notes {
-            writeln!(err, "note: {}", crate::terminal::escape_message(n))?;
+        for n in &c.notes {
+            writeln!(err, "note: {}", escape_message(n))?;
         }
         let opts = TextOptions {
             color: use_color(
@@ -77,23 +118,20 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             ),
             verbose: args.verbose || args.show_all,
         };
-        let text = render_text(&reports, opts);
+        let text = render_text(&c.reports, opts);
         write!(out, "{text}")?;
         if !text.is_empty() && !text.ends_with('\n') {
             writeln!(out)?;
         }
-        writeln!(err, "{}", calls_line(&calls))?;
+        for r in &strict_reasons {
+            writeln!(err, "strict: {}", escape_message(r))?;
+        }
+        writeln!(err, "checked: {}", escape_message(&c.target_line))?;
+        writeln!(err, "{}", calls_line(&c.calls))?;
     }
     out.flush()?;
-    Ok(ExitCode::from(exit_code(&reports, flags).code() as u8))
+    Ok(ExitCode::from(code as u8))
 }
-
-type Checked = (
-    Vec<StackReport>,
-    BTreeMap<String, u64>,
-    BTreeMap<String, BTreeMap<String, u64>>,
-    Vec<String>,
-);
 
 async fn gather_and_check(args: &CheckArgs) -> anyhow::Result<Checked> {
     let session = Session::open(&args.aws, Progress::new(progress::wanted(args.json))).await?;
@@ -103,18 +141,13 @@ async fn gather_and_check(args: &CheckArgs) -> anyhow::Result<Checked> {
         region: session.clients.region.clone().unwrap_or_default(),
         store_location: store_location(&args.baseline),
     };
-    let checked = check_stacks(
-        &session.pipeline,
-        store.as_ref(),
-        &args.stacks.stacks,
-        &opts,
-    )
-    .await;
+    let selectors = &args.stacks.stacks;
+    let checked = check_stacks(&session.pipeline, store.as_ref(), selectors, &opts).await;
     session.progress.finish();
     let run = checked?;
     let mut reports = Vec::new();
     let mut per_stack = BTreeMap::new();
-    let mut notes = run.notes;
+    let mut notes = Vec::new();
     for s in run.stacks {
         let mut report = s.report;
         if let Some(g) = &s.gathered {
@@ -122,16 +155,38 @@ async fn gather_and_check(args: &CheckArgs) -> anyhow::Result<Checked> {
             if let Some(dir) = &args.record_corpus {
                 if let Err(e) = record_corpus(dir, g, &mut notes) {
                     let region = g.region.as_deref().unwrap_or(&opts.region);
-                    report = error_report(&g.stack, region, format!("{e:#}"));
+                    report = error_report(&g.stack, region, error_line(&e));
                 }
             }
         }
         reports.push(report);
     }
+    let gathered: Vec<String> = reports.iter().map(|r| r.stack.clone()).collect();
+    let unchecked = selection::audit(selectors, &gathered);
+    notes.extend(run.notes);
     if reports.is_empty() {
         notes.push("no stacks matched (no selector: every CDK stack in the region)".into());
     }
-    Ok((reports, session.calls(), per_stack, notes))
+    let accounts: Vec<String> = reports
+        .iter()
+        .filter_map(|r| r.account_id.clone())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let target = json!({
+        "accounts": accounts,
+        "region": session.clients.region,
+        "profile": session.profile,
+    });
+    Ok(Checked {
+        target_line: session.target_line(&accounts),
+        reports,
+        calls: session.calls(),
+        per_stack_calls: per_stack,
+        notes,
+        unchecked,
+        target,
+    })
 }
 
 /// `--record-corpus`: writes the stack's corpus cases and notes where.
@@ -144,6 +199,27 @@ fn record_corpus(dir: &Path, g: &GatheredStack, notes: &mut Vec<String>) -> anyh
         dir.display()
     ));
     Ok(())
+}
+
+/// The JSON document of a run that failed as a whole (exit 2): the report
+/// schema with no stacks and the error, so `--json` always prints JSON.
+pub fn print_json_error(message: &str) {
+    let doc = json!({
+        "schema": JSON_SCHEMA,
+        "exitCode": 2,
+        "error": message,
+        "summary": {
+            "stacks": 0,
+            "drift": 0,
+            "potentialDrift": 0,
+            "incompleteStacks": 0,
+            "errors": 1,
+        },
+        "stacks": [],
+        "notes": [],
+    });
+    let text = serde_json::to_string_pretty(&sort_keys(&doc)).unwrap_or_else(|_| "null".into());
+    println!("{}", escape_json_text(&text));
 }
 
 /// How the baseline location is named in messages.

@@ -9,12 +9,14 @@ use crate::commands::check::store_location;
 use crate::options::{AwsArgs, BaselineArgs, StackArgs};
 use crate::picker;
 use crate::progress::{self, Progress};
+use crate::selection;
 use crate::session::{block_on, calls_line, Session};
-use crate::terminal::escape_message;
+use crate::terminal::{error_line, escape_message};
 use anyhow::{bail, Context};
 use clap::Args;
 use realdrift_core::baseline::{
-    preview, record, save_baseline, BaselineStore, Precondition, RecordInput, Selection,
+    check_record_target, preview, record, save_baseline, BaselineStore, Precondition, RecordInput,
+    Selection,
 };
 use realdrift_core::ignore::IgnoreConfig;
 use realdrift_core::pipeline::{
@@ -63,27 +65,45 @@ async fn record_all(args: &RecordArgs, mode: Mode) -> anyhow::Result<ExitCode> {
     let store = session.baseline_store(&args.baseline)?;
     let location = store_location(&args.baseline);
     let ignores = load_ignores(store.as_ref(), &location).await?;
-    let run = session.gather(&args.stacks.stacks).await?;
+    let selectors = &args.stacks.stacks;
+    let run = session.gather(selectors).await?;
+    let gathered: Vec<String> = run.stacks.iter().map(|g| g.stack.clone()).collect();
+    let unchecked = selection::audit(selectors, &gathered);
+    // Every selected stack not recorded is a failure: record exits 0 only
+    // when everything asked for was written.
+    let mut failed = false;
+    for why in unchecked.strict_reasons() {
+        failed = true;
+        eprintln!(
+            "realdrift: error: {}: nothing recorded",
+            escape_message(&why)
+        );
+    }
     for n in &run.notes {
         eprintln!("note: {}", escape_message(n));
     }
-    if run.stacks.is_empty() {
-        eprintln!("note: no stacks matched (no selector: every CDK stack in the region)");
-    }
-    let mut failed = false;
+    let mut accounts = std::collections::BTreeSet::new();
     for g in &run.stacks {
         let outcome = match &g.result {
-            Ok(report) => record_one(report, store.as_ref(), &ignores, &location, mode).await,
+            Ok(report) => {
+                accounts.extend(report.account.clone());
+                record_one(report, store.as_ref(), &ignores, &location, mode).await
+            }
             Err(e) => Err(anyhow::anyhow!("{e}")),
         };
         match outcome {
             Ok(line) => println!("{}", escape_message(&line)),
             Err(e) => {
                 failed = true;
-                eprintln!("realdrift: error: {}", escape_message(&format!("{e:#}")));
+                eprintln!("realdrift: error: {}", error_line(&e));
             }
         }
     }
+    let accounts: Vec<String> = accounts.into_iter().collect();
+    eprintln!(
+        "recorded in: {}",
+        escape_message(&session.target_line(&accounts))
+    );
     eprintln!("{}", calls_line(&session.calls()));
     Ok(if failed {
         ExitCode::from(2)
@@ -103,6 +123,12 @@ async fn record_one(
     let ctx = g.run_context();
     let key = baseline_key(&ctx)?;
     let existing = load_stack_baseline(store, &ctx).await?;
+    if let Some(b) = &existing {
+        // Check refuses a file of another stack, account or region; so does
+        // record, which would merge into it and rewrite its identity.
+        check_record_target(b, &ctx)
+            .with_context(|| format!("stack {}: {location}/{key}: not recorded", g.stack))?;
+    }
     let classified = recordable_findings(g, ignores);
     let selection = match mode {
         Mode::All => Selection::All,

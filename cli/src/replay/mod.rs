@@ -9,6 +9,7 @@ pub mod jsonl;
 pub mod summary;
 
 use anyhow::{bail, Context};
+use realdrift_core::baseline::read_text_file;
 use realdrift_core::classify::Knowledge;
 use realdrift_core::corpus::{compare_findings, replay_case_with, Agreement, CorpusCase};
 use realdrift_core::Finding;
@@ -65,10 +66,20 @@ pub fn replay_file(path: &Path, knowledge: Knowledge) -> CaseReport {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let result = CorpusCase::load(path)
-        .map_err(|e| e.to_string())
-        .and_then(|case| replay_loaded(case, knowledge));
+    let result = load_case(path).and_then(|case| replay_loaded(case, knowledge));
     CaseReport { name, result }
+}
+
+/// The largest case file read (a case carries a whole registry schema, some
+/// hundreds of KiB at most).
+pub const MAX_CASE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads and parses one case: only a regular file within [`MAX_CASE_BYTES`]
+/// (a FIFO or a device never blocks or fills memory).
+fn load_case(path: &Path) -> Result<CorpusCase, String> {
+    let text =
+        read_text_file(path, MAX_CASE_BYTES).map_err(|e| format!("{}: {e}", path.display()))?;
+    CorpusCase::parse(path, &text).map_err(|e| e.to_string())
 }
 
 fn replay_loaded(case: CorpusCase, knowledge: Knowledge) -> Result<Replayed, String> {
@@ -93,6 +104,25 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fifo_or_device_case_is_an_error_not_a_hang() {
+        let dir =
+            std::env::temp_dir().join(format!("realdrift-replay-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("a.json");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.map(|s| s.success()).unwrap_or(false), "mkfifo");
+        std::os::unix::fs::symlink("/dev/zero", dir.join("b.json")).unwrap();
+        let files = case_files(&dir).unwrap();
+        assert_eq!(files.len(), 2);
+        for f in &files {
+            let err = replay_file(f, Knowledge::All).result.unwrap_err();
+            assert!(err.contains("not a regular file"), "{err}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn panic_messages_are_recovered() {

@@ -272,7 +272,7 @@ pub fn apply_baseline(
 /// whose own identity is unknown (an empty part) cannot prove that, so it
 /// never passes; a file without an accountId (a legacy file) is accepted on
 /// stack and region, with a note.
-fn guard_identity(b: &BaselineFile, ctx: &RunContext) -> Result<(), BaselineError> {
+pub(crate) fn guard_identity(b: &BaselineFile, ctx: &RunContext) -> Result<(), BaselineError> {
     let id = &ctx.identity;
     let name = id
         .file_name()

@@ -178,14 +178,18 @@ impl BaselineFile {
             .is_some_and(|c| c.iter().any(|id| id == logical_id))
     }
 
-    /// The diff-friendly text form: sorted keys and entries, 2-space indent, trailing newline.
+    /// The diff-friendly text form: sorted keys and entries, 2-space indent,
+    /// trailing newline, unsafe characters escaped.
     pub fn to_text(&self) -> String {
         let mut canonical = self.clone();
         canonical.normalize_order();
         // Serializing plain data (string keys, JSON values) cannot fail.
         let value = serde_json::to_value(&canonical).unwrap_or(Value::Null);
-        let mut text =
+        let text =
             serde_json::to_string_pretty(&sort_keys(&value)).unwrap_or_else(|_| "null".into());
+        // Controls, bidi and zero-width characters as `\uXXXX`: the file is
+        // reviewed as a diff, where raw ones could show misleading text.
+        let mut text = crate::report::escape_json_text(&text);
         text.push('\n');
         text
     }
@@ -316,5 +320,27 @@ mod tests {
         assert!(text.find("\"A\"").unwrap() < text.find("\"B\"").unwrap());
         assert!(text.find("\"a\": 2").unwrap() < text.find("\"z\": 1").unwrap());
         assert!(text.contains("\n  \"recorded\": ["), "2-space indent");
+    }
+
+    #[test]
+    fn unsafe_characters_are_written_as_escapes() {
+        let hostile = "a\u{202e}b\u{2066}c\u{200b}d\u{feff}e\u{2028}f\u{85}g\u{7f}h\u{1b}i";
+        let mut b = BaselineFile::empty("S", "1", "r");
+        b.recorded.push(RecordedEntry {
+            logical_id: "L".into(),
+            resource_type: "T".into(),
+            path: format!("Tags.{hostile}"),
+            value: json!({ hostile: hostile }),
+            extra: Map::new(),
+        });
+        let text = b.to_text();
+        assert!(
+            !text
+                .chars()
+                .any(|c| c != '\n' && crate::report::is_unsafe_char(c)),
+            "raw unsafe character in {text:?}"
+        );
+        assert!(text.contains("a\\u202eb\\u2066c"), "{text}");
+        assert_eq!(BaselineFile::parse("S.1.r.json", &text).unwrap(), b);
     }
 }

@@ -27,10 +27,10 @@ pub use file::{
 pub use json::{deep_hash, sort_keys, template_hash};
 pub use path::{below, parent_cuts, segments, Segment};
 pub use record::{
-    candidates, is_recordable, preview, record, EntryKey, RecordDelta, RecordInput, RecordOutcome,
-    Selection,
+    candidates, check_record_target, is_recordable, preview, record, EntryKey, RecordDelta,
+    RecordInput, RecordOutcome, Selection,
 };
 pub use store::{
-    check_key, load_baseline, save_baseline, BaselineStore, LocalDirStore, MemoryStore,
-    Precondition, StoreError, Stored, Version,
+    check_key, load_baseline, read_text_file, save_baseline, BaselineStore, LocalDirStore,
+    MemoryStore, Precondition, StoreError, Stored, Version, MAX_STORED_BYTES,
 };

@@ -8,8 +8,9 @@
 //! not read this run, and computes `completeResources` at write time,
 //! monotonically.
 
-use super::apply::{same, BaselineNote, Voids};
+use super::apply::{guard_identity, same, BaselineNote, Voids};
 use super::context::{ChildScan, ReadState, RunContext};
+use super::error::BaselineError;
 use super::facts::{facts, source_fingerprint};
 use super::file::{BaselineFile, ObservedDefault, RecordedEntry, ResourceRef, SCHEMA_VERSION};
 use crate::finding::{Finding, Tier};
@@ -128,6 +129,13 @@ pub fn preview(
         captured_at: "",
     })
     .delta
+}
+
+/// Refuses to record over a file of another stack, account or region: the
+/// same identity guard that makes check refuse the file. Recording over it
+/// would merge another stack's accepted state and rewrite its identity.
+pub fn check_record_target(existing: &BaselineFile, ctx: &RunContext) -> Result<(), BaselineError> {
+    guard_identity(existing, ctx)
 }
 
 /// Builds the new baseline file.

@@ -222,7 +222,7 @@ impl LocalDirStore {
 
     fn load_now(&self, key: &str) -> Result<Option<Stored>, StoreError> {
         let path = self.path_of(key)?;
-        match std::fs::read_to_string(&path) {
+        match read_text_file(&path, MAX_STORED_BYTES) {
             Ok(text) => Ok(Some(Stored {
                 version: Version::of_text(&text),
                 text,
@@ -287,6 +287,43 @@ impl LocalDirStore {
             _ => Ok(()),
         }
     }
+}
+
+/// The largest text a local store loads (64 MiB): a baseline is far
+/// smaller, and a bigger file is a mistake, not a baseline.
+pub const MAX_STORED_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a UTF-8 text file of at most `limit` bytes.
+///
+/// Only regular files are read (symlinks are followed): a FIFO would block
+/// forever and a device such as `/dev/zero` never ends. A larger file is an
+/// error naming the limit, found without reading past it.
+pub fn read_text_file(path: &Path, limit: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let not_regular = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, device or directory is never read)",
+        )
+    };
+    // Checked before opening: opening a FIFO for reading blocks.
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = std::fs::File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than the {limit}-byte limit"),
+        ));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not valid UTF-8 text"))
 }
 
 /// Writes `text` to a fresh temp file beside `path` (same directory, so the

@@ -12,6 +12,7 @@ use super::glob::escape;
 use super::rules::{parse_rules, IgnoreRule};
 use super::yaml::{parse_document, Node};
 use crate::finding::Finding;
+use crate::report::is_unsafe_char;
 
 /// The header written into a new ignore file.
 pub const NEW_FILE_HEADER: &str = "\
@@ -196,12 +197,11 @@ fn render_rule(r: &IgnoreRule, indent: usize) -> String {
     s
 }
 
-/// A YAML string literal: single-quoted when printable, else double-quoted with escapes.
+/// A YAML string literal: single-quoted when every character is safe to
+/// show, else double-quoted with `\uXXXX` escapes (a control, bidi or
+/// zero-width character written raw could show a reviewer misleading text).
 fn yaml_string(s: &str) -> String {
-    let printable = s
-        .chars()
-        .all(|c| !c.is_control() && c != '\u{feff}' && !('\u{2028}'..='\u{2029}').contains(&c));
-    if printable {
+    if !s.chars().any(is_unsafe_char) {
         return format!("'{}'", s.replace('\'', "''"));
     }
     let mut out = String::from("\"");
@@ -209,11 +209,7 @@ fn yaml_string(s: &str) -> String {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() || c == '\u{feff}' || ('\u{2028}'..='\u{2029}').contains(&c) => {
-                out.push_str(&format!("\\u{:04x}", c as u32))
-            }
+            c if is_unsafe_char(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push(c),
         }
     }

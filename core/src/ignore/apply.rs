@@ -97,6 +97,25 @@ fn join(prefix: &str, path: &str) -> String {
     }
 }
 
+/// What rules are matched against for one finding: every spelling of its
+/// resource joined with its path and each parent of the path, as characters.
+/// Built once per finding, whatever the number of rules.
+struct Candidates(Vec<Vec<char>>);
+
+impl Candidates {
+    fn of(f: &Finding, stack: &str) -> Self {
+        let mut paths = vec![f.path.as_str()];
+        paths.extend(parent_cuts(&f.path).into_iter().map(|c| &f.path[..c]));
+        let mut out = Vec::new();
+        for prefix in resource_prefixes(f, stack) {
+            for p in &paths {
+                out.push(join(&prefix, p).chars().collect());
+            }
+        }
+        Candidates(out)
+    }
+}
+
 impl CompiledRule {
     /// True when the rule's scopes admit this stack, account and region.
     pub fn in_scope(&self, scope: &IgnoreScope) -> bool {
@@ -109,22 +128,36 @@ impl CompiledRule {
 
     /// True when the rule covers the finding (its path or a parent of it).
     pub fn covers(&self, f: &Finding, scope: &IgnoreScope) -> bool {
-        if !self.in_scope(scope) {
-            return false;
-        }
-        let mut paths = vec![f.path.as_str()];
-        paths.extend(parent_cuts(&f.path).into_iter().map(|c| &f.path[..c]));
-        resource_prefixes(f, &scope.stack)
-            .iter()
-            .any(|prefix| paths.iter().any(|p| self.path.matches(&join(prefix, p))))
+        self.in_scope(scope) && self.covers_candidates(&Candidates::of(f, &scope.stack))
+    }
+
+    fn covers_candidates(&self, c: &Candidates) -> bool {
+        c.0.iter().any(|text| self.path.matches_chars(text))
     }
 }
 
 impl IgnoreConfig {
     /// The first rule covering a finding, if any.
     pub fn rule_for(&self, f: &Finding, scope: &IgnoreScope) -> Option<&CompiledRule> {
-        self.rules.iter().find(|r| r.covers(f, scope))
+        let in_scope: Vec<&CompiledRule> =
+            self.rules.iter().filter(|r| r.in_scope(scope)).collect();
+        first_covering(&in_scope, f, scope)
     }
+}
+
+fn first_covering<'a>(
+    rules: &[&'a CompiledRule],
+    f: &Finding,
+    scope: &IgnoreScope,
+) -> Option<&'a CompiledRule> {
+    if rules.is_empty() {
+        return None;
+    }
+    let candidates = Candidates::of(f, &scope.stack);
+    rules
+        .iter()
+        .copied()
+        .find(|r| r.covers_candidates(&candidates))
 }
 
 /// Re-tags declared, undeclared and added findings matched by a rule to `ignored`.
@@ -135,13 +168,15 @@ pub fn apply_ignores(
     scope: &IgnoreScope,
     config: &IgnoreConfig,
 ) -> Vec<Finding> {
+    // Scopes are the same for every finding of the run: filter rules once.
+    let in_scope: Vec<&CompiledRule> = config.rules.iter().filter(|r| r.in_scope(scope)).collect();
     findings
         .into_iter()
         .map(|mut f| {
             if !matches!(f.tier, Tier::Declared | Tier::Undeclared | Tier::Added) {
                 return f;
             }
-            if let Some(rule) = config.rule_for(&f, scope) {
+            if let Some(rule) = first_covering(&in_scope, &f, scope) {
                 let was = f.tier;
                 f.tier = Tier::Ignored;
                 f.unrecorded = false;

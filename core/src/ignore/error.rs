@@ -35,6 +35,20 @@ pub enum IgnoreError {
         /// Why.
         message: String,
     },
+    /// A rule is unusable as given (an empty path or scope).
+    #[error("ignore rule: {message}")]
+    Rule {
+        /// What is wrong.
+        message: String,
+    },
+    /// The file is over the size or rule-count limit.
+    #[error("{file}: too large: {message}")]
+    TooLarge {
+        /// The file.
+        file: String,
+        /// Which limit and by how much.
+        message: String,
+    },
     /// Appending produced text that does not read back as intended (nothing written).
     #[error("{file}: cannot append rules without changing existing ones ({message}); edit the file by hand")]
     Append {

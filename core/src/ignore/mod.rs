@@ -14,4 +14,7 @@ pub use append::{add_ignore_rules, rule_for_finding, AppendOutcome, NEW_FILE_HEA
 pub use apply::{apply_ignores, display_id, resource_prefixes, within_stack_path, IgnoreScope};
 pub use error::IgnoreError;
 pub use glob::{escape, Pattern};
-pub use rules::{parse_rules, CompiledRule, IgnoreConfig, IgnoreRule, IGNORE_FILE};
+pub use rules::{
+    parse_rules, CompiledRule, IgnoreConfig, IgnoreRule, IGNORE_FILE, MAX_IGNORE_FILE_BYTES,
+    MAX_IGNORE_RULES,
+};

@@ -7,6 +7,13 @@ use super::yaml::{parse_document, Node, Pos};
 /// The conventional location of the ignore file, relative to the repository.
 pub const IGNORE_FILE: &str = "baselines/ignore.yaml";
 
+/// The largest ignore file read (1 MiB, some 20,000 typical rules): the file
+/// is hand-edited policy, and a larger one is a mistake or an attack.
+pub const MAX_IGNORE_FILE_BYTES: usize = 1024 * 1024;
+
+/// The most rules an ignore file may hold.
+pub const MAX_IGNORE_RULES: usize = 10_000;
+
 /// One rule: a path pattern and optional scopes (absent = any).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct IgnoreRule {
@@ -21,6 +28,27 @@ pub struct IgnoreRule {
 }
 
 impl IgnoreRule {
+    /// Why the rule is unusable, if it is: an empty or blank path or scope
+    /// matches nothing anyone meant, so it is refused rather than kept.
+    pub fn problem(&self) -> Option<String> {
+        let blank = |v: &str| v.trim().is_empty();
+        if blank(&self.path) {
+            return Some("a rule needs a non-empty 'path'".into());
+        }
+        for (name, v) in [
+            ("stack", &self.stack),
+            ("account", &self.account),
+            ("region", &self.region),
+        ] {
+            if v.as_deref().is_some_and(blank) {
+                return Some(format!(
+                    "rule key {name:?} is empty; leave it out to match any {name}"
+                ));
+            }
+        }
+        None
+    }
+
     /// An unscoped rule.
     pub fn new(path: &str) -> Self {
         IgnoreRule {
@@ -44,6 +72,9 @@ pub struct CompiledRule {
 impl CompiledRule {
     /// Compiles a rule.
     pub fn new(rule: IgnoreRule) -> Result<Self, IgnoreError> {
+        if let Some(message) = rule.problem() {
+            return Err(IgnoreError::Rule { message });
+        }
         let opt = |p: &Option<String>| p.as_deref().map(Pattern::new).transpose();
         Ok(CompiledRule {
             path: Pattern::new(&rule.path)?,
@@ -96,6 +127,15 @@ fn invalid(file: &str, pos: Pos, message: String) -> IgnoreError {
 /// Parses the rules of ignore-file text, validating its shape strictly: an
 /// unknown key (a typo such as `ignroe`) would otherwise silently disable rules.
 pub fn parse_rules(file: &str, text: &str) -> Result<Vec<IgnoreRule>, IgnoreError> {
+    if text.len() > MAX_IGNORE_FILE_BYTES {
+        return Err(IgnoreError::TooLarge {
+            file: file.to_string(),
+            message: format!(
+                "{} bytes, over the {MAX_IGNORE_FILE_BYTES}-byte limit",
+                text.len()
+            ),
+        });
+    }
     let Some(doc) = parse_document(file, text)? else {
         return Ok(Vec::new());
     };
@@ -150,6 +190,15 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<IgnoreRule>, IgnoreErro
             ))
         }
     };
+    if items.len() > MAX_IGNORE_RULES {
+        return Err(IgnoreError::TooLarge {
+            file: file.to_string(),
+            message: format!(
+                "{} rules, over the limit of {MAX_IGNORE_RULES}",
+                items.len()
+            ),
+        });
+    }
     items.iter().map(|item| parse_rule(file, item)).collect()
 }
 
@@ -207,15 +256,9 @@ fn parse_rule(file: &str, item: &Node) -> Result<IgnoreRule, IgnoreError> {
         }
         *slot = Some(value);
     }
-    match path {
-        Some(p) if !p.is_empty() => rule.path = p,
-        _ => {
-            return Err(invalid(
-                file,
-                item.pos(),
-                "a rule needs a non-empty 'path'".into(),
-            ))
-        }
+    rule.path = path.unwrap_or_default();
+    match rule.problem() {
+        Some(message) => Err(invalid(file, item.pos(), message)),
+        None => Ok(rule),
     }
-    Ok(rule)
 }

@@ -98,13 +98,42 @@ enum Frame {
     Map(Vec<Node>, Pos),
 }
 
+/// Deepest nesting accepted: a rule sits at depth 3, and a tree nested
+/// thousands deep would overflow the stack when dropped.
+const MAX_DEPTH: usize = 32;
+
 struct Builder<'s> {
     chars: &'s [char],
     stack: Vec<Frame>,
     docs: Vec<Node>,
+    /// Where nesting first went past [`MAX_DEPTH`], and how deep it is now
+    /// past it (those events are not built).
+    too_deep: Option<(Pos, usize)>,
 }
 
 impl Builder<'_> {
+    /// Counts nesting past the limit; true when the event is to be skipped.
+    fn skip_deep(&mut self, ev: &Event, pos: Pos) -> bool {
+        let opens = matches!(ev, Event::SequenceStart(..) | Event::MappingStart(..));
+        let closes = matches!(ev, Event::SequenceEnd | Event::MappingEnd);
+        match &mut self.too_deep {
+            Some((_, extra)) if *extra > 0 => {
+                if opens {
+                    *extra += 1;
+                } else if closes {
+                    *extra -= 1;
+                }
+                true
+            }
+            _ if opens && self.stack.len() >= MAX_DEPTH => {
+                let first = self.too_deep.map_or(pos, |(p, _)| p);
+                self.too_deep = Some((first, 1));
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn push(&mut self, node: Node) {
         match self.stack.last_mut() {
             Some(Frame::Seq(items, _, _)) => items.push(node),
@@ -117,6 +146,9 @@ impl Builder<'_> {
 impl MarkedEventReceiver for Builder<'_> {
     fn on_event(&mut self, ev: Event, mark: Marker) {
         let pos = Pos::from(mark);
+        if self.skip_deep(&ev, pos) {
+            return;
+        }
         match ev {
             Event::Scalar(text, style, _, _) => self.push(Node::Scalar { text, style, pos }),
             Event::Alias(_) => self.push(Node::Alias { pos }),
@@ -160,6 +192,7 @@ pub fn parse_document(file: &str, text: &str) -> Result<Option<Node>, IgnoreErro
         chars: &chars,
         stack: Vec::new(),
         docs: Vec::new(),
+        too_deep: None,
     };
     let mut parser = Parser::new_from_str(text);
     parser
@@ -170,6 +203,14 @@ pub fn parse_document(file: &str, text: &str) -> Result<Option<Node>, IgnoreErro
             column: e.marker().col() + 1,
             message: e.info().to_string(),
         })?;
+    if let Some((pos, _)) = builder.too_deep {
+        return Err(IgnoreError::Invalid {
+            file: file.to_string(),
+            line: pos.line,
+            column: pos.column,
+            message: format!("nested deeper than {MAX_DEPTH} levels"),
+        });
+    }
     if builder.docs.len() > 1 {
         let pos = builder.docs.get(1).map(Node::pos).unwrap_or_default();
         return Err(IgnoreError::Invalid {

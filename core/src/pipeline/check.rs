@@ -74,12 +74,42 @@ pub enum CheckError {
 
 /// An error and its causes on one line: `context: cause: cause`.
 pub fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
+    let mut parts = vec![e.to_string()];
     let mut cause = e.source();
     while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
+        parts.push(c.to_string());
         cause = c.source();
+    }
+    join_causes(parts)
+}
+
+/// Joins an error's layers with `: `, saying nothing twice: a layer whose
+/// display already quotes its cause makes that cause redundant, and a cause
+/// that restates the context it is wrapped in (`baseline K` then
+/// `baseline K: msg`) adds only what is new.
+pub fn join_causes(parts: impl IntoIterator<Item = String>) -> String {
+    let mut text = String::new();
+    for part in parts {
+        if part.is_empty() || text.ends_with(&part) {
+            continue;
+        }
+        if text.is_empty() {
+            text = part;
+            continue;
+        }
+        // The longest tail of `text` (starting at a layer boundary) that
+        // `part` repeats at its start.
+        let overlap = std::iter::once(0)
+            .chain(text.match_indices(": ").map(|(i, _)| i + 2))
+            .map(|i| &text[i..])
+            .find(|tail| part.starts_with(*tail) && part[tail.len()..].starts_with(": "))
+            .map_or(0, str::len);
+        if overlap == 0 {
+            text.push_str(": ");
+            text.push_str(&part);
+        } else {
+            text.push_str(&part[overlap..]);
+        }
     }
     text
 }
@@ -396,7 +426,22 @@ mod tests {
         };
         assert_eq!(
             error_chain(&e),
-            "reading b/ignore.yaml: baseline store b/ignore.yaml: denied: denied"
+            "reading b/ignore.yaml: baseline store b/ignore.yaml: denied"
         );
+    }
+
+    #[test]
+    fn joined_causes_say_nothing_twice() {
+        let j = |p: &[&str]| join_causes(p.iter().map(|s| s.to_string()));
+        assert_eq!(
+            j(&["stack S: baseline K", "baseline K: bad json", "bad json"]),
+            "stack S: baseline K: bad json"
+        );
+        assert_eq!(
+            j(&["discovering stacks", "listing stacks: refused", "refused"]),
+            "discovering stacks: listing stacks: refused"
+        );
+        assert_eq!(j(&["a", "b", "c"]), "a: b: c");
+        assert_eq!(j(&["a: b", "b"]), "a: b");
     }
 }

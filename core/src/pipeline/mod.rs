@@ -20,7 +20,7 @@ pub use crate::report::Coverage;
 pub use calls::{diff_counts, CallCounter};
 pub use check::{
     baseline_key, check_gathered, check_stack, check_stacks, error_chain, error_report,
-    gather_selected, load_ignores, load_stack_baseline, recordable_findings, scope_of,
+    gather_selected, join_causes, load_ignores, load_stack_baseline, recordable_findings, scope_of,
     secret_positions, CheckError, CheckOptions, CheckRun, CheckedStack, GatherFailure, GatherRun,
     StackGather, IGNORE_KEY,
 };

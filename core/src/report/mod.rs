@@ -19,8 +19,8 @@ pub use model::{
     is_confirmed_drift, is_potential_drift, Coverage, NotChecked, StackReport, Summary, Verdict,
 };
 pub use sanitize::{
-    escape_json_text, is_arrow, is_terminal_safe, is_unsafe_char, needs_quoting, render_value,
-    sanitize_identifier, MAX_IDENTIFIER_CHARS,
+    escape_identifier, escape_json_text, is_arrow, is_terminal_safe, is_unsafe_char, needs_quoting,
+    render_value, sanitize_identifier, MAX_IDENTIFIER_CHARS,
 };
 pub use slack::{
     fit, render_slack, slack_escape, MAX_BLOCKS, MAX_FALLBACK_TEXT, MAX_HEADER_TEXT,

@@ -84,6 +84,24 @@ pub fn sanitize_identifier(s: &str) -> String {
     cut(out, MAX_IDENTIFIER_CHARS)
 }
 
+/// A finding's resource name or path for a report line: every unsafe
+/// character written as `\uXXXX` and a backslash as `\\`, so the line is
+/// terminal-safe and the printed path, pasted into an ignore rule, matches
+/// the path itself (rule patterns read both escapes). Cut like identifiers.
+pub fn escape_identifier(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c == '\\' {
+            out.push_str("\\\\");
+        } else if is_unsafe_char(c) {
+            push_u_escape(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    cut(out, MAX_IDENTIFIER_CHARS)
+}
+
 fn cut(s: String, max: usize) -> String {
     if s.chars().count() <= max {
         return s;
@@ -166,6 +184,8 @@ mod tests {
             sanitize_identifier("a\u{1b}]unterminated"),
             "a ]unterminated"
         );
+        assert_eq!(escape_identifier("a\u{1b}[2Jb"), "a\\u001b[2Jb");
+        assert_eq!(escape_identifier("T[a\\b\u{202e}]"), "T[a\\\\b\\u202e]");
         let long = "x".repeat(300);
         let cut = sanitize_identifier(&long);
         assert_eq!(cut.chars().count(), MAX_IDENTIFIER_CHARS + 3);

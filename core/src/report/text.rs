@@ -9,7 +9,7 @@
 //! from the TTY and NO_COLOR); everything else is byte-identical plain text.
 
 use super::model::{is_confirmed_drift, is_potential_drift, StackReport, Summary, Verdict};
-use super::sanitize::{render_value, sanitize_identifier};
+use super::sanitize::{escape_identifier, render_value, sanitize_identifier};
 use crate::finding::{Cause, Finding, Tier};
 use crate::ignore::display_id;
 use std::collections::BTreeMap;
@@ -223,8 +223,9 @@ pub fn render_stack(r: &StackReport, opts: TextOptions) -> String {
 }
 
 fn write_finding(out: &mut String, f: &Finding, stack: &str) {
-    let id = sanitize_identifier(display_id(f, stack));
-    let path = sanitize_identifier(&f.path);
+    // Escaped, not stripped: the printed path is what an ignore rule takes.
+    let id = escape_identifier(display_id(f, stack));
+    let path = escape_identifier(&f.path);
     let target = if path.is_empty() {
         id
     } else {
