@@ -78,7 +78,7 @@ async fn sync(args: SyncArgs) -> anyhow::Result<ExitCode> {
                 writeln!(err, "refused: {}", escape_message(&r.to_string()))?;
             }
             bail!(
-                "refusing to sync: {} file(s) in {} are not baselines that parse; nothing was written",
+                "refusing to sync: {} file(s) in {} cannot be synced (listed above); nothing was written",
                 refusals.len(),
                 args.baseline_dir.display()
             );
