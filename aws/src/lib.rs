@@ -32,7 +32,7 @@ pub use live_reader::AwsLiveReader;
 pub use readers::{reader_for, READERS};
 pub use realdrift_core::pipeline::CallCounter;
 pub use revert_apply::{apply_revert, TokioPause};
-pub use s3_store::S3BaselineStore;
+pub use s3_store::{S3BaselineStore, BASELINES_PREFIX};
 pub use schema_source::DescribeTypeSchemas;
 pub use sns_notifier::{sns_subject, SnsNotifier};
 pub use writers::{writer_for, AwsRevertWriter, RetryPolicy, WriteCall, WRITERS};

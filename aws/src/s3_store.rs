@@ -16,6 +16,10 @@ use realdrift_core::baseline::{
     check_key, BaselineStore, Precondition, StoreError, Stored, Version,
 };
 
+/// The key prefix of the baselines synced from git (the S3 layout of
+/// DESIGN.md); `state/`, `index/` and `cache/` sit beside it.
+pub const BASELINES_PREFIX: &str = "baselines/";
+
 /// A store over one S3 bucket and key prefix.
 #[derive(Debug, Clone)]
 pub struct S3BaselineStore {
@@ -35,6 +39,12 @@ impl S3BaselineStore {
             bucket: bucket.to_string(),
             prefix: prefix.trim_matches('/').to_string(),
         }
+    }
+
+    /// The store of `bucket`'s git-synced baselines: every key under
+    /// [`BASELINES_PREFIX`], listing included.
+    pub fn baselines(client: aws_sdk_s3::Client, bucket: &str) -> S3BaselineStore {
+        S3BaselineStore::new(client, bucket, BASELINES_PREFIX)
     }
 
     /// A store for `s3://bucket/prefix` (prefix optional; `None` for another scheme).

@@ -1,6 +1,7 @@
 //! realdrift command-line tool: parses arguments, runs one command, and maps
 //! its outcome to an exit code (2 on error).
 
+mod baseline_dir;
 mod commands;
 mod corpus_out;
 mod deadline;

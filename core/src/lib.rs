@@ -20,6 +20,7 @@ pub mod pipeline;
 pub mod report;
 pub mod revert;
 pub mod schema;
+pub mod sync;
 pub mod template;
 
 pub use declared::DeclaredValue;

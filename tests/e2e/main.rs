@@ -9,6 +9,7 @@
 //! cargo test -p realdrift-cli --test e2e -- record  # those whose name contains "record"
 //! ```
 
+mod baselines_sync;
 mod emulator;
 mod revert;
 mod revert_lambda;
@@ -23,7 +24,11 @@ use std::time::Instant;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-    let all: Vec<&scenarios::Scenario> = scenarios::ALL.iter().chain(revert::ALL).collect();
+    let all: Vec<&scenarios::Scenario> = scenarios::ALL
+        .iter()
+        .chain(revert::ALL)
+        .chain(baselines_sync::ALL)
+        .collect();
     let selected: Vec<&scenarios::Scenario> = all
         .iter()
         .copied()

@@ -1,6 +1,7 @@
 //! The commands, one module each. Adding a command is one file plus one
 //! variant and one dispatch arm here.
 
+pub mod baselines;
 pub mod check;
 pub mod corpus;
 pub mod ignore;
@@ -27,6 +28,9 @@ pub enum Command {
     Revert(revert::RevertArgs),
     /// Add an ignore rule to ignore.yaml (comments and order are kept).
     Ignore(ignore::IgnoreArgs),
+    /// Work with the baselines in S3 (`baselines sync --bucket B`).
+    #[command(subcommand)]
+    Baselines(baselines::BaselinesCommand),
     /// Work with golden corpus cases (classify inputs + expected findings).
     #[command(subcommand)]
     Corpus(corpus::CorpusCommand),
@@ -39,6 +43,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Record(a) => record::run(a),
         Command::Revert(a) => revert::run(a),
         Command::Ignore(a) => ignore::run(a),
+        Command::Baselines(c) => baselines::run(c),
         Command::Corpus(c) => corpus::run(c),
     }
 }
