@@ -116,6 +116,21 @@ LOWERCASE_STORED = re.compile(
 )
 
 
+# Epoch-seconds values the documentation says AWS rounds down to the hour.
+HOUR_FLOOR = re.compile(r"seconds\s+since\s+the\s+epoch,?\s+rounded\s+down\s+to\s+the\s+nearest\s+hour", re.I)
+# A list whose order the documentation calls meaningless.
+ORDER_FREE = re.compile(
+    r"\b(?:the\s+)?order\s+(?:of\s+[^.]{1,60}?\s+)?(?:is\s+not\s+(?:important|significant)|does\s+not\s+matter|doesn't\s+matter)",
+    re.I,
+)
+# "If one isn't specified, the `LATEST` platform version is used": a
+# sentinel the service resolves to the concrete current version.
+LATEST_SENTINEL = re.compile(r"`LATEST`\s+(?:[a-z]+\s+)?version\s+is\s+used", re.I)
+# A prefix the service adds to a declared name: the documentation quotes a
+# name (`MyAttribute`) and the stored form (`custom:MyAttribute`).
+PREFIXED_NAME = re.compile(r"`(?P<prefix>[a-z]+:)(?P<name>[A-Za-z][A-Za-z0-9_]*)`")
+
+
 def sentences(text):
     """Splits documentation into sentences and markdown lines."""
     for line in re.split(r"\n+", text or ""):
@@ -355,7 +370,8 @@ def schema_node_at(doc, path):
         if not isinstance(cur, dict):
             return None
         if seg == "*":
-            cur = cur.get("items") if "items" in cur else (cur.get("additionalProperties") or {})
+            pattern = next(iter((cur.get("patternProperties") or {}).values()), None)
+            cur = cur.get("items") if "items" in cur else (cur.get("additionalProperties") or pattern or {})
         else:
             cur = (cur.get("properties") or {}).get(seg)
     return resolve(doc, cur)
@@ -419,8 +435,9 @@ class Botocore:
         """The member of a structure matching a CloudFormation property name."""
         if not shape:
             return None, None
-        if shape.get("type") == "list":
-            shape = model["shapes"].get(shape["member"]["shape"])
+        if shape.get("type") in ("list", "map"):
+            inner = shape["member"] if shape.get("type") == "list" else shape["value"]
+            shape = model["shapes"].get(inner["shape"])
             if name == "*":
                 return {"documentation": ""}, shape
         if not shape or shape.get("type") != "structure":
@@ -431,6 +448,52 @@ class Botocore:
         return None, None
 
 
+    @staticmethod
+    def deprecated_aliases(shape):
+        """{deprecated member: its replacement}: a member the model marks
+        deprecated whose documentation is, word for word, that of exactly
+        one other (current) member of the same structure."""
+        members = (shape or {}).get("members") or {}
+
+        def text(m):
+            t = strip_html(m.get("documentation") or "").lower()
+            t = re.sub(r"\b(?:the|a|an)\b", " ", t)
+            return " ".join(re.findall(r"[a-z0-9]+", t))
+
+        out = {}
+        for name, m in members.items():
+            if not m.get("deprecated") or not text(m):
+                continue
+            same = [n for n, o in members.items() if n != name and not o.get("deprecated") and text(o) == text(m)]
+            if len(same) == 1:
+                out[name] = same[0]
+        return out
+
+    def shape_at(self, create, path):
+        """The API-model shape at a CloudFormation path, from the create input."""
+        if not create:
+            return None
+        model, shape = create
+        for seg in path.split(".") if path else []:
+            member, shape = Botocore.member(model, shape, seg)
+            if member is None:
+                return None
+        return shape
+
+
+def typed_or_free(doc, node):
+    """True for a node whose schema accepts either an object with named
+    properties or a free-form map (anyOf / oneOf): a declared key may use
+    another spelling than the named property the read returns."""
+    for k in ("anyOf", "oneOf"):
+        alts = [resolve(doc, a) or {} for a in node.get(k) or []]
+        if any(a.get("properties") for a in alts) and any(
+            a.get("patternProperties") and not a.get("properties") for a in alts
+        ):
+            return True
+    return False
+
+
 # --------------------------------------------------------------------------
 
 
@@ -439,6 +502,10 @@ def generate(spec, boto, snap):
     unordered = []
     case_insensitive = []
     readgap = []
+    equivalences = []
+    latest = []
+    key_aliases = []
+    keyed_sets = []
 
     def add_default(t, path, value, source, quote, chosen=False, when=None):
         key = (t, path, json.dumps(when, sort_keys=True))
@@ -516,6 +583,25 @@ def generate(spec, boto, snap):
                 s = lowercase_sentence(text)
                 if s:
                     case_insensitive.append({"type": t, "path": path, "source": "docs", "reason": s})
+            if kind == "number" or kind == "integer":
+                s = next((x for x in sentences(text) if HOUR_FLOOR.search(x)), None)
+                if s:
+                    equivalences.append({"type": t, "path": path, "rule": "epochHourFloor", "source": "docs", "reason": s})
+            if kind == "string" and path.split(".")[-1].endswith("Version"):
+                s = next((x for x in sentences(text) if LATEST_SENTINEL.search(x)), None)
+                if s:
+                    latest.append({"type": t, "path": path, "source": "docs", "reason": s})
+            if kind == "array":
+                s = next((x for x in sentences(text) if ORDER_FREE.search(x)), None)
+                if s and writable(doc, path):
+                    unordered.append({"type": t, "path": path, "source": "docs", "reason": s})
+            if kind == "string" and path.endswith(".*.Name"):
+                m = next((m for m in PREFIXED_NAME.finditer(text) if "`" + m.group("name") + "`" in text), None)
+                if m:
+                    keyed_sets.append(
+                        {"type": t, "path": path[: -len(".*.Name")], "keys": ["Name"], "idPrefix": m.group("prefix"),
+                         "splitUndeclared": True, "source": "docs", "reason": m.group(0).strip("`") + ": " + next(x for x in sentences(text) if m.group(0) in x)}
+                    )
             # 3. The service API model's documentation of the same member.
             if create and not known(t, path):
                 model, shape = create
@@ -528,6 +614,18 @@ def generate(spec, boto, snap):
                     hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind)
                     if hit:
                         add_default(t, path, hit[0], "api-model", hit[1])
+        # Deprecated API members stored under their current name.
+        objects = sorted({path.rsplit(".", 1)[0] for path, _, _ in props if "." in path})
+        for parent in [""] + objects:
+            node = schema_node_at(doc, parent) if parent else doc
+            names = set(((node or {}).get("properties") or {}).keys())
+            for old, new in sorted(Botocore.deprecated_aliases(boto.shape_at(create, parent)).items()):
+                cfn = {n.lower(): n for n in names}
+                if old.lower() in cfn and new.lower() in cfn:
+                    key_aliases.append(
+                        {"type": t, "parent": parent, "declared": cfn[old.lower()], "live": cfn[new.lower()], "source": "api-model",
+                         "reason": "API model: %s is deprecated and documented word for word as %s" % (old, new)}
+                    )
         # Write-only collections: never returned, so absence is a read gap.
         for w in doc.get("writeOnlyProperties") or []:
             prop = w.replace("/properties/", "", 1)
@@ -543,6 +641,11 @@ def generate(spec, boto, snap):
         for k, v in sorted((doc.get("properties") or {}).items()):
             schema_walk(doc, v, k, 0, nodes)
         for path, node in nodes:
+            if typed_or_free(doc, node) and writable(doc, path):
+                equivalences.append(
+                    {"type": t, "path": path, "rule": "caseInsensitiveKeys", "source": "schema",
+                     "reason": "registry schema: named properties or a free-form map (anyOf), so a declared key may spell a named property in another case"}
+                )
             if node.get("insertionOrder") is False and writable(doc, path):
                 unordered.append(
                     {"type": t, "path": path, "source": "schema", "reason": "registry schema: insertionOrder false"}
@@ -552,6 +655,10 @@ def generate(spec, boto, snap):
         "caseInsensitive": sorted(case_insensitive, key=lambda e: (e["type"], e["path"])),
         "unorderedArrays": sorted(unordered, key=lambda e: (e["type"], e["path"])),
         "readGapCollections": sorted(readgap, key=lambda e: (e["type"], e["path"])),
+        "equivalences": sorted(equivalences, key=lambda e: (e["type"], e["path"], e["rule"])),
+        "latestSentinel": sorted(latest, key=lambda e: (e["type"], e["path"])),
+        "keyAliases": sorted(key_aliases, key=lambda e: (e["type"], e["parent"], e["declared"])),
+        "keyedSets": sorted(keyed_sets, key=lambda e: (e["type"], e["path"])),
     }
     return out_defaults, rules
 
@@ -624,6 +731,10 @@ def main():
         "caseInsensitive": len(rules["caseInsensitive"]),
         "unorderedArrays": len(rules["unorderedArrays"]),
         "readGapCollections": len(rules["readGapCollections"]),
+        "equivalences": len(rules["equivalences"]),
+        "latestSentinel": len(rules["latestSentinel"]),
+        "keyAliases": len(rules["keyAliases"]),
+        "keyedSets": len(rules["keyedSets"]),
         "defaultsSha256": hashlib.sha256(d_text.encode()).hexdigest(),
         "typeRulesSha256": hashlib.sha256(r_text.encode()).hexdigest(),
         "coverageSha256": hashlib.sha256(c_text.encode()).hexdigest(),

@@ -660,6 +660,10 @@ pub fn load_with(knowledge: Knowledge) -> Result<AwsFacts, FactsError> {
     tr.unordered_arrays.extend(gr.unordered_arrays);
     tr.case_insensitive.extend(gr.case_insensitive);
     tr.readgap_collections.extend(gr.readgap_collections);
+    tr.equivalences.extend(gr.equivalences);
+    tr.latest_sentinel.extend(gr.latest_sentinel);
+    tr.key_aliases.extend(gr.key_aliases);
+    tr.keyed_sets.extend(gr.keyed_sets);
     admit(&mut kd.defaults, knowledge, |e| e.source);
     tr.admit(knowledge);
     admit(&mut mf.names, knowledge, |n| n.source);
@@ -995,20 +999,33 @@ mod tests {
                 ));
             }
         }
-        for r in gr
+        let mined =
+            |s: Option<Source>| matches!(s, Some(Source::Schema | Source::Docs | Source::ApiModel));
+        let generated_rules = gr
             .unordered_arrays
             .iter()
             .chain(&gr.case_insensitive)
             .chain(&gr.readgap_collections)
-        {
-            if !matches!(
-                r.source,
-                Some(Source::Schema | Source::Docs | Source::ApiModel)
-            ) {
-                missing.push(format!(
-                    "generated rule {} {}: no mined source",
-                    r.type_name, r.path
-                ));
+            .chain(&gr.latest_sentinel)
+            .map(|r| (&r.type_name, &r.path, r.source, &r.reason))
+            .chain(
+                gr.equivalences
+                    .iter()
+                    .map(|r| (&r.type_name, &r.path, r.source, &r.reason)),
+            )
+            .chain(
+                gr.keyed_sets
+                    .iter()
+                    .map(|r| (&r.type_name, &r.path, r.source, &r.reason)),
+            )
+            .chain(
+                gr.key_aliases
+                    .iter()
+                    .map(|r| (&r.type_name, &r.parent, r.source, &r.reason)),
+            );
+        for (t, path, source, reason) in generated_rules {
+            if !mined(source) || reason.trim().is_empty() {
+                missing.push(format!("generated rule {t} {path}: no mined source"));
             }
         }
         let baseline: Value =
