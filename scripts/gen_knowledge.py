@@ -56,7 +56,27 @@ DEFAULT_PREFIXES = [
     r"(?:the\s+default(?:\s+value)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to|"
     r"aws\s+cloudformation\s+uses\s+the\s+default\s+value\s+of)\s+",
 ]
-DEFAULT_SENTENCES = [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_PREFIXES]
+DEFAULT_SENTENCES = [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_PREFIXES] + [
+    # "If you do not specify a health check grace period value, the default
+    # value of 0 is used." / "..., the default value of one hour is applied."
+    re.compile(
+        r"^(?:if\s+you\s+(?:don't|do\s+not)\s+specify\s+[^,]{1,80},\s+)?the\s+default\s+value\s+of\s+"
+        + VALUE + UNIT + r"\s+is\s+(?:used|applied)(?P<tail>)\s*\.?$",
+        re.I,
+    ),
+    # "The minimum number is 1, the maximum is 3, and the default (if you
+    # don't specify otherwise) is 3."
+    re.compile(
+        r"^the\s+minimum\s[^,]*,\s*the\s+maximum\s[^,]*,\s*and\s+the\s+default\s+\(if\s+you\s+don't\s+specify\s+otherwise\)\s+is\s+"
+        + VALUE + UNIT + TAIL,
+        re.I,
+    ),
+]
+# Number words the documentation spells out ("one hour").
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
+# A duration stated in a larger unit for a property the documentation
+# states in seconds.
+TO_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
 # "If the target group protocol is TCP, UDP or HTTP, the default is 5." /
 # "For target groups with a protocol of GENEVE, the default is 5."
 CONDITIONED = [
@@ -169,7 +189,13 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None):
         text = text.replace(",", "")
     if not BARE_TOKEN.match(text):
         return None
+    if not q and text.lower() in NUMBER_WORDS:
+        text = str(NUMBER_WORDS[text.lower()])
     if unit and unit.lower() not in ("or", "but", "and"):
+        u = UNITS.get(unit.lower())
+        in_seconds = re.search(r"\bin\s+seconds\b", doc or "", re.I) and u in TO_SECONDS and INTEGER.match(text)
+        if in_seconds and kind in ("integer", "number") and not re.search(UNIT_WORDS[u], prop_name, re.I):
+            return int(text) * TO_SECONDS[u]
         if not unit_fits(unit, prop_name, doc):
             return None
     if kind == "array":
@@ -223,6 +249,42 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None):
     if len(values) != 1:
         return None
     return found[0]
+
+
+BAG_ITEM = re.compile(r"^[-*]\s*`(?P<key>[a-z0-9_.]+)`\s*-\s*(?P<rest>.*)$")
+
+
+def bag_defaults(doc):
+    """{attribute key: default} from the documentation of a {Key, Value}
+    attribute list's `Key`: one bullet per key ("- `idle_timeout.timeout_seconds`
+    - ... The default is 60 seconds."). A key whose bullet states more than
+    one default, or a default under a condition, is skipped. Values are
+    strings, as the attribute list holds them."""
+    out = {}
+    for line in re.split(r"\n+", doc or ""):
+        m = BAG_ITEM.match(line.strip())
+        if not m:
+            continue
+        key, found = m.group("key"), set()
+        for sent in sentences(m.group("rest")):
+            for rx in DEFAULT_SENTENCES:
+                d = rx.match(sent)
+                if not d or not tail_ok(d):
+                    continue
+                raw = d.group("v")
+                q = QUOTED.match(raw)
+                text = next((g for g in q.groups() if g is not None), None) if q else raw
+                unit = d.groupdict().get("unit")
+                if text and NUMBER.match(text) and unit and unit.lower() not in ("or", "but", "and"):
+                    u = UNITS.get(unit.lower())
+                    if u is None or not re.search(UNIT_WORDS[u], key, re.I):
+                        break
+                if text and (q or NUMBER.match(text)) and BARE_TOKEN.match(text):
+                    found.add(text)
+                break
+        if len(found) == 1:
+            out[key] = found.pop()
+    return out
 
 
 def camel(words):
@@ -583,6 +645,12 @@ def generate(spec, boto, snap):
                 s = lowercase_sentence(text)
                 if s:
                     case_insensitive.append({"type": t, "path": path, "source": "docs", "reason": s})
+            if path.endswith(".*.Key") and kind == "string":
+                bag = path[: -len(".*.Key")]
+                if any(pp == bag + ".*.Value" for pp, _, _ in props):
+                    for key, v in sorted(bag_defaults(text).items()):
+                        add_default(t, "%s[%s]" % (bag, key), v, "docs", "%s" % (next(
+                            (ln.strip() for ln in text.split("\n") if ln.strip().startswith("- `%s`" % key)), "")))
             if kind == "number" or kind == "integer":
                 s = next((x for x in sentences(text) if HOUR_FLOOR.search(x)), None)
                 if s:
