@@ -1067,6 +1067,49 @@ mod tests {
         );
     }
 
+    /// Compare rules the generator mines (not only defaults) are in use
+    /// without observed facts: an api-model alias, a docs equivalence, a
+    /// docs keyed-set prefix, a schema key-case rule, a documented
+    /// attribute-list default.
+    #[test]
+    fn mined_compare_rules_load_without_observed_facts() {
+        let general = load_with(Knowledge::WithoutObserved).expect("loads");
+        let gd = general.for_type("AWS::GuardDuty::Filter");
+        assert!(gd
+            .key_aliases
+            .iter()
+            .any(|(_, a)| a.declared == "Gte" && a.live == "GreaterThanOrEqual"));
+        let eq = |t: &str, want: Equivalence| {
+            general
+                .for_type(t)
+                .equivalences
+                .iter()
+                .any(|(_, e)| *e == want)
+        };
+        assert!(eq("AWS::AppSync::ApiKey", Equivalence::EpochHourFloor));
+        assert!(eq("AWS::ECS::Service", Equivalence::LatestSentinel));
+        assert!(eq(
+            "AWS::DataBrew::Recipe",
+            Equivalence::CaseInsensitiveKeys
+        ));
+        assert!(general
+            .for_type("AWS::Cognito::UserPool")
+            .keyed
+            .iter()
+            .any(|(_, k)| k.id_prefix.as_deref() == Some("custom:")));
+        let lb = &general
+            .for_type("AWS::ElasticLoadBalancingV2::LoadBalancer")
+            .defaults;
+        assert!(lb.candidates(Some("LoadBalancerAttributes")).any(|d| {
+            d.entry.path == "LoadBalancerAttributes[deletion_protection.enabled]"
+                && d.entry.values == [Value::from("false")]
+        }));
+        let role = &general.for_type("AWS::IAM::Role").defaults;
+        assert!(role
+            .candidates(Some("MaxSessionDuration"))
+            .any(|d| d.entry.values == [Value::from(3600)]));
+    }
+
     #[test]
     fn known_default_entries_are_gated_or_explicitly_any() {
         let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS).expect("parses");
