@@ -46,12 +46,14 @@ VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|" + NUM + r"|[A-Za-z0-9_.:/+-]+)"
 UNIT = r"(?:\s+(?P<unit>[A-Za-z]+))?"
 # What may follow the value: nothing, a parenthetical, "or <the same in other
 # units>", or ", but ..." - never a condition.
-TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*)?)\s*\.?$"
+TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|\s+by\s+default|\s+if\s+no\s+value\s+is\s+provided)?)\s*\.?$"
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
     r"^(?:the\s+)?default(?:\s+value)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
     r"^(?:this\s+(?:property|parameter|value|setting)\s+)?defaults?\s+to\s+",
     r"^by\s+default,?\s+(?:this\s+(?:value|property|parameter|setting)\s+is\s+(?:set\s+to\s+)?|the\s+value\s+is\s+)",
+    r"^if\s+no\s+value\s+is\s+provided,\s+(?:the\s+value|it)\s+will\s+default\s+to\s+",
+    r"^if\s+no\s+value\s+is\s+provided,\s+the\s+[a-z ]{1,40}\s+will\s+be\s+set\s+to\s+",
     r"^if\s+(?:not\s+specified|omitted|unspecified|you\s+(?:don't|do\s+not)\s+specify\s+(?:a\s+value|this\s+(?:property|parameter|value)|one)),?\s+"
     r"(?:the\s+default(?:\s+value)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to|"
     r"aws\s+cloudformation\s+uses\s+the\s+default\s+value\s+of)\s+",
@@ -60,7 +62,7 @@ DEFAULT_SENTENCES = [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_
     # "If you do not specify a health check grace period value, the default
     # value of 0 is used." / "..., the default value of one hour is applied."
     re.compile(
-        r"^(?:if\s+you\s+(?:don't|do\s+not)\s+specify\s+[^,]{1,80},\s+)?the\s+default\s+value\s+of\s+"
+        r"^(?:if\s+you\s+(?:don't|do\s+not)\s+specify\s+[^,]{1,80},\s+|if\s+you\s+omit\s+this\s+(?:field|property|parameter),\s+)?the\s+default(?:\s+value)?\s+of\s+"
         + VALUE + UNIT + r"\s+is\s+(?:used|applied)(?P<tail>)\s*\.?$",
         re.I,
     ),
@@ -218,8 +220,14 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None):
     return None
 
 
+# Tails that only restate the default: "(i.e., backups are disabled for
+# this cluster)", "by default", "if no value is provided".
+RESTATING_TAIL = re.compile(r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|if\s+no\s+value\s+is\s+provided)\s*$", re.I)
+
+
 def tail_ok(m):
-    return not CONDITION_WORDS.search(m.groupdict().get("tail") or "")
+    tail = m.groupdict().get("tail") or ""
+    return RESTATING_TAIL.match(tail) is not None or not CONDITION_WORDS.search(tail)
 
 
 def stated_default(doc, kind, enum, prop_name, item_kind=None):
