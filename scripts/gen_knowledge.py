@@ -66,6 +66,13 @@ DEFAULT_SENTENCES = [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_
         + VALUE + UNIT + r"\s+is\s+(?:used|applied)(?P<tail>)\s*\.?$",
         re.I,
     ),
+    # "Short polling is used as the default or when you specify 0 for this
+    # property.": the default behaves as the stated value.
+    re.compile(
+        r"^[a-z][a-z ]{1,40}\s+is\s+used\s+as\s+the\s+default\s+or\s+when\s+you\s+specify\s+"
+        + VALUE + UNIT + r"\s+for\s+this\s+(?:property|parameter)(?P<tail>)\s*\.?$",
+        re.I,
+    ),
     # "The minimum number is 1, the maximum is 3, and the default (if you
     # don't specify otherwise) is 3."
     re.compile(
