@@ -88,6 +88,20 @@ fn is_scalar_superset(declared: &[Value], live: &[Value]) -> bool {
     }
 }
 
+/// The keyed-set rule for an undeclared live array at `path`: a per-type
+/// rule, else an attribute bag recognised by its shape, so each attribute
+/// is judged (and reported) on its own.
+pub(crate) fn keyed_undeclared<'r>(
+    scope: &Scope<'r>,
+    path: &Path,
+    items: &[Value],
+) -> Option<Keyed<'r>> {
+    keyed_rule(scope, path).or_else(|| {
+        crate::normalize::shapes::is_attribute_bag(path.last_key(), items, items)
+            .then(|| Keyed { rule: &SHAPE_BAG })
+    })
+}
+
 /// True when some keyed-set rule sits strictly below `path`.
 pub(crate) fn keyed_below(scope: &Scope<'_>, path: &Path) -> bool {
     scope.facts.keyed.iter().any(|(p, _)| p.extends(path))

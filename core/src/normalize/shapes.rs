@@ -5,7 +5,9 @@
 //! can hide a change of value.
 
 use super::arrays::{canonical_text, SORT_IDENTITY_KEYS};
-use super::scalars::{is_dns_name_equal, is_rate_expression_equal, is_version_prefix_match};
+use super::scalars::{
+    is_access_string_equal, is_dns_name_equal, is_rate_expression_equal, is_version_prefix_match,
+};
 use serde_json::Value;
 
 /// The last segment of a property name, lower-cased, for shape decisions.
@@ -68,28 +70,9 @@ pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
         return false;
     };
     (is_identifier_key(leaf) && live == declared.to_ascii_lowercase())
-        || (leaf == "AccessString" && is_acl_with_baseline(declared, live))
+        || (leaf == "AccessString" && is_access_string_equal(declared, live))
         || ((is_enum_key(leaf) || is_header_key(leaf)) && declared.eq_ignore_ascii_case(live))
         || (leaf.ends_with("Version") && is_version_prefix_match(declared, live))
-}
-
-/// True when `live` is the Redis/Valkey ACL rule list `declared` with the
-/// `-@all` a new user starts from written out before its first command
-/// rule (ElastiCache and MemoryDB `AccessString`). The ACL grammar makes
-/// that term a no-op there; anywhere else it would revoke, so it must
-/// precede every `+`/`-` rule.
-fn is_acl_with_baseline(declared: &str, live: &str) -> bool {
-    let d: Vec<&str> = declared.split_whitespace().collect();
-    let l: Vec<&str> = live.split_whitespace().collect();
-    let Some(at) = l.iter().position(|t| *t == "-@all") else {
-        return false;
-    };
-    let is_rule = |t: &&str| t.starts_with('+') || t.starts_with('-');
-    !l[..at].iter().any(is_rule)
-        && !d.contains(&"-@all")
-        && l.len() == d.len() + 1
-        && l[..at] == d[..at]
-        && l[at + 1..] == d[at..]
 }
 
 /// True when `live` is a permutation AWS put in a normalised (sorted) order:
