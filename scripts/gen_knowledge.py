@@ -211,7 +211,10 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None):
         v = parse_value("`" + text + "`" if q else text, item_kind, enum, None, prop_name, doc)
         return [v] if v is not None else None
     if isinstance(enum, list):
-        return text if text in enum else None
+        if text in enum:
+            return text
+        # An integer enum (`[60, 120, 300, 600]`) states numbers.
+        return int(text) if INTEGER.match(text) and int(text) in enum else None
     if kind == "boolean":
         return {"true": True, "false": False}.get(text.lower())
     if kind == "integer":
@@ -299,6 +302,30 @@ def bag_defaults(doc):
                 break
         if len(found) == 1:
             out[key] = found.pop()
+    return out
+
+
+# "By default, the `level` is set to `OFF`." in an object's documentation:
+# the default of the member it names.
+MEMBER_DEFAULT = re.compile(r"^by\s+default,?\s+the\s+`(?P<m>[A-Za-z0-9_]+)`\s+is\s+(?:set\s+to\s+)?" + VALUE + r"\s*\.?$", re.I)
+
+
+def member_defaults(text, path, props, doc):
+    """[(member, value, sentence)] for defaults an object's documentation
+    states for one of its members by name."""
+    members = {pp[len(path) + 1 :]: p for pp, _, p in props if pp.startswith(path + ".") and "." not in pp[len(path) + 1 :]}
+    out = []
+    for sent in sentences(text):
+        m = MEMBER_DEFAULT.match(sent)
+        if not m:
+            continue
+        name = next((k for k in members if k.lower() == m.group("m").lower()), None)
+        if name is None:
+            continue
+        node = schema_node_at(doc, path + "." + name) or {}
+        v = parse_value(m.group("v"), kind_of(members[name]) or node.get("type"), node.get("enum"), None, name, text)
+        if v is not None:
+            out.append((name, v, sent))
     return out
 
 
@@ -646,6 +673,8 @@ def generate(spec, boto, snap):
                 hit = stated_default(text, kind_of(mp) or mnode.get("type"), mnode.get("enum"), name)
                 if hit:
                     add_default(t, path + "." + mname, hit[0], "docs", hit[1])
+            for mname, v, quote in member_defaults(text, path, props, doc):
+                add_default(t, path + "." + mname, v, "docs", quote)
             hit = stated_default(text, kind, enum, name, item_kind)
             if hit:
                 add_default(t, path, hit[0], "docs", hit[1])
