@@ -46,17 +46,46 @@ VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|" + NUM + r"|[A-Za-z0-9_.:/+-]+)"
 UNIT = r"(?:\s+(?P<unit>[A-Za-z]+))?"
 # What may follow the value: nothing, a parenthetical, "or <the same in other
 # units>", or ", but ..." - never a condition.
-TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*)?)\s*\.?$"
+TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|\s+by\s+default|\s+if\s+no\s+value\s+is\s+provided)?)\s*\.?$"
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
     r"^(?:the\s+)?default(?:\s+value)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
     r"^(?:this\s+(?:property|parameter|value|setting)\s+)?defaults?\s+to\s+",
     r"^by\s+default,?\s+(?:this\s+(?:value|property|parameter|setting)\s+is\s+(?:set\s+to\s+)?|the\s+value\s+is\s+)",
+    r"^if\s+no\s+value\s+is\s+provided,\s+(?:the\s+value|it)\s+will\s+default\s+to\s+",
+    r"^if\s+no\s+value\s+is\s+provided,\s+the\s+[a-z ]{1,40}\s+will\s+be\s+set\s+to\s+",
     r"^if\s+(?:not\s+specified|omitted|unspecified|you\s+(?:don't|do\s+not)\s+specify\s+(?:a\s+value|this\s+(?:property|parameter|value)|one)),?\s+"
     r"(?:the\s+default(?:\s+value)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to|"
     r"aws\s+cloudformation\s+uses\s+the\s+default\s+value\s+of)\s+",
 ]
-DEFAULT_SENTENCES = [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_PREFIXES]
+DEFAULT_SENTENCES = [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_PREFIXES] + [
+    # "If you do not specify a health check grace period value, the default
+    # value of 0 is used." / "..., the default value of one hour is applied."
+    re.compile(
+        r"^(?:if\s+you\s+(?:don't|do\s+not)\s+specify\s+[^,]{1,80},\s+|if\s+you\s+omit\s+this\s+(?:field|property|parameter),\s+)?the\s+default(?:\s+value)?\s+of\s+"
+        + VALUE + UNIT + r"\s+is\s+(?:used|applied)(?P<tail>)\s*\.?$",
+        re.I,
+    ),
+    # "Short polling is used as the default or when you specify 0 for this
+    # property.": the default behaves as the stated value.
+    re.compile(
+        r"^[a-z][a-z ]{1,40}\s+is\s+used\s+as\s+the\s+default\s+or\s+when\s+you\s+specify\s+"
+        + VALUE + UNIT + r"\s+for\s+this\s+(?:property|parameter)(?P<tail>)\s*\.?$",
+        re.I,
+    ),
+    # "The minimum number is 1, the maximum is 3, and the default (if you
+    # don't specify otherwise) is 3."
+    re.compile(
+        r"^the\s+minimum\s[^,]*,\s*the\s+maximum\s[^,]*,\s*and\s+the\s+default\s+\(if\s+you\s+don't\s+specify\s+otherwise\)\s+is\s+"
+        + VALUE + UNIT + TAIL,
+        re.I,
+    ),
+]
+# Number words the documentation spells out ("one hour").
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
+# A duration stated in a larger unit for a property the documentation
+# states in seconds.
+TO_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
 # "If the target group protocol is TCP, UDP or HTTP, the default is 5." /
 # "For target groups with a protocol of GENEVE, the default is 5."
 CONDITIONED = [
@@ -116,6 +145,21 @@ LOWERCASE_STORED = re.compile(
 )
 
 
+# Epoch-seconds values the documentation says AWS rounds down to the hour.
+HOUR_FLOOR = re.compile(r"seconds\s+since\s+the\s+epoch,?\s+rounded\s+down\s+to\s+the\s+nearest\s+hour", re.I)
+# A list whose order the documentation calls meaningless.
+ORDER_FREE = re.compile(
+    r"\b(?:the\s+)?order\s+(?:of\s+[^.]{1,60}?\s+)?(?:is\s+not\s+(?:important|significant)|does\s+not\s+matter|doesn't\s+matter)",
+    re.I,
+)
+# "If one isn't specified, the `LATEST` platform version is used": a
+# sentinel the service resolves to the concrete current version.
+LATEST_SENTINEL = re.compile(r"`LATEST`\s+(?:[a-z]+\s+)?version\s+is\s+used", re.I)
+# A prefix the service adds to a declared name: the documentation quotes a
+# name (`MyAttribute`) and the stored form (`custom:MyAttribute`).
+PREFIXED_NAME = re.compile(r"`(?P<prefix>[a-z]+:)(?P<name>[A-Za-z][A-Za-z0-9_]*)`")
+
+
 def sentences(text):
     """Splits documentation into sentences and markdown lines."""
     for line in re.split(r"\n+", text or ""):
@@ -154,14 +198,23 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None):
         text = text.replace(",", "")
     if not BARE_TOKEN.match(text):
         return None
+    if not q and text.lower() in NUMBER_WORDS:
+        text = str(NUMBER_WORDS[text.lower()])
     if unit and unit.lower() not in ("or", "but", "and"):
+        u = UNITS.get(unit.lower())
+        in_seconds = re.search(r"\bin\s+seconds\b", doc or "", re.I) and u in TO_SECONDS and INTEGER.match(text)
+        if in_seconds and kind in ("integer", "number") and not re.search(UNIT_WORDS[u], prop_name, re.I):
+            return int(text) * TO_SECONDS[u]
         if not unit_fits(unit, prop_name, doc):
             return None
     if kind == "array":
         v = parse_value("`" + text + "`" if q else text, item_kind, enum, None, prop_name, doc)
         return [v] if v is not None else None
     if isinstance(enum, list):
-        return text if text in enum else None
+        if text in enum:
+            return text
+        # An integer enum (`[60, 120, 300, 600]`) states numbers.
+        return int(text) if INTEGER.match(text) and int(text) in enum else None
     if kind == "boolean":
         return {"true": True, "false": False}.get(text.lower())
     if kind == "integer":
@@ -177,8 +230,14 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None):
     return None
 
 
+# Tails that only restate the default: "(i.e., backups are disabled for
+# this cluster)", "by default", "if no value is provided".
+RESTATING_TAIL = re.compile(r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|if\s+no\s+value\s+is\s+provided)\s*$", re.I)
+
+
 def tail_ok(m):
-    return not CONDITION_WORDS.search(m.groupdict().get("tail") or "")
+    tail = m.groupdict().get("tail") or ""
+    return RESTATING_TAIL.match(tail) is not None or not CONDITION_WORDS.search(tail)
 
 
 def stated_default(doc, kind, enum, prop_name, item_kind=None):
@@ -208,6 +267,66 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None):
     if len(values) != 1:
         return None
     return found[0]
+
+
+BAG_ITEM = re.compile(r"^[-*]\s*`(?P<key>[a-z0-9_.]+)`\s*-\s*(?P<rest>.*)$")
+
+
+def bag_defaults(doc):
+    """{attribute key: default} from the documentation of a {Key, Value}
+    attribute list's `Key`: one bullet per key ("- `idle_timeout.timeout_seconds`
+    - ... The default is 60 seconds."). A key whose bullet states more than
+    one default, or a default under a condition, is skipped. Values are
+    strings, as the attribute list holds them."""
+    out = {}
+    for line in re.split(r"\n+", doc or ""):
+        m = BAG_ITEM.match(line.strip())
+        if not m:
+            continue
+        key, found = m.group("key"), set()
+        for sent in sentences(m.group("rest")):
+            for rx in DEFAULT_SENTENCES:
+                d = rx.match(sent)
+                if not d or not tail_ok(d):
+                    continue
+                raw = d.group("v")
+                q = QUOTED.match(raw)
+                text = next((g for g in q.groups() if g is not None), None) if q else raw
+                unit = d.groupdict().get("unit")
+                if text and NUMBER.match(text) and unit and unit.lower() not in ("or", "but", "and"):
+                    u = UNITS.get(unit.lower())
+                    if u is None or not re.search(UNIT_WORDS[u], key, re.I):
+                        break
+                if text and (q or NUMBER.match(text)) and BARE_TOKEN.match(text):
+                    found.add(text)
+                break
+        if len(found) == 1:
+            out[key] = found.pop()
+    return out
+
+
+# "By default, the `level` is set to `OFF`." in an object's documentation:
+# the default of the member it names.
+MEMBER_DEFAULT = re.compile(r"^by\s+default,?\s+the\s+`(?P<m>[A-Za-z0-9_]+)`\s+is\s+(?:set\s+to\s+)?" + VALUE + r"\s*\.?$", re.I)
+
+
+def member_defaults(text, path, props, doc):
+    """[(member, value, sentence)] for defaults an object's documentation
+    states for one of its members by name."""
+    members = {pp[len(path) + 1 :]: p for pp, _, p in props if pp.startswith(path + ".") and "." not in pp[len(path) + 1 :]}
+    out = []
+    for sent in sentences(text):
+        m = MEMBER_DEFAULT.match(sent)
+        if not m:
+            continue
+        name = next((k for k in members if k.lower() == m.group("m").lower()), None)
+        if name is None:
+            continue
+        node = schema_node_at(doc, path + "." + name) or {}
+        v = parse_value(m.group("v"), kind_of(members[name]) or node.get("type"), node.get("enum"), None, name, text)
+        if v is not None:
+            out.append((name, v, sent))
+    return out
 
 
 def camel(words):
@@ -355,7 +474,8 @@ def schema_node_at(doc, path):
         if not isinstance(cur, dict):
             return None
         if seg == "*":
-            cur = cur.get("items") if "items" in cur else (cur.get("additionalProperties") or {})
+            pattern = next(iter((cur.get("patternProperties") or {}).values()), None)
+            cur = cur.get("items") if "items" in cur else (cur.get("additionalProperties") or pattern or {})
         else:
             cur = (cur.get("properties") or {}).get(seg)
     return resolve(doc, cur)
@@ -419,8 +539,9 @@ class Botocore:
         """The member of a structure matching a CloudFormation property name."""
         if not shape:
             return None, None
-        if shape.get("type") == "list":
-            shape = model["shapes"].get(shape["member"]["shape"])
+        if shape.get("type") in ("list", "map"):
+            inner = shape["member"] if shape.get("type") == "list" else shape["value"]
+            shape = model["shapes"].get(inner["shape"])
             if name == "*":
                 return {"documentation": ""}, shape
         if not shape or shape.get("type") != "structure":
@@ -431,6 +552,52 @@ class Botocore:
         return None, None
 
 
+    @staticmethod
+    def deprecated_aliases(shape):
+        """{deprecated member: its replacement}: a member the model marks
+        deprecated whose documentation is, word for word, that of exactly
+        one other (current) member of the same structure."""
+        members = (shape or {}).get("members") or {}
+
+        def text(m):
+            t = strip_html(m.get("documentation") or "").lower()
+            t = re.sub(r"\b(?:the|a|an)\b", " ", t)
+            return " ".join(re.findall(r"[a-z0-9]+", t))
+
+        out = {}
+        for name, m in members.items():
+            if not m.get("deprecated") or not text(m):
+                continue
+            same = [n for n, o in members.items() if n != name and not o.get("deprecated") and text(o) == text(m)]
+            if len(same) == 1:
+                out[name] = same[0]
+        return out
+
+    def shape_at(self, create, path):
+        """The API-model shape at a CloudFormation path, from the create input."""
+        if not create:
+            return None
+        model, shape = create
+        for seg in path.split(".") if path else []:
+            member, shape = Botocore.member(model, shape, seg)
+            if member is None:
+                return None
+        return shape
+
+
+def typed_or_free(doc, node):
+    """True for a node whose schema accepts either an object with named
+    properties or a free-form map (anyOf / oneOf): a declared key may use
+    another spelling than the named property the read returns."""
+    for k in ("anyOf", "oneOf"):
+        alts = [resolve(doc, a) or {} for a in node.get(k) or []]
+        if any(a.get("properties") for a in alts) and any(
+            a.get("patternProperties") and not a.get("properties") for a in alts
+        ):
+            return True
+    return False
+
+
 # --------------------------------------------------------------------------
 
 
@@ -439,6 +606,10 @@ def generate(spec, boto, snap):
     unordered = []
     case_insensitive = []
     readgap = []
+    equivalences = []
+    latest = []
+    key_aliases = []
+    keyed_sets = []
 
     def add_default(t, path, value, source, quote, chosen=False, when=None):
         key = (t, path, json.dumps(when, sort_keys=True))
@@ -502,6 +673,8 @@ def generate(spec, boto, snap):
                 hit = stated_default(text, kind_of(mp) or mnode.get("type"), mnode.get("enum"), name)
                 if hit:
                     add_default(t, path + "." + mname, hit[0], "docs", hit[1])
+            for mname, v, quote in member_defaults(text, path, props, doc):
+                add_default(t, path + "." + mname, v, "docs", quote)
             hit = stated_default(text, kind, enum, name, item_kind)
             if hit:
                 add_default(t, path, hit[0], "docs", hit[1])
@@ -516,6 +689,31 @@ def generate(spec, boto, snap):
                 s = lowercase_sentence(text)
                 if s:
                     case_insensitive.append({"type": t, "path": path, "source": "docs", "reason": s})
+            if path.endswith(".*.Key") and kind == "string":
+                bag = path[: -len(".*.Key")]
+                if any(pp == bag + ".*.Value" for pp, _, _ in props):
+                    for key, v in sorted(bag_defaults(text).items()):
+                        add_default(t, "%s[%s]" % (bag, key), v, "docs", "%s" % (next(
+                            (ln.strip() for ln in text.split("\n") if ln.strip().startswith("- `%s`" % key)), "")))
+            if kind == "number" or kind == "integer":
+                s = next((x for x in sentences(text) if HOUR_FLOOR.search(x)), None)
+                if s:
+                    equivalences.append({"type": t, "path": path, "rule": "epochHourFloor", "source": "docs", "reason": s})
+            if kind == "string" and path.split(".")[-1].endswith("Version"):
+                s = next((x for x in sentences(text) if LATEST_SENTINEL.search(x)), None)
+                if s:
+                    latest.append({"type": t, "path": path, "source": "docs", "reason": s})
+            if kind == "array":
+                s = next((x for x in sentences(text) if ORDER_FREE.search(x)), None)
+                if s and writable(doc, path):
+                    unordered.append({"type": t, "path": path, "source": "docs", "reason": s})
+            if kind == "string" and path.endswith(".*.Name"):
+                m = next((m for m in PREFIXED_NAME.finditer(text) if "`" + m.group("name") + "`" in text), None)
+                if m:
+                    keyed_sets.append(
+                        {"type": t, "path": path[: -len(".*.Name")], "keys": ["Name"], "idPrefix": m.group("prefix"),
+                         "splitUndeclared": True, "source": "docs", "reason": m.group(0).strip("`") + ": " + next(x for x in sentences(text) if m.group(0) in x)}
+                    )
             # 3. The service API model's documentation of the same member.
             if create and not known(t, path):
                 model, shape = create
@@ -528,6 +726,18 @@ def generate(spec, boto, snap):
                     hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind)
                     if hit:
                         add_default(t, path, hit[0], "api-model", hit[1])
+        # Deprecated API members stored under their current name.
+        objects = sorted({path.rsplit(".", 1)[0] for path, _, _ in props if "." in path})
+        for parent in [""] + objects:
+            node = schema_node_at(doc, parent) if parent else doc
+            names = set(((node or {}).get("properties") or {}).keys())
+            for old, new in sorted(Botocore.deprecated_aliases(boto.shape_at(create, parent)).items()):
+                cfn = {n.lower(): n for n in names}
+                if old.lower() in cfn and new.lower() in cfn:
+                    key_aliases.append(
+                        {"type": t, "parent": parent, "declared": cfn[old.lower()], "live": cfn[new.lower()], "source": "api-model",
+                         "reason": "API model: %s is deprecated and documented word for word as %s" % (old, new)}
+                    )
         # Write-only collections: never returned, so absence is a read gap.
         for w in doc.get("writeOnlyProperties") or []:
             prop = w.replace("/properties/", "", 1)
@@ -543,6 +753,11 @@ def generate(spec, boto, snap):
         for k, v in sorted((doc.get("properties") or {}).items()):
             schema_walk(doc, v, k, 0, nodes)
         for path, node in nodes:
+            if typed_or_free(doc, node) and writable(doc, path):
+                equivalences.append(
+                    {"type": t, "path": path, "rule": "caseInsensitiveKeys", "source": "schema",
+                     "reason": "registry schema: named properties or a free-form map (anyOf), so a declared key may spell a named property in another case"}
+                )
             if node.get("insertionOrder") is False and writable(doc, path):
                 unordered.append(
                     {"type": t, "path": path, "source": "schema", "reason": "registry schema: insertionOrder false"}
@@ -552,6 +767,10 @@ def generate(spec, boto, snap):
         "caseInsensitive": sorted(case_insensitive, key=lambda e: (e["type"], e["path"])),
         "unorderedArrays": sorted(unordered, key=lambda e: (e["type"], e["path"])),
         "readGapCollections": sorted(readgap, key=lambda e: (e["type"], e["path"])),
+        "equivalences": sorted(equivalences, key=lambda e: (e["type"], e["path"], e["rule"])),
+        "latestSentinel": sorted(latest, key=lambda e: (e["type"], e["path"])),
+        "keyAliases": sorted(key_aliases, key=lambda e: (e["type"], e["parent"], e["declared"])),
+        "keyedSets": sorted(keyed_sets, key=lambda e: (e["type"], e["path"])),
     }
     return out_defaults, rules
 
@@ -624,6 +843,10 @@ def main():
         "caseInsensitive": len(rules["caseInsensitive"]),
         "unorderedArrays": len(rules["unorderedArrays"]),
         "readGapCollections": len(rules["readGapCollections"]),
+        "equivalences": len(rules["equivalences"]),
+        "latestSentinel": len(rules["latestSentinel"]),
+        "keyAliases": len(rules["keyAliases"]),
+        "keyedSets": len(rules["keyedSets"]),
         "defaultsSha256": hashlib.sha256(d_text.encode()).hexdigest(),
         "typeRulesSha256": hashlib.sha256(r_text.encode()).hexdigest(),
         "coverageSha256": hashlib.sha256(c_text.encode()).hexdigest(),

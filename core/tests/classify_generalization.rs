@@ -215,3 +215,108 @@ fn documented_defaults_fold_and_stay_conditioned() {
         .iter()
         .any(|f| f.tier == Tier::Undeclared && f.path == "HealthCheckIntervalSeconds"));
 }
+
+// ---- sets by what they hold or where they sit -----------------------------
+
+fn run_schema(t: &str, schema: SchemaFacts, declared: Value, live: Value) -> Vec<Finding> {
+    let ctx = ClassifyContext {
+        account_id: Some("123456789012".into()),
+        region: Some("eu-central-1".into()),
+        stack_name: Some("Stack".into()),
+        ..ClassifyContext::default()
+    };
+    classify(&resource(t, declared), &live, &schema, &ctx)
+}
+
+#[test]
+fn cidr_lists_are_sets_but_a_widened_range_is_drift() {
+    let declared =
+        json!({"ResourcesVpcConfig": {"PublicAccessCidrs": ["198.51.100.0/24", "203.0.113.0/24"]}});
+    let reordered =
+        json!({"ResourcesVpcConfig": {"PublicAccessCidrs": ["203.0.113.0/24", "198.51.100.0/24"]}});
+    assert!(drift(&run("AWS::EKS::Cluster", declared.clone(), reordered)).is_empty());
+    let widened =
+        json!({"ResourcesVpcConfig": {"PublicAccessCidrs": ["203.0.113.0/24", "0.0.0.0/0"]}});
+    assert_eq!(
+        declared_paths(&run("AWS::EKS::Cluster", declared, widened)),
+        vec!["ResourcesVpcConfig.PublicAccessCidrs"]
+    );
+}
+
+#[test]
+fn dns_record_values_are_a_set_but_a_new_value_is_drift() {
+    let declared = json!({"RecordSets": [{"Name": "a.example.org.", "Type": "A",
+        "ResourceRecords": ["192.0.2.1", "192.0.2.2", "192.0.2.3"]}]});
+    let reordered = json!({"RecordSets": [{"Name": "a.example.org.", "Type": "A",
+        "ResourceRecords": ["192.0.2.3", "192.0.2.1", "192.0.2.2"]}]});
+    assert!(drift(&run(
+        "AWS::Route53::RecordSetGroup",
+        declared.clone(),
+        reordered
+    ))
+    .is_empty());
+    let changed = json!({"RecordSets": [{"Name": "a.example.org.", "Type": "A",
+        "ResourceRecords": ["192.0.2.3", "192.0.2.1", "192.0.2.9"]}]});
+    assert!(!drift(&run("AWS::Route53::RecordSetGroup", declared, changed)).is_empty());
+}
+
+#[test]
+fn a_create_only_array_in_another_order_folds_but_a_positional_one_does_not() {
+    let schema = SchemaFacts {
+        create_only: vec!["BrokerNodes".into()],
+        ..SchemaFacts::default()
+    };
+    let declared = json!({"BrokerNodes": ["b-1:9092", "b-2:9092"], "Layers": ["l1", "l2"]});
+    let live = json!({"BrokerNodes": ["b-2:9092", "b-1:9092"], "Layers": ["l2", "l1"]});
+    let fs = run_schema("AWS::Example::Stream", schema, declared, live);
+    // Layers are not create-only: their order is a setting and surfaces.
+    assert_eq!(declared_paths(&fs), vec!["Layers"]);
+}
+
+#[test]
+fn an_unordered_set_with_an_extra_live_member_reports_the_member() {
+    let schema = SchemaFacts {
+        unordered_scalar_paths: vec!["Principals".into()],
+        ..SchemaFacts::default()
+    };
+    let declared = json!({"Principals": ["arn:aws:iam::123456789012:role/a"]});
+    let live = json!({"Principals": ["arn:aws:iam::123456789012:role/a", "arn:aws:iam::123456789012:role/b"]});
+    let fs = run_schema("AWS::Example::Grant", schema, declared, live);
+    assert_eq!(
+        drift(&fs),
+        vec![(
+            Tier::Undeclared,
+            "Principals[arn:aws:iam::123456789012:role/b]".to_string()
+        )]
+    );
+}
+
+#[test]
+fn an_acl_baseline_folds_on_memorydb_but_a_revoking_term_does_not() {
+    let declared = json!({"AccessString": "on ~cache:* +@read"});
+    let live = json!({"AccessString": "on ~cache:* -@all +@read"});
+    assert!(drift(&run("AWS::MemoryDB::User", declared.clone(), live)).is_empty());
+    let revoked = json!({"AccessString": "on ~cache:* +@read -@all"});
+    assert_eq!(
+        declared_paths(&run("AWS::MemoryDB::User", declared, revoked)),
+        vec!["AccessString"]
+    );
+}
+
+#[test]
+fn an_undeclared_attribute_list_is_judged_key_by_key_against_documented_defaults() {
+    let live = json!({"ListenerAttributes": [
+        {"Key": "tcp.idle_timeout.seconds", "Value": "350"}]});
+    let fs = run("AWS::ElasticLoadBalancingV2::Listener", json!({}), live);
+    assert!(drift(&fs).is_empty(), "{:?}", drift(&fs));
+    let changed = json!({"ListenerAttributes": [
+        {"Key": "tcp.idle_timeout.seconds", "Value": "900"}]});
+    let fs = run("AWS::ElasticLoadBalancingV2::Listener", json!({}), changed);
+    assert_eq!(
+        drift(&fs),
+        vec![(
+            Tier::Undeclared,
+            "ListenerAttributes[tcp.idle_timeout.seconds]".to_string()
+        )]
+    );
+}

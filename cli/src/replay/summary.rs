@@ -39,6 +39,37 @@ pub struct Tally {
     pub missed_drift_cases: usize,
     /// Counts per tier, in `Tier::ALL` order.
     pub tiers: [TierCounts; Tier::ALL.len()],
+    /// Produced `declared` / `deleted` findings the cases do not expect:
+    /// false alarms.
+    pub false_alarms: usize,
+    /// Per cause of disagreement (`expected tier -> produced tier` for one
+    /// path, `-` for none): (cases showing it, cases where it is the only
+    /// cause).
+    pub causes: std::collections::BTreeMap<String, (usize, usize)>,
+}
+
+/// The causes of one case's disagreement: each differing path as `expected
+/// tier -> produced tier` (`-` when a side has no finding at that path;
+/// `values differ` for a drift finding with other values).
+fn causes_of(a: &Agreement) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for (t, p) in &a.extra {
+        let from = a
+            .missing
+            .iter()
+            .find(|(_, mp)| mp == p)
+            .map(|(mt, _)| mt.as_str());
+        out.insert(format!("{} -> {}", from.unwrap_or("-"), t.as_str()));
+    }
+    for (t, p) in &a.missing {
+        if !a.extra.iter().any(|(_, ep)| ep == p) {
+            out.insert(format!("{} -> -", t.as_str()));
+        }
+    }
+    for (t, _) in &a.value_mismatch {
+        out.insert(format!("{t} values differ", t = t.as_str()));
+    }
+    out
 }
 
 fn tier_index(t: Tier) -> usize {
@@ -77,6 +108,18 @@ impl Tally {
         }
         for (t, _) in &a.value_mismatch {
             self.tiers[tier_index(*t)].value_mismatch += 1;
+        }
+        self.false_alarms += a
+            .extra
+            .iter()
+            .filter(|(t, _)| matches!(t, Tier::Declared | Tier::Deleted))
+            .count();
+        let causes = causes_of(a);
+        let sole = causes.len() == 1;
+        for c in causes {
+            let e = self.causes.entry(c).or_default();
+            e.0 += 1;
+            e.1 += usize::from(sole);
         }
         let missed = a.missed_drift().len();
         self.missed_drift += missed;
@@ -122,7 +165,22 @@ pub fn write<W: Write>(out: &mut W, t: &Tally) -> io::Result<()> {
         "missed drift findings: {} (in {} cases)",
         t.missed_drift, t.missed_drift_cases
     )?;
+    writeln!(
+        out,
+        "unexpected declared/deleted findings: {}",
+        t.false_alarms
+    )?;
     if !t.disagreeing.is_empty() {
+        writeln!(
+            out,
+            "\nby cause (expected tier -> produced tier at one path):"
+        )?;
+        writeln!(out, "  {:<32} {:>6} {:>10}", "cause", "cases", "only cause")?;
+        let mut causes: Vec<_> = t.causes.iter().collect();
+        causes.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
+        for (c, (n, sole)) in causes {
+            writeln!(out, "  {c:<32} {n:>6} {sole:>10}")?;
+        }
         writeln!(out, "\ndisagreeing cases:")?;
         for (name, a) in &t.disagreeing {
             writeln!(out, "  {}: {}", display(name), describe(a))?;
@@ -243,6 +301,22 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("  broken.json: broken.json: EOF\n"), "{text}");
+        assert!(
+            text.contains("unexpected declared/deleted findings: 0\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  declared values differ                1          0\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  undeclared -> -                       1          0\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  - -> readGap                          1          0\n"),
+            "{text}"
+        );
         assert!(
             text.contains(
                 "  declared             1         1         0         0              1\n"

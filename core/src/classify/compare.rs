@@ -22,7 +22,8 @@ use crate::normalize::scalars::{
     parse_json_text,
 };
 use crate::normalize::shapes::{
-    identity_value, is_shape_equal, is_sorted_permutation, shape_identity_keys,
+    identity_value, is_address_range_set, is_dns_record_set, is_shape_equal, is_sorted_permutation,
+    shape_identity_keys,
 };
 use serde_json::Value;
 
@@ -132,6 +133,7 @@ impl Cmp<'_, '_> {
                 positional
                     || self.shape_keyed_eq(path, da, la)
                     || is_sorted_permutation(da, la, |x, y| self.eq(path, x, y))
+                    || (self.is_set_by_shape(path, da, la) && self.multiset_eq(path, da, la))
             }
             (Value::String(s), other @ (Value::Object(_) | Value::Array(_)))
             | (other @ (Value::Object(_) | Value::Array(_)), Value::String(s)) => {
@@ -147,6 +149,16 @@ impl Cmp<'_, '_> {
             }
             _ => d == l || self.scalar_eq(path, d, l),
         }
+    }
+
+    /// True when the arrays at `path` are sets by what they hold or where
+    /// they sit: address ranges, a DNS record set's values, or a value of a
+    /// create-only property (it cannot be changed in place, so a different
+    /// order was the service's own).
+    fn is_set_by_shape(&self, path: &Path, da: &[Value], la: &[Value]) -> bool {
+        is_address_range_set(da, la)
+            || is_dns_record_set(path.holder_key(), da, la)
+            || self.scope.is_create_only(path)
     }
 
     /// Keyed superset equality: every declared element has a live element

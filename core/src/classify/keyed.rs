@@ -48,8 +48,56 @@ pub(crate) fn keyed_for<'r>(
     declared: &[Value],
     live: &[Value],
 ) -> Option<Keyed<'r>> {
+    keyed_rule(scope, path)
+        .or_else(|| {
+            crate::normalize::shapes::is_attribute_bag(path.last_key(), declared, live)
+                .then(|| Keyed { rule: &SHAPE_BAG })
+        })
+        .or_else(|| {
+            (scope.is_unordered(path) && is_scalar_superset(declared, live))
+                .then(|| Keyed { rule: &SHAPE_SET })
+        })
+}
+
+/// A set of scalars (an unordered array) whose live side holds every
+/// declared element and more: the declared elements are in place, and each
+/// live-only one is reported on its own (`Roles[other]`), not as a change
+/// of the declared value.
+static SHAPE_SET: std::sync::LazyLock<KeyedSetRule> = std::sync::LazyLock::new(|| KeyedSetRule {
+    type_name: "*".into(),
+    path: "*".into(),
+    keys: Vec::new(),
+    value_field: None,
+    id_prefix: None,
+    split_undeclared: false,
+    fold_husks: false,
+    reason: "an unordered array of scalars is a set".into(),
+    source: None,
+});
+
+/// True when both arrays hold distinct strings and live is a strict
+/// superset of declared.
+fn is_scalar_superset(declared: &[Value], live: &[Value]) -> bool {
+    fn set(a: &[Value]) -> Option<std::collections::BTreeSet<&str>> {
+        let s: Option<std::collections::BTreeSet<&str>> = a.iter().map(Value::as_str).collect();
+        s.filter(|s| s.len() == a.len())
+    }
+    match (set(declared), set(live)) {
+        (Some(d), Some(l)) => !d.is_empty() && d.len() < l.len() && d.is_subset(&l),
+        _ => false,
+    }
+}
+
+/// The keyed-set rule for an undeclared live array at `path`: a per-type
+/// rule, else an attribute bag recognised by its shape, so each attribute
+/// is judged (and reported) on its own.
+pub(crate) fn keyed_undeclared<'r>(
+    scope: &Scope<'r>,
+    path: &Path,
+    items: &[Value],
+) -> Option<Keyed<'r>> {
     keyed_rule(scope, path).or_else(|| {
-        crate::normalize::shapes::is_attribute_bag(path.last_key(), declared, live)
+        crate::normalize::shapes::is_attribute_bag(path.last_key(), items, items)
             .then(|| Keyed { rule: &SHAPE_BAG })
     })
 }
@@ -151,5 +199,24 @@ impl<'r> Keyed<'r> {
                         .is_some_and(|p| live_id.strip_prefix(p.as_str()) == Some(id.as_str()))
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_scalar_superset;
+    use serde_json::json;
+
+    #[test]
+    fn only_a_strict_superset_of_distinct_strings_is_keyed() {
+        let d = [json!("RoleA")];
+        assert!(is_scalar_superset(&d, &[json!("RoleA"), json!("RoleB")]));
+        // A replaced element is a change of the declared value, not inventory.
+        assert!(!is_scalar_superset(
+            &[json!("RoleA"), json!("RoleC")],
+            &[json!("RoleA"), json!("RoleB"), json!("RoleD")]
+        ));
+        assert!(!is_scalar_superset(&d, &d));
+        assert!(!is_scalar_superset(&[json!(1)], &[json!(1), json!(2)]));
     }
 }

@@ -121,6 +121,27 @@ impl<'a> Scope<'a> {
         Self::any_dotted(&self.unordered, path) || Self::any(&self.facts.unordered, path)
     }
 
+    /// True when `path` is, or lies inside, a create-only property (one the
+    /// service cannot change without replacing the resource).
+    pub fn is_create_only(&self, path: &Path) -> bool {
+        let mut p = path.clone();
+        loop {
+            let hit = self
+                .schema
+                .create_only
+                .iter()
+                .chain(&self.schema.create_only_paths)
+                .any(|c| p.matches_dotted(c));
+            if hit {
+                return true;
+            }
+            if p.is_empty() {
+                return false;
+            }
+            p.pop();
+        }
+    }
+
     /// True when a (nested) path is write-only: never returned, so never
     /// compared (silently: too granular to report per path).
     pub fn is_write_only(&self, path: &Path) -> bool {

@@ -5,7 +5,7 @@
 
 use super::defaults::{expand, is_known_default, matches_canonical, matches_default};
 use super::emit::Out;
-use super::keyed::keyed_rule;
+use super::keyed::keyed_undeclared;
 use super::scope::Scope;
 use super::siblings::{self, Verdict};
 use crate::finding::Tier;
@@ -184,9 +184,11 @@ pub(crate) fn classify_value(
         return;
     }
 
-    if let (Value::Array(items), Some(k)) =
-        (v, keyed_rule(scope, path).filter(|k| k.splits_undeclared()))
-    {
+    let keyed = match v {
+        Value::Array(items) => keyed_undeclared(scope, path, items),
+        _ => None,
+    };
+    if let (Value::Array(items), Some(k)) = (v, keyed.filter(|k| k.splits_undeclared())) {
         for e in items {
             if let Some(id) = k.id(e) {
                 classify_value(

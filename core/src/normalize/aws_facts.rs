@@ -660,6 +660,10 @@ pub fn load_with(knowledge: Knowledge) -> Result<AwsFacts, FactsError> {
     tr.unordered_arrays.extend(gr.unordered_arrays);
     tr.case_insensitive.extend(gr.case_insensitive);
     tr.readgap_collections.extend(gr.readgap_collections);
+    tr.equivalences.extend(gr.equivalences);
+    tr.latest_sentinel.extend(gr.latest_sentinel);
+    tr.key_aliases.extend(gr.key_aliases);
+    tr.keyed_sets.extend(gr.keyed_sets);
     admit(&mut kd.defaults, knowledge, |e| e.source);
     tr.admit(knowledge);
     admit(&mut mf.names, knowledge, |n| n.source);
@@ -995,20 +999,33 @@ mod tests {
                 ));
             }
         }
-        for r in gr
+        let mined =
+            |s: Option<Source>| matches!(s, Some(Source::Schema | Source::Docs | Source::ApiModel));
+        let generated_rules = gr
             .unordered_arrays
             .iter()
             .chain(&gr.case_insensitive)
             .chain(&gr.readgap_collections)
-        {
-            if !matches!(
-                r.source,
-                Some(Source::Schema | Source::Docs | Source::ApiModel)
-            ) {
-                missing.push(format!(
-                    "generated rule {} {}: no mined source",
-                    r.type_name, r.path
-                ));
+            .chain(&gr.latest_sentinel)
+            .map(|r| (&r.type_name, &r.path, r.source, &r.reason))
+            .chain(
+                gr.equivalences
+                    .iter()
+                    .map(|r| (&r.type_name, &r.path, r.source, &r.reason)),
+            )
+            .chain(
+                gr.keyed_sets
+                    .iter()
+                    .map(|r| (&r.type_name, &r.path, r.source, &r.reason)),
+            )
+            .chain(
+                gr.key_aliases
+                    .iter()
+                    .map(|r| (&r.type_name, &r.parent, r.source, &r.reason)),
+            );
+        for (t, path, source, reason) in generated_rules {
+            if !mined(source) || reason.trim().is_empty() {
+                missing.push(format!("generated rule {t} {path}: no mined source"));
             }
         }
         let baseline: Value =
@@ -1048,6 +1065,49 @@ mod tests {
             general.managed_names.is_empty()
                 || general.managed_names.len() < all.managed_names.len()
         );
+    }
+
+    /// Compare rules the generator mines (not only defaults) are in use
+    /// without observed facts: an api-model alias, a docs equivalence, a
+    /// docs keyed-set prefix, a schema key-case rule, a documented
+    /// attribute-list default.
+    #[test]
+    fn mined_compare_rules_load_without_observed_facts() {
+        let general = load_with(Knowledge::WithoutObserved).expect("loads");
+        let gd = general.for_type("AWS::GuardDuty::Filter");
+        assert!(gd
+            .key_aliases
+            .iter()
+            .any(|(_, a)| a.declared == "Gte" && a.live == "GreaterThanOrEqual"));
+        let eq = |t: &str, want: Equivalence| {
+            general
+                .for_type(t)
+                .equivalences
+                .iter()
+                .any(|(_, e)| *e == want)
+        };
+        assert!(eq("AWS::AppSync::ApiKey", Equivalence::EpochHourFloor));
+        assert!(eq("AWS::ECS::Service", Equivalence::LatestSentinel));
+        assert!(eq(
+            "AWS::DataBrew::Recipe",
+            Equivalence::CaseInsensitiveKeys
+        ));
+        assert!(general
+            .for_type("AWS::Cognito::UserPool")
+            .keyed
+            .iter()
+            .any(|(_, k)| k.id_prefix.as_deref() == Some("custom:")));
+        let lb = &general
+            .for_type("AWS::ElasticLoadBalancingV2::LoadBalancer")
+            .defaults;
+        assert!(lb.candidates(Some("LoadBalancerAttributes")).any(|d| {
+            d.entry.path == "LoadBalancerAttributes[deletion_protection.enabled]"
+                && d.entry.values == [Value::from("false")]
+        }));
+        let role = &general.for_type("AWS::IAM::Role").defaults;
+        assert!(role
+            .candidates(Some("MaxSessionDuration"))
+            .any(|d| d.entry.values == [Value::from(3600)]));
     }
 
     #[test]

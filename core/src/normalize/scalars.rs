@@ -107,17 +107,26 @@ pub fn is_epoch_hour_floor(declared: &Value, live: &Value) -> bool {
     }
 }
 
-/// Redis/Valkey ACL strings are equal when their token sequences match after
-/// dropping the `-@all` baseline the service inserts. Order is semantic, so
-/// tokens are never sorted.
+/// Redis/Valkey ACL strings are equal when `live` is `declared` with the
+/// `-@all` a new user starts from written out before its first command
+/// rule (the service inserts it). The ACL grammar makes that term a no-op
+/// there; after a `+`/`-` rule it revokes, so it must precede every rule.
+/// Order is semantic, so tokens are never sorted.
 pub fn is_access_string_equal(declared: &str, live: &str) -> bool {
-    let toks = |s: &str| -> Vec<String> {
-        s.split_whitespace()
-            .filter(|t| *t != "-@all")
-            .map(str::to_string)
-            .collect()
+    let d: Vec<&str> = declared.split_whitespace().collect();
+    let l: Vec<&str> = live.split_whitespace().collect();
+    if d == l {
+        return true;
+    }
+    let Some(at) = l.iter().position(|t| *t == "-@all") else {
+        return false;
     };
-    toks(declared) == toks(live)
+    let is_rule = |t: &&str| t.starts_with('+') || t.starts_with('-');
+    !l[..at].iter().any(is_rule)
+        && !d.contains(&"-@all")
+        && l.len() == d.len() + 1
+        && l[..at] == d[..at]
+        && l[at + 1..] == d[at..]
 }
 
 /// DNS names: case-insensitive, the trailing root dot optional.

@@ -5,7 +5,9 @@
 //! can hide a change of value.
 
 use super::arrays::{canonical_text, SORT_IDENTITY_KEYS};
-use super::scalars::{is_dns_name_equal, is_rate_expression_equal, is_version_prefix_match};
+use super::scalars::{
+    is_access_string_equal, is_dns_name_equal, is_rate_expression_equal, is_version_prefix_match,
+};
 use serde_json::Value;
 
 /// The last segment of a property name, lower-cased, for shape decisions.
@@ -68,6 +70,7 @@ pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
         return false;
     };
     (is_identifier_key(leaf) && live == declared.to_ascii_lowercase())
+        || (leaf == "AccessString" && is_access_string_equal(declared, live))
         || ((is_enum_key(leaf) || is_header_key(leaf)) && declared.eq_ignore_ascii_case(live))
         || (leaf.ends_with("Version") && is_version_prefix_match(declared, live))
 }
@@ -97,6 +100,31 @@ pub fn is_sorted_permutation(
             None => false,
         },
     )
+}
+
+/// True for an IPv4 or IPv6 address range in CIDR notation (`10.0.0.0/16`,
+/// `2001:db8::/32`).
+fn is_cidr(s: &str) -> bool {
+    let Some((addr, len)) = s.split_once('/') else {
+        return false;
+    };
+    let len_ok = !len.is_empty() && len.len() <= 3 && len.bytes().all(|b| b.is_ascii_digit());
+    len_ok && addr.parse::<std::net::IpAddr>().is_ok()
+}
+
+/// True when both arrays hold only CIDR address ranges: a list of ranges is
+/// matched by membership (an allow or deny list matches a request in any of
+/// them), so it is a set whatever order AWS returns it in.
+pub fn is_address_range_set(declared: &[Value], live: &[Value]) -> bool {
+    let all = |a: &[Value]| !a.is_empty() && a.iter().all(|v| v.as_str().is_some_and(is_cidr));
+    all(declared) && all(live)
+}
+
+/// True for the value list of a DNS record set (`ResourceRecords` of
+/// strings): DNS defines an RRset as a set, whose order is not significant
+/// (RFC 2181, section 5), so a name server returns it in any order.
+pub fn is_dns_record_set(holder: Option<&str>, declared: &[Value], live: &[Value]) -> bool {
+    holder == Some("ResourceRecords") && declared.iter().chain(live).all(Value::is_string)
 }
 
 /// True for a field name that names or keys an element of a set
@@ -221,6 +249,49 @@ mod tests {
         assert!(!is_shape_equal(Some("GroupName"), "abc", "ABC"));
         // A description is not an identifier.
         assert!(!is_shape_equal(Some("Description"), "Hello", "hello"));
+    }
+
+    #[test]
+    fn cidr_lists_are_sets_but_other_lists_are_not() {
+        let d = [json!("192.0.2.0/24"), json!("2001:db8::/32")];
+        let l = [json!("2001:db8::/32"), json!("192.0.2.0/24")];
+        assert!(is_address_range_set(&d, &l));
+        // Plain addresses (DNS servers, in priority order) are not ranges.
+        let ips = [json!("10.0.0.2"), json!("10.0.0.3")];
+        assert!(!is_address_range_set(&ips, &ips));
+        assert!(!is_address_range_set(
+            &d,
+            &[json!("192.0.2.0/24"), json!("x")]
+        ));
+        assert!(!is_address_range_set(
+            &[json!("10.0.0.0/")],
+            &[json!("10.0.0.0/")]
+        ));
+    }
+
+    #[test]
+    fn dns_record_values_are_a_set_only_under_resource_records() {
+        let d = [json!("\"a\""), json!("\"b\"")];
+        assert!(is_dns_record_set(Some("ResourceRecords"), &d, &d));
+        assert!(!is_dns_record_set(Some("Layers"), &d, &d));
+        assert!(!is_dns_record_set(
+            Some("ResourceRecords"),
+            &[json!({"a": 1})],
+            &d
+        ));
+    }
+
+    #[test]
+    fn an_acl_baseline_folds_only_before_the_first_rule() {
+        let eq = |d, l| is_shape_equal(Some("AccessString"), d, l);
+        assert!(eq("on ~app:* +@read", "on ~app:* -@all +@read"));
+        // After a grant, -@all revokes it: a different ACL.
+        assert!(!eq(
+            "on ~app:* +@write +@read",
+            "on ~app:* +@write -@all +@read"
+        ));
+        assert!(!eq("on ~app:* +@read", "on ~app:* -@all +@write"));
+        assert!(!is_shape_equal(Some("Description"), "a +b", "a -@all +b"));
     }
 
     #[test]
