@@ -110,8 +110,11 @@ fn corpus_cases_reproduce() {
 
 /// What the general knowledge alone explains (every `observed` fact off):
 /// the best estimate of behaviour on resources the corpus never held. The
-/// floors only ever rise; a drop means general knowledge was lost.
-const WITHOUT_OBSERVED_EXACT_FLOOR: usize = 357;
+/// floors only ever rise; a drop means general knowledge was lost. (Set
+/// back from 357 once, when the live-only walk began descending into
+/// unkeyed and keyed-set elements: the members AWS fills there are
+/// explained by observed facts only.)
+const WITHOUT_OBSERVED_EXACT_FLOOR: usize = 343;
 /// Declared / deleted findings the cases do not expect, without observed
 /// facts (false alarms a new user would see). Only ever falls.
 const WITHOUT_OBSERVED_FALSE_DECLARED_CEILING: usize = 7;

@@ -102,12 +102,6 @@ pub(crate) fn keyed_undeclared<'r>(
     })
 }
 
-/// True when some keyed-set rule sits strictly below `path`.
-pub(crate) fn keyed_below(scope: &Scope<'_>, path: &Path) -> bool {
-    scope.facts.keyed.iter().any(|(p, _)| p.extends(path))
-        || scope.facts.identity.iter().any(|(p, _)| p.extends(path))
-}
-
 impl<'r> Keyed<'r> {
     /// True for a key/value attribute bag.
     pub fn is_bag(&self) -> bool {
@@ -185,20 +179,6 @@ impl<'r> Keyed<'r> {
             Some(f) => e.get(f).unwrap_or(&Value::Null),
             None => e,
         }
-    }
-
-    /// True when `live_id` is the live form of some declared element.
-    pub fn is_declared(&self, declared: &[Value], live_id: &str) -> bool {
-        declared.iter().any(|d| {
-            self.id(d).is_some_and(|id| {
-                id == live_id
-                    || self
-                        .rule
-                        .id_prefix
-                        .as_ref()
-                        .is_some_and(|p| live_id.strip_prefix(p.as_str()) == Some(id.as_str()))
-            })
-        })
     }
 }
 

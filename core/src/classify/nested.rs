@@ -1,18 +1,26 @@
-//! Live sub-keys inside a DECLARED value that the template did not set
-//! (`nested: true` findings). Objects are walked key by key; object arrays
-//! are walked only where elements can be aligned by an identity field (so a
-//! sub-key is attributed to the right element, path `Prop[<id>].sub`).
+//! Live sub-values inside a DECLARED value that the template did not set
+//! (`nested: true` findings). One walk descends wherever a declared value
+//! has structure: object members key by key; JSON text (on either side) as
+//! the structure it encodes; keyed-set elements matched by identity and
+//! identity-aligned elements, named `Prop[<id>].sub`; any other element
+//! paired with a distinct live element it equals, named by its live index
+//! `Prop.<index>.sub`. Every live-only value found is sorted by the same
+//! rules as a top-level one (`classify_value`): defaults, generated ids and
+//! values a service fills fold, the rest is `undeclared`.
 
 use super::compare::Cmp;
 use super::emit::Out;
-use super::keyed::{keyed_below, keyed_for};
+use super::keyed::{keyed_for, Keyed};
 use super::scope::{is_unresolved_marker, Scope};
 use super::undeclared::classify_value;
 use crate::finding::Tier;
 use crate::normalize::arrays::{identity_key_of, ALIGN_IDENTITY_KEYS};
+use crate::normalize::canonicalize_in_place;
 use crate::normalize::path::{Path, Seg};
+use crate::normalize::scalars::parse_json_text;
 use crate::normalize::shapes::{identity_value, shape_identity_keys};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// The identity field(s) that align elements of the arrays at `path`.
 pub(crate) fn align_keys(
@@ -26,6 +34,187 @@ pub(crate) fn align_keys(
     }
     let k = identity_key_of(d, &ALIGN_IDENTITY_KEYS)?;
     identity_key_of(l, &[k]).map(|k| vec![k.to_string()])
+}
+
+/// The identity value of an element under `keys` (joined with `|`).
+pub(crate) fn identity_of(e: &Value, keys: &[String]) -> Option<String> {
+    let mut parts = Vec::with_capacity(keys.len());
+    for k in keys {
+        match e.get(k)? {
+            Value::String(s) => parts.push(s.clone()),
+            Value::Number(n) => parts.push(n.to_string()),
+            _ => return None,
+        }
+    }
+    Some(parts.join("|"))
+}
+
+/// Emits nested findings for live-only sub-values of declared `d` at `path`
+/// (a walk stack: pushed and popped).
+pub(crate) fn collect(
+    scope: &Scope<'_>,
+    live_top: &Map<String, Value>,
+    path: &mut Path,
+    d: &Value,
+    l: &Value,
+    out: &mut Out<'_, '_>,
+) {
+    if is_unresolved_marker(d) {
+        // Structure unknown below an unresolved leaf: nothing to attribute.
+        return;
+    }
+    match (d, l) {
+        (Value::Object(dm), Value::Object(lm)) => objects(scope, live_top, path, dm, lm, out),
+        (Value::Array(da), Value::Array(la)) => arrays(scope, live_top, path, da, la, out),
+        _ => json_text(scope, live_top, path, d, l, out),
+    }
+}
+
+/// Live members of an object the declared object does not set.
+fn objects(
+    scope: &Scope<'_>,
+    live_top: &Map<String, Value>,
+    path: &mut Path,
+    dm: &Map<String, Value>,
+    lm: &Map<String, Value>,
+    out: &mut Out<'_, '_>,
+) {
+    let free_form = scope.is_free_form(path);
+    for (k, lv) in lm {
+        if !dm.contains_key(k) && scope.is_alias_of_declared(path, k, dm) {
+            continue;
+        }
+        path.push_key(k);
+        match dm.get(k) {
+            Some(dv) => collect(scope, live_top, path, dv, lv, out),
+            None => {
+                let before = out.findings.len();
+                classify_value(scope, live_top, lm, path, lv, true, out);
+                if free_form {
+                    for f in &mut out.findings[before..] {
+                        if f.tier == Tier::Undeclared {
+                            f.free_form_key = true;
+                        }
+                    }
+                }
+            }
+        }
+        path.pop();
+    }
+}
+
+/// A value written as JSON text on either side (a policy document, a
+/// redrive policy, a state machine definition) is walked as the structure it
+/// encodes, at the same paths as its structured form.
+fn json_text(
+    scope: &Scope<'_>,
+    live_top: &Map<String, Value>,
+    path: &mut Path,
+    d: &Value,
+    l: &Value,
+    out: &mut Out<'_, '_>,
+) {
+    if !(d.is_string() || l.is_string()) {
+        return;
+    }
+    if let (Some(d), Some(l)) = (structure(d), structure(l)) {
+        // Both are collections now, so this recursion does not come back here.
+        collect(scope, live_top, path, &d, &l, out);
+    }
+}
+
+/// The structure a value holds: itself when a collection, the parsed and
+/// canonical form of JSON text, else none.
+fn structure(v: &Value) -> Option<Cow<'_, Value>> {
+    match v {
+        Value::String(s) => {
+            let mut parsed = parse_json_text(s)?;
+            canonicalize_in_place(&mut parsed);
+            Some(Cow::Owned(parsed))
+        }
+        Value::Object(_) | Value::Array(_) => Some(Cow::Borrowed(v)),
+        _ => None,
+    }
+}
+
+/// Arrays: keyed sets, identity-aligned, else positional.
+fn arrays(
+    scope: &Scope<'_>,
+    live_top: &Map<String, Value>,
+    path: &mut Path,
+    da: &[Value],
+    la: &[Value],
+    out: &mut Out<'_, '_>,
+) {
+    if let Some(k) = keyed_for(scope, path, da, la) {
+        return keyed(scope, live_top, path, k, da, la, out);
+    }
+    live_only_elements(scope, live_top, path, da, la, out);
+    if let Some(keys) = align_keys(scope, path, da, la) {
+        let id_of = |e: &Value| identity_of(e, &keys);
+        return matched(scope, live_top, path, da, la, &id_of, out);
+    }
+    positional(scope, live_top, path, da, la, out);
+}
+
+/// A keyed-set array: each matched element is walked (a bag entry through
+/// its value field); each live-only one is its own finding.
+fn keyed(
+    scope: &Scope<'_>,
+    live_top: &Map<String, Value>,
+    path: &mut Path,
+    k: Keyed<'_>,
+    da: &[Value],
+    la: &[Value],
+    out: &mut Out<'_, '_>,
+) {
+    let none = Map::new();
+    for (i, le) in la.iter().enumerate() {
+        let Some(id) = k.id(le) else {
+            // No identity: it matches no declared element, so it is live-only.
+            path.push(Seg::Index(i));
+            classify_value(scope, live_top, &none, path, le, true, out);
+            path.pop();
+            continue;
+        };
+        let declared = da.iter().find(|de| {
+            k.id(de)
+                .is_some_and(|d| k.find(std::slice::from_ref(le), &d).is_some())
+        });
+        path.push(Seg::Id(id));
+        match declared {
+            Some(de) => collect(scope, live_top, path, k.value(de), k.value(le), out),
+            None if k.is_husk(le) => {
+                out.push_actual(Tier::AtDefault, path, le, true);
+            }
+            None => classify_value(scope, live_top, &none, path, k.value(le), true, out),
+        }
+        path.pop();
+    }
+}
+
+/// Elements aligned by an identity: each declared element is walked against
+/// the live element with its identity, at `Prop[<id>]`.
+fn matched(
+    scope: &Scope<'_>,
+    live_top: &Map<String, Value>,
+    path: &mut Path,
+    da: &[Value],
+    la: &[Value],
+    id_of: &dyn Fn(&Value) -> Option<String>,
+    out: &mut Out<'_, '_>,
+) {
+    for le in la {
+        let Some(id) = id_of(le) else { continue };
+        if let Some(de) = da
+            .iter()
+            .find(|de| id_of(de).as_deref() == Some(id.as_str()))
+        {
+            path.push(Seg::Id(id));
+            collect(scope, live_top, path, de, le, out);
+            path.pop();
+        }
+    }
 }
 
 /// Live-only elements of a declared array keyed by shape (a name or key
@@ -61,21 +250,10 @@ fn live_only_elements(
     }
 }
 
-/// The identity value of an element under `keys` (joined with `|`).
-pub(crate) fn identity_of(e: &Value, keys: &[String]) -> Option<String> {
-    let mut parts = Vec::with_capacity(keys.len());
-    for k in keys {
-        match e.get(k)? {
-            Value::String(s) => parts.push(s.clone()),
-            Value::Number(n) => parts.push(n.to_string()),
-            _ => return None,
-        }
-    }
-    Some(parts.join("|"))
-}
-
-/// Pairs declared elements with live ones by equality (declared subset) and
-/// descends into each pair, naming elements by their live position.
+/// Elements with no identity: each declared element is paired with a
+/// distinct live element it equals (declared subset) and walked, named by
+/// its live position. An unpaired element is a declared mismatch already
+/// reported with the whole live array.
 fn positional(
     scope: &Scope<'_>,
     live_top: &Map<String, Value>,
@@ -86,8 +264,10 @@ fn positional(
 ) {
     let cmp = Cmp { scope };
     let mut used = vec![false; la.len()];
-    for de in da {
-        let pick = (0..la.len()).find(|&j| {
+    for (i, de) in da.iter().enumerate() {
+        // The same position first, so an unchanged array pairs in place.
+        let order = std::iter::once(i).chain((0..la.len()).filter(move |&j| j != i));
+        let pick = order.filter(|&j| j < la.len()).find(|&j| {
             path.push(Seg::Index(j));
             let ok = !used[j] && cmp.eq(path, de, &la[j]);
             path.pop();
@@ -99,100 +279,5 @@ fn positional(
             collect(scope, live_top, path, de, &la[j], out);
             path.pop();
         }
-    }
-}
-
-/// Emits nested findings for live-only sub-keys of declared `d` at `path`
-/// (a walk stack: pushed and popped).
-pub(crate) fn collect(
-    scope: &Scope<'_>,
-    live_top: &Map<String, Value>,
-    path: &mut Path,
-    d: &Value,
-    l: &Value,
-    out: &mut Out<'_, '_>,
-) {
-    if is_unresolved_marker(d) {
-        // Structure unknown below an unresolved leaf: nothing to attribute.
-        return;
-    }
-    match (d, l) {
-        (Value::Object(dm), Value::Object(lm)) => {
-            let free_form = scope.is_free_form(path);
-            for (k, lv) in lm {
-                if !dm.contains_key(k) && scope.is_alias_of_declared(path, k, dm) {
-                    continue;
-                }
-                path.push_key(k);
-                match dm.get(k) {
-                    Some(dv) => collect(scope, live_top, path, dv, lv, out),
-                    None => {
-                        let before = out.findings.len();
-                        classify_value(scope, live_top, lm, path, lv, true, out);
-                        if free_form {
-                            for f in &mut out.findings[before..] {
-                                if f.tier == Tier::Undeclared {
-                                    f.free_form_key = true;
-                                }
-                            }
-                        }
-                    }
-                }
-                path.pop();
-            }
-        }
-        (Value::Array(da), Value::Array(la)) => {
-            if let Some(k) = keyed_for(scope, path, da, la) {
-                // Matched elements are walked only where they carry a standard
-                // identity field; elsewhere AWS default-fills element bodies.
-                let walk_matched =
-                    !k.is_bag() && identity_key_of(da, &ALIGN_IDENTITY_KEYS).is_some();
-                let none = Map::new();
-                for le in la {
-                    let Some(id) = k.id(le) else { continue };
-                    let declared = k.is_declared(da, &id);
-                    path.push(Seg::Id(id));
-                    if declared {
-                        if walk_matched {
-                            let de = da.iter().find(|de| {
-                                k.id(de)
-                                    .is_some_and(|d| k.find(std::slice::from_ref(le), &d).is_some())
-                            });
-                            if let Some(de) = de {
-                                collect(scope, live_top, path, de, le, out);
-                            }
-                        }
-                    } else if k.is_husk(le) {
-                        out.push_actual(Tier::AtDefault, path, le, true);
-                    } else {
-                        classify_value(scope, live_top, &none, path, k.value(le), true, out);
-                    }
-                    path.pop();
-                }
-                return;
-            }
-            let Some(keys) = align_keys(scope, path, da, la) else {
-                live_only_elements(scope, live_top, path, da, la, out);
-                if keyed_below(scope, path) {
-                    positional(scope, live_top, path, da, la, out);
-                }
-                return;
-            };
-            live_only_elements(scope, live_top, path, da, la, out);
-            for le in la {
-                let Some(id) = identity_of(le, &keys) else {
-                    continue;
-                };
-                if let Some(de) = da
-                    .iter()
-                    .find(|de| identity_of(de, &keys).as_deref() == Some(id.as_str()))
-                {
-                    path.push(Seg::Id(id));
-                    collect(scope, live_top, path, de, le, out);
-                    path.pop();
-                }
-            }
-        }
-        _ => {}
     }
 }

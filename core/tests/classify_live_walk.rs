@@ -1,0 +1,166 @@
+//! Live-only members are walked everywhere below a declared value: inside
+//! JSON text, inside array elements with no identity key, and inside
+//! elements matched by a keyed-set rule. Each case starts from a real corpus
+//! case (recorded from AWS) and adds one live-only member out of band; the
+//! unmodified case is checked too, so AWS-filled members stay quiet.
+
+use realdrift_core::corpus::{replay_case, CorpusCase};
+use realdrift_core::{Finding, Tier};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+fn case_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus/cases")
+        .join(name)
+}
+
+/// The corpus case `name` as JSON, to be edited.
+fn load(name: &str) -> Value {
+    let text = std::fs::read_to_string(case_path(name)).expect("corpus case readable");
+    serde_json::from_str(&text).expect("corpus case is JSON")
+}
+
+fn classify(case: &Value) -> Vec<Finding> {
+    let parsed = CorpusCase::parse(&case_path("edited.json"), &case.to_string())
+        .expect("edited case parses");
+    replay_case(&parsed)
+}
+
+fn at<'f>(fs: &'f [Finding], path: &str) -> Vec<&'f Finding> {
+    fs.iter().filter(|f| f.path == path).collect()
+}
+
+fn paths(fs: &[Finding]) -> Vec<String> {
+    fs.iter()
+        .map(|f| format!("{}:{}", f.tier, f.path))
+        .collect()
+}
+
+/// The one undeclared, nested finding at `path`, carrying `actual`.
+fn assert_undeclared(fs: &[Finding], path: &str, actual: &Value) {
+    let hits = at(fs, path);
+    assert_eq!(hits.len(), 1, "one finding at {path} in {:?}", paths(fs));
+    assert_eq!(hits[0].tier, Tier::Undeclared, "{:?}", paths(fs));
+    assert!(hits[0].nested);
+    assert_eq!(hits[0].actual.as_ref(), Some(actual));
+}
+
+/// (a) A state machine definition the template writes as JSON text, edited
+/// out of band to give a Pass state a Result: the new member surfaces at its
+/// path inside the parsed definition.
+#[test]
+fn live_only_member_inside_json_text_surfaces() {
+    let mut case = load("AWS__StepFunctions__StateMachine.SM934E715A.json");
+    assert!(
+        at(&classify(&case), "DefinitionString.States.P.Result").is_empty(),
+        "the recorded case has no such finding"
+    );
+    case["liveRaw"]["DefinitionString"] = json!(
+        r#"{"StartAt":"P","States":{"P":{"Type":"Pass","End":true,"Result":{"injected":true}}}}"#
+    );
+    let fs = classify(&case);
+    assert_undeclared(
+        &fs,
+        "DefinitionString.States.P.Result",
+        &json!({"injected": true}),
+    );
+    assert!(
+        fs.iter().all(|f| f.tier != Tier::Declared),
+        "declared members still match: {:?}",
+        paths(&fs)
+    );
+}
+
+/// (a) A redrive policy written as JSON text while live returns the object:
+/// the same members on both sides give nothing new; a member only live has
+/// surfaces under the property.
+#[test]
+fn redrive_policy_written_as_text_is_walked_as_its_object() {
+    let mut case = load("AWS__SQS__Queue.MainRedrive.json");
+    let policy = case["resource"]["declared"]["RedrivePolicy"].clone();
+    case["resource"]["declared"]["RedrivePolicy"] = json!(policy.to_string());
+    let quiet = classify(&case);
+    assert!(
+        quiet.iter().all(|f| !f.path.starts_with("RedrivePolicy")),
+        "{:?}",
+        paths(&quiet)
+    );
+    case["liveRaw"]["RedrivePolicy"]["redriveNote"] = json!("set out of band");
+    let fs = classify(&case);
+    assert_undeclared(&fs, "RedrivePolicy.redriveNote", &json!("set out of band"));
+}
+
+/// (b) An inline policy statement (no identity key) gains a Condition out of
+/// band: the statement still contains every declared member, and the new
+/// member surfaces at the statement's index.
+#[test]
+fn live_only_member_of_an_unkeyed_element_surfaces() {
+    let mut case = load("AWS__IAM__Role.BoundedRole588C8D80.json");
+    let condition = json!({"StringEquals": {"aws:ResourceTag/team": "red"}});
+    let policies = case["liveRaw"]["Policies"]
+        .as_array_mut()
+        .expect("live Policies");
+    let read = policies
+        .iter_mut()
+        .find(|p| p["PolicyName"] == "readObjects")
+        .expect("readObjects policy");
+    read["PolicyDocument"]["Statement"][0]["Condition"] = condition;
+    let fs = classify(&case);
+    // Reported in the canonical policy form (condition values as lists).
+    assert_undeclared(
+        &fs,
+        "Policies[readObjects].PolicyDocument.Statement.0.Condition",
+        &json!({"StringEquals": {"aws:ResourceTag/team": ["red"]}}),
+    );
+}
+
+/// (b) Security group rules have no identity key: the -1 ports EC2 fills
+/// into an all-protocol rule stay quiet, a member added to a rule surfaces.
+#[test]
+fn security_group_rule_members_are_walked_without_false_drift() {
+    let mut case = load("AWS__EC2__SecurityGroup.SgD4954771.json");
+    let quiet = classify(&case);
+    assert!(
+        quiet
+            .iter()
+            .all(|f| !f.path.starts_with("SecurityGroupEgress")),
+        "{:?}",
+        paths(&quiet)
+    );
+    case["liveRaw"]["SecurityGroupEgress"][0]["SourcePrefixListId"] = json!("pl-0a1b2c3d");
+    let fs = classify(&case);
+    assert_undeclared(
+        &fs,
+        "SecurityGroupEgress.0.SourcePrefixListId",
+        &json!("pl-0a1b2c3d"),
+    );
+}
+
+/// (c) A block device mapping matched by its DeviceName (a keyed-set rule):
+/// the members AWS fills from the AMI stay quiet, a throughput raised out of
+/// band surfaces inside the matched element.
+#[test]
+fn live_only_member_inside_a_matched_keyed_element_surfaces() {
+    let mut case = load("AWS__EC2__Instance.HostB4E45AD7.json");
+    let quiet = classify(&case);
+    assert!(
+        at(&quiet, "BlockDeviceMappings[/dev/xvda].Ebs.Throughput").is_empty(),
+        "{:?}",
+        paths(&quiet)
+    );
+    let mappings = case["liveRaw"]["BlockDeviceMappings"]
+        .as_array_mut()
+        .expect("live mappings");
+    let root = mappings
+        .iter_mut()
+        .find(|m| m["DeviceName"] == "/dev/xvda")
+        .expect("root mapping");
+    root["Ebs"]["Throughput"] = json!(500);
+    let fs = classify(&case);
+    assert_undeclared(
+        &fs,
+        "BlockDeviceMappings[/dev/xvda].Ebs.Throughput",
+        &json!(500),
+    );
+}
