@@ -12,11 +12,13 @@ pub mod declared;
 pub mod finding;
 pub mod ignore;
 pub mod normalize;
+pub mod notify;
 pub mod pipeline;
 pub mod report;
 pub mod revert;
 pub mod schema;
 pub mod template;
+pub mod watch;
 
 pub use declared::DeclaredValue;
 pub use finding::{Finding, Tier};
