@@ -53,6 +53,26 @@ pub trait Notifier: Send + Sync {
 
     /// Delivers one notice.
     fn send<'a>(&'a self, notice: &'a Notice) -> BoxFuture<'a, Result<(), NotifyError>>;
+
+    /// Delivers a plain JSON document with a subject (a notice with no
+    /// Slack form), for callers that publish one document, such as revert.
+    fn publish<'a>(
+        &'a self,
+        subject: &'a str,
+        document: &'a Value,
+    ) -> BoxFuture<'a, Result<(), NotifyError>> {
+        let notice = Notice {
+            kind: document
+                .get("kind")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            subject: subject.to_string(),
+            document: crate::report::escape_json_text(&document.to_string()),
+            slack: Value::Null,
+        };
+        async move { self.send(&notice).await }.boxed()
+    }
 }
 
 /// Records notices in memory; optionally fails every send (tests).

@@ -18,6 +18,7 @@ mod observe;
 mod outbox;
 mod state;
 mod transition;
+mod work;
 
 pub use alert::{kinds, notices};
 pub use coverage::{step as coverage_step, CoverageStep};
@@ -30,3 +31,4 @@ pub use state::{
     StackState, StateError, ValueKey, STATE_PREFIX, STATE_VERSION,
 };
 pub use transition::{advance, Step, Transitions};
+pub use work::{MalformedMessage, WorkMessage, WorkQueue, MAX_BATCH};
