@@ -9,6 +9,7 @@ pub mod baseline;
 pub mod classify;
 pub mod corpus;
 pub mod declared;
+pub mod events;
 pub mod finding;
 pub mod ignore;
 pub mod normalize;

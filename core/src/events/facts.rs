@@ -1,0 +1,170 @@
+//! Facts about CloudTrail records (`core/data/cloudtrail-facts.json`): the
+//! API-call markers, read-only verbs, the API-version suffix, how calls by
+//! CloudFormation and from the console look, and the global services.
+
+use super::record::KNOWN_FIELDS;
+use regex::Regex;
+use serde::Deserialize;
+use std::collections::HashSet;
+
+/// The parsed facts.
+#[derive(Debug, Clone)]
+pub struct Facts {
+    /// EventBridge detail-type of a CloudTrail API call.
+    pub api_call_detail_type: String,
+    /// CloudTrail eventType of an API call.
+    pub api_call_event_type: String,
+    read_only_prefixes: Vec<String>,
+    api_version_suffix: Regex,
+    /// The CloudFormation service principal.
+    pub cloudformation_principal: String,
+    /// The record fields that carry it when CloudFormation made the call.
+    pub cloudformation_fields: Vec<String>,
+    console_user_agents: Vec<Regex>,
+    console_invoked_by: Vec<String>,
+    global_sources: HashSet<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FactsFile {
+    api_call_detail_type: Fact<String>,
+    api_call_event_type: Fact<String>,
+    read_only_name_prefixes: ListFact,
+    api_version_suffix: PatternFact,
+    cloud_formation_principal: PrincipalFact,
+    console_indicators: ConsoleFact,
+    global_event_sources: ListFact,
+}
+
+#[derive(Deserialize)]
+struct Fact<T> {
+    value: T,
+    source: String,
+    reason: String,
+}
+
+#[derive(Deserialize)]
+struct ListFact {
+    values: Vec<String>,
+    source: String,
+    reason: String,
+}
+
+#[derive(Deserialize)]
+struct PatternFact {
+    pattern: String,
+    source: String,
+    reason: String,
+}
+
+#[derive(Deserialize)]
+struct PrincipalFact {
+    value: String,
+    fields: Vec<String>,
+    source: String,
+    reason: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ConsoleFact {
+    user_agent_patterns: Vec<String>,
+    invoked_by: Vec<String>,
+    source: String,
+    reason: String,
+}
+
+fn sourced(what: &str, source: &str, reason: &str) -> Result<(), String> {
+    if source.starts_with("https://") && !reason.trim().is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "cloudtrail-facts {what}: needs a source URL and a reason"
+        ))
+    }
+}
+
+fn regex(p: &str) -> Result<Regex, String> {
+    Regex::new(p).map_err(|e| format!("cloudtrail-facts pattern {p}: {e}"))
+}
+
+impl Facts {
+    /// Parses and checks `cloudtrail-facts.json`.
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        let f: FactsFile =
+            serde_json::from_str(text).map_err(|e| format!("cloudtrail-facts: {e}"))?;
+        sourced(
+            "apiCallDetailType",
+            &f.api_call_detail_type.source,
+            &f.api_call_detail_type.reason,
+        )?;
+        sourced(
+            "apiCallEventType",
+            &f.api_call_event_type.source,
+            &f.api_call_event_type.reason,
+        )?;
+        let p = &f.read_only_name_prefixes;
+        sourced("readOnlyNamePrefixes", &p.source, &p.reason)?;
+        let s = &f.api_version_suffix;
+        sourced("apiVersionSuffix", &s.source, &s.reason)?;
+        let c = &f.cloud_formation_principal;
+        sourced("cloudFormationPrincipal", &c.source, &c.reason)?;
+        if let Some(bad) = c
+            .fields
+            .iter()
+            .find(|x| !KNOWN_FIELDS.contains(&x.as_str()))
+        {
+            return Err(format!("cloudtrail-facts: unknown record field {bad}"));
+        }
+        let k = &f.console_indicators;
+        sourced("consoleIndicators", &k.source, &k.reason)?;
+        let g = &f.global_event_sources;
+        sourced("globalEventSources", &g.source, &g.reason)?;
+        Ok(Self {
+            api_call_detail_type: f.api_call_detail_type.value,
+            api_call_event_type: f.api_call_event_type.value,
+            read_only_prefixes: p.values.clone(),
+            api_version_suffix: regex(&s.pattern)?,
+            cloudformation_principal: c.value.clone(),
+            cloudformation_fields: c.fields.clone(),
+            console_user_agents: k
+                .user_agent_patterns
+                .iter()
+                .map(|x| regex(x))
+                .collect::<Result<_, _>>()?,
+            console_invoked_by: k.invoked_by.clone(),
+            global_sources: g.values.iter().cloned().collect(),
+        })
+    }
+
+    /// The API name without a trailing API-version suffix
+    /// (`UpdateFunctionCode20150331v2` -> `UpdateFunctionCode`).
+    pub fn bare_name<'a>(&self, event_name: &'a str) -> &'a str {
+        match self.api_version_suffix.find(event_name) {
+            Some(m) if m.start() > 0 => &event_name[..m.start()],
+            _ => event_name,
+        }
+    }
+
+    /// True when the bare name reads as a read (`Get`, `List` ... followed by
+    /// an upper-case letter or nothing).
+    pub fn name_reads(&self, bare_name: &str) -> bool {
+        self.read_only_prefixes.iter().any(|p| {
+            bare_name.strip_prefix(p.as_str()).is_some_and(|rest| {
+                rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_uppercase())
+            })
+        })
+    }
+
+    /// True when the user agent or `invokedBy` shows the AWS console.
+    pub fn looks_like_console(&self, user_agent: Option<&str>, invoked_by: Option<&str>) -> bool {
+        user_agent.is_some_and(|ua| self.console_user_agents.iter().any(|r| r.is_match(ua)))
+            || invoked_by.is_some_and(|i| self.console_invoked_by.iter().any(|x| x == i))
+    }
+
+    /// True when the service records its calls in us-east-1 only.
+    pub fn is_global_source(&self, event_source: &str) -> bool {
+        self.global_sources.contains(event_source)
+    }
+}
