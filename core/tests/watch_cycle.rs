@@ -399,3 +399,81 @@ fn secrets_stay_masked_in_state_and_notices() {
     assert!(!everything.contains("hunter2"), "{everything}");
     assert!(everything.contains("***"));
 }
+
+#[test]
+fn each_scan_replaces_only_its_own_rows_of_the_resource_index() {
+    use realdrift_core::declared::DeclaredValue;
+    use realdrift_core::events::{Catalog, IndexInput, ResourceIndex};
+    use realdrift_core::watch::update_index;
+    use std::collections::BTreeMap;
+    let store = MemoryStore::new();
+    let catalog = Catalog::bundled().unwrap();
+    let declared: BTreeMap<String, DeclaredValue> = BTreeMap::new();
+    let row = |stack: &'static str, id: &'static str, pid: &'static str| IndexInput {
+        stack,
+        logical_id: id,
+        resource_type: "AWS::SQS::Queue",
+        physical_id: pid,
+        declared: &declared,
+    };
+    let at = ("111111111111", "eu-west-1");
+    let a1 = "https://sqs.eu-west-1.amazonaws.com/111111111111/a1";
+    let b1 = "https://sqs.eu-west-1.amazonaws.com/111111111111/b1";
+    let a2 = "https://sqs.eu-west-1.amazonaws.com/111111111111/a2";
+    block_on(update_index(
+        &store,
+        catalog,
+        at,
+        "A",
+        &[row("A", "Q1", a1)],
+        3,
+    ))
+    .unwrap();
+    block_on(update_index(
+        &store,
+        catalog,
+        at,
+        "B",
+        &[row("B", "Q1", b1)],
+        3,
+    ))
+    .unwrap();
+    assert!(block_on(update_index(
+        &store,
+        catalog,
+        at,
+        "A",
+        &[row("A", "Q2", a2)],
+        3
+    ))
+    .unwrap());
+    assert!(
+        !block_on(update_index(
+            &store,
+            catalog,
+            at,
+            "A",
+            &[row("A", "Q2", a2)],
+            3
+        ))
+        .unwrap(),
+        "unchanged: not rewritten"
+    );
+    let key = "index/111111111111.eu-west-1.json";
+    let index = ResourceIndex::from_json(key, store.snapshot()[key].as_bytes()).unwrap();
+    let rows: Vec<(&str, &str)> = index
+        .resources
+        .iter()
+        .map(|r| (r.stack.as_str(), r.logical_id.as_str()))
+        .collect();
+    assert_eq!(rows, vec![("A", "Q2"), ("B", "Q1")]);
+    assert_eq!(
+        index.resources[0].forms.get("name").map(String::as_str),
+        Some("a2")
+    );
+    // Another schema version is refused and left alone.
+    let newer = store.snapshot()[key].replace("\"schemaVersion\": 1", "\"schemaVersion\": 2");
+    block_on(store.save(key, &newer, Precondition::None)).unwrap();
+    assert!(block_on(update_index(&store, catalog, at, "A", &[], 3)).is_err());
+    assert_eq!(store.snapshot()[key], newer);
+}

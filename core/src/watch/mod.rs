@@ -13,6 +13,7 @@
 mod alert;
 mod coverage;
 mod cycle;
+mod index;
 mod memory;
 mod observe;
 mod outbox;
@@ -23,6 +24,7 @@ mod work;
 pub use alert::{kinds, notices};
 pub use coverage::{step as coverage_step, CoverageStep};
 pub use cycle::{update_stack, Channels, Claimant, Update, UpdateError, DEFAULT_ATTEMPTS};
+pub use index::{index_inputs, replace_stack, update_index, IndexUpdateError};
 pub use memory::{recall, Recall};
 pub use observe::{is_value_tier, Observation, Scope, SeenResource};
 pub use outbox::{split_expired, OutboxEntry};

@@ -12,6 +12,7 @@
 
 use realdrift_core::baseline::MemoryStore;
 use realdrift_core::corpus::CorpusCase;
+use realdrift_core::events::Catalog;
 use realdrift_core::notify::{MemoryNotifier, Notifier};
 use realdrift_core::pipeline::memory::{MemoryReader, MemoryStack, MemoryStacks};
 use realdrift_core::pipeline::{Pipeline, ReadOutcome, StackDescription, StackResourceRow};
@@ -107,6 +108,7 @@ async fn main() {
             queue: None,
             stacks: Vec::new(),
             region: "eu-west-1".into(),
+            catalog: Catalog::bundled().unwrap(),
         };
         let out = handle(&scanner, event.clone(), &inv).await.expect("scan");
         assert_eq!(out["batchItemFailures"], json!([]), "{out}");

@@ -3,6 +3,7 @@
 
 use realdrift_aws::SqsWorkQueue;
 use realdrift_core::baseline::BaselineStore;
+use realdrift_core::events::Catalog;
 use realdrift_core::pipeline::Pipeline;
 use realdrift_core::watch::{Channels, WorkQueue};
 use realdrift_lambda::Services;
@@ -26,6 +27,8 @@ pub struct Scanner {
     pub stacks: Vec<String>,
     /// The function's region.
     pub region: String,
+    /// The identifier forms the resource index is built with.
+    pub catalog: &'static Catalog,
 }
 
 impl Scanner {
@@ -43,6 +46,7 @@ impl Scanner {
             queue,
             stacks: s.config.stacks,
             pipeline: s.pipeline,
+            catalog: Catalog::bundled()?,
         })
     }
 }

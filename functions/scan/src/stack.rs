@@ -10,7 +10,9 @@ use realdrift_core::pipeline::{
     SourceError, StackGather,
 };
 use realdrift_core::report::StackReport;
-use realdrift_core::watch::{update_stack, Claimant, Observation, Update, DEFAULT_ATTEMPTS};
+use realdrift_core::watch::{
+    index_inputs, update_index, update_stack, Claimant, Observation, Update, DEFAULT_ATTEMPTS,
+};
 use realdrift_lambda::Metrics;
 use std::time::Instant;
 
@@ -88,7 +90,8 @@ pub async fn scan_stack(
             out.failures.push(entry.stack.clone());
         }
         if let Ok(g) = &entry.result {
-            emit_metrics(g, &report, update.as_ref(), started);
+            let indexed = update.is_some() && refresh_index(s, g).await;
+            emit_metrics(g, &report, update.as_ref(), indexed, started);
         }
         out.reports.push(report);
         out.updates.push(update);
@@ -130,11 +133,38 @@ async fn advance_state(
     }
 }
 
+/// Replaces the stack's rows of the resource index on-change reads. A
+/// failure is logged and counted, not retried: the alerts and state are
+/// done, and the next scan refreshes the index.
+async fn refresh_index(s: &Scanner, g: &GatheredStack) -> bool {
+    let (Some(account), Some(region)) = (g.account.as_deref(), g.region.as_deref()) else {
+        return false;
+    };
+    let inputs = index_inputs(g);
+    let r = update_index(
+        s.bucket.as_ref(),
+        s.catalog,
+        (account, region),
+        &g.stack,
+        &inputs,
+        DEFAULT_ATTEMPTS,
+    )
+    .await;
+    match r {
+        Ok(_) => true,
+        Err(e) => {
+            tracing::error!(stack = %g.stack, error = %error_chain(&e), "resource index not updated");
+            false
+        }
+    }
+}
+
 /// The per-stack EMF line.
 fn emit_metrics(
     g: &GatheredStack,
     report: &StackReport,
     update: Option<&Update>,
+    indexed: bool,
     started: Instant,
 ) {
     let mut m = Metrics::new("scan");
@@ -148,6 +178,7 @@ fn emit_metrics(
         )
         .count("AwsCalls", g.total_api_calls())
         .count("ReadFailures", g.coverage.lost as u64)
+        .count("IndexFailures", u64::from(update.is_some() && !indexed))
         .millis("ScanDuration", started.elapsed().as_millis() as u64);
     if let Some(u) = update {
         m.count("AlertsPublished", u.delivered.len() as u64)

@@ -6,6 +6,7 @@
 use futures_util::future::{BoxFuture, FutureExt};
 use realdrift_core::baseline::{BaselineStore, MemoryStore, Precondition};
 use realdrift_core::corpus::CorpusCase;
+use realdrift_core::events::Catalog;
 use realdrift_core::notify::{MemoryNotifier, Notifier};
 use realdrift_core::pipeline::memory::{MemoryReader, MemoryStack, MemoryStacks};
 use realdrift_core::pipeline::{Pipeline, ReadOutcome, StackDescription, StackResourceRow};
@@ -110,6 +111,7 @@ impl World {
             queue: Some(self.queue.clone()),
             stacks: Vec::new(),
             region: "eu-west-1".into(),
+            catalog: Catalog::bundled().unwrap(),
         }
     }
 
