@@ -10,7 +10,10 @@
 //! ```
 
 mod emulator;
+mod lambda;
+mod scan;
 mod scenarios;
+mod slack_receiver;
 mod world;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -21,8 +24,10 @@ use std::time::Instant;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-    let selected: Vec<&scenarios::Scenario> = scenarios::ALL
+    let all: Vec<&scenarios::Scenario> = scenarios::ALL.iter().chain(scan::ALL).collect();
+    let selected: Vec<&scenarios::Scenario> = all
         .iter()
+        .copied()
         .filter(|s| filters.is_empty() || filters.iter().any(|f| s.name.contains(f.as_str())))
         .collect();
     if args.iter().any(|a| a == "--list") {
@@ -38,7 +43,7 @@ fn main() -> ExitCode {
             eprintln!("panicked at {}:{}", l.file(), l.line());
         }
     }));
-    let filtered_out = scenarios::ALL.len() - selected.len();
+    let filtered_out = all.len() - selected.len();
     println!("\nrunning {} tests", selected.len());
     let started = Instant::now();
     if selected.is_empty() {

@@ -33,7 +33,12 @@ pub async fn work(s: &Scanner, event: SqsEvent, inv: &Invocation) -> SqsBatchRes
     for (i, record) in event.records.iter().enumerate() {
         if !inv.has_time_for(longest) {
             let left = event.records.len() - i;
-            tracing::warn!(left, "deadline close: leaving the rest on the queue");
+            tracing::warn!(
+                left,
+                remaining_ms = inv.remaining().as_millis() as u64,
+                deadline_ms = inv.deadline_ms,
+                "deadline close: leaving the rest on the queue"
+            );
             metrics.count("WorkDeferred", left as u64);
             event.records[i..].iter().for_each(|r| fail(&r.message_id));
             break;
