@@ -112,7 +112,10 @@ impl LocalLambda {
         let started = std::time::Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
             if started.elapsed() > std::time::Duration::from_secs(60) {
-                return Err(format!("cargo lambda watch did not listen:\n{}", self.log()));
+                return Err(format!(
+                    "cargo lambda watch did not listen:\n{}",
+                    self.log()
+                ));
             }
             std::thread::sleep(std::time::Duration::from_millis(200));
         }

@@ -63,6 +63,8 @@ fn setup(w: &World, slack: &SlackReceiver) -> Around {
 }
 
 /// The SNS notifications waiting on the alert queue: (kind, subject, document).
+/// The emulator delivers to the subscribed queue inside Publish, so what
+/// the function published before its invoke returned is there now.
 fn alerts(w: &World, a: &Around) -> Vec<(String, String, Value)> {
     let list: Vec<Value> =
         serde_json::from_str(&helper(w, &["alerts", &a.alerts])).expect("alerts JSON");
@@ -76,6 +78,28 @@ fn alerts(w: &World, a: &Around) -> Vec<(String, String, Value)> {
                 doc,
             )
         })
+        .collect()
+}
+
+/// The alerts, read until `n` arrived (bounded: 20 reads), then once more
+/// so an extra one is seen too.
+fn alerts_until(w: &World, a: &Around, n: usize) -> Vec<(String, String, Value)> {
+    let mut got = Vec::new();
+    for _ in 0..20 {
+        got.extend(alerts(w, a));
+        if got.len() >= n {
+            break;
+        }
+    }
+    got.extend(alerts(w, a));
+    got
+}
+
+/// The kinds of [`alerts_until`].
+fn alert_kinds(w: &World, a: &Around, n: usize) -> Vec<String> {
+    alerts_until(w, a, n)
+        .into_iter()
+        .map(|(k, _, _)| k)
         .collect()
 }
 
@@ -127,11 +151,24 @@ fn scan_function_announces_transitions_once(w: &World) {
         !helper(w, &["object", &a.bucket, &state_key]).is_empty(),
         "state written"
     );
+    // The resource index on-change reads: the stack's resources by physical id.
+    let index_key = format!("index/{ACCOUNT}.us-east-1.json");
+    let index: Value =
+        serde_json::from_str(&helper(w, &["object", &a.bucket, &index_key])).expect("index JSON");
+    let row = index["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|r| r["physicalId"] == json!(bucket));
+    assert!(
+        row.is_some_and(|r| r["stack"] == STACK && r["logicalId"] == ids::BUCKET),
+        "{index}"
+    );
 
     // An out-of-band change: exactly one alert, on SNS and on Slack.
     w.mutate(json!([["versioning", bucket, "Suspended"]]));
     scheduled_scan(&l, w, &a);
-    let got = alerts(w, &a);
+    let got = alerts_until(w, &a, 1);
     assert_eq!(got.len(), 1, "{got:?}");
     let (kind, subject, doc) = &got[0];
     assert_eq!(kind, "drift-detected");
@@ -173,8 +210,7 @@ fn scan_function_announces_transitions_once(w: &World) {
     // Undone: resolved, once.
     w.mutate(json!([["versioning", bucket, "Enabled"]]));
     scheduled_scan(&l, w, &a);
-    let kinds: Vec<String> = alerts(w, &a).into_iter().map(|(k, _, _)| k).collect();
-    assert_eq!(kinds, vec!["drift-resolved"]);
+    assert_eq!(alert_kinds(w, &a, 1), vec!["drift-resolved"]);
     assert_eq!(slack.bodies().len(), 1);
     slack.clear();
 
@@ -182,8 +218,7 @@ fn scan_function_announces_transitions_once(w: &World) {
     slack.answer(500);
     w.mutate(json!([["versioning", bucket, "Suspended"]]));
     scheduled_scan(&l, w, &a);
-    let kinds: Vec<String> = alerts(w, &a).into_iter().map(|(k, _, _)| k).collect();
-    assert_eq!(kinds, vec!["drift-detected"]);
+    assert_eq!(alert_kinds(w, &a, 1), vec!["drift-detected"]);
     assert!(
         slack.bodies().len() >= 2,
         "a 5xx is retried: {}",
@@ -206,8 +241,30 @@ fn scan_function_announces_transitions_once(w: &World) {
     );
     scheduled_scan(&l, w, &a);
     assert_eq!(alerts(w, &a), vec![], "the state advanced: no repeat");
+
+    // A direct invoke returns the findings; nothing new to announce.
+    let out = l
+        .invoke(FUNCTION, &json!({"stacks": [STACK]}))
+        .unwrap_or_else(|e| panic!("direct invoke: {e}"));
+    let found = out["stacks"][0]["findings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        found
+            .iter()
+            .any(|f| f["path"] == "VersioningConfiguration.Status" && f["actual"] == "Suspended"),
+        "{out}"
+    );
+    assert_eq!(out["announced"][STACK], json!([]), "{out}");
+    assert_eq!(alerts(w, &a), vec![]);
+
     let log = l.log();
     assert!(log.contains("\"StacksScanned\""), "EMF lines in the log");
+    assert!(
+        log.contains(&format!("\"stack\":\"{STACK}\"")),
+        "JSON log lines name the stack"
+    );
     assert!(
         !log.contains(&slack.url()),
         "the webhook URL is never logged"
