@@ -260,7 +260,7 @@ fn scan_function_announces_transitions_once(w: &World) {
     assert_eq!(alerts(w, &a), vec![]);
 
     let log = l.log();
-    assert!(log.contains("\"StacksScanned\""), "EMF lines in the log");
+    assert_emf(&log);
     assert!(
         log.contains(&format!("\"stack\":\"{STACK}\"")),
         "JSON log lines name the stack"
@@ -268,5 +268,40 @@ fn scan_function_announces_transitions_once(w: &World) {
     assert!(
         !log.contains(&slack.url()),
         "the webhook URL is never logged"
+    );
+}
+
+/// The per-stack Embedded Metric Format lines: namespace, dimensions and
+/// the counts a dashboard reads, and findings by tier.
+fn assert_emf(log: &str) {
+    let lines: Vec<Value> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v.get("_aws").is_some())
+        .collect();
+    let scanned: Vec<&Value> = lines
+        .iter()
+        .filter(|v| v.get("StacksScanned").is_some())
+        .collect();
+    assert!(!scanned.is_empty(), "no per-stack EMF line:\n{log}");
+    for m in &scanned {
+        assert_eq!(
+            m["_aws"]["CloudWatchMetrics"][0]["Namespace"], "realdrift",
+            "{m}"
+        );
+        assert_eq!(m["Function"], "scan", "{m}");
+        let n = |k: &str| m[k].as_f64().unwrap_or(-1.0);
+        assert!(
+            n("ResourcesRead") >= 5.0 && n("AwsCalls") >= n("ResourcesRead"),
+            "{m}"
+        );
+        assert_eq!(n("ReadFailures"), 0.0, "{m}");
+        assert!(n("ScanDuration") >= 0.0, "{m}");
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|v| v["Tier"] == "declared" && v["Findings"].as_f64().is_some_and(|n| n >= 1.0)),
+        "findings by tier:\n{log}"
     );
 }
