@@ -72,7 +72,8 @@ impl LocalLambda {
             std::env::var("PATH").unwrap_or_default()
         );
         let mut cmd = Command::new(exe);
-        // --timeout: the deadline the functions see; scan's is 15 minutes in infra/.
+        // --timeout: how long an invoke waits for the answer (scan may run 15 minutes in infra/).
+        // The deadline the function sees is cargo lambda's fixed 600000, read as a budget.
         cmd.args([
             "lambda",
             "watch",
