@@ -93,7 +93,12 @@ PY
 invoke
 FINDINGS=$("$VENV/bin/python" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["stacks"][0]["findings"]), " ".join(d["announced"]["'"$STACK"'"]))' "$WORK/out.json")
 
-# The function process cargo lambda watch started, in this script's watch group.
-FN_PID=$(pgrep -g "$WATCH_PID" -x "$BIN" | head -n1)
+# The function process this script's watch started (watchexec gives it its
+# own process group): the one whose runtime API is this watch's port.
+FN_PID=""
+for p in $(pgrep -x "$BIN" || true); do
+  tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -q "^AWS_LAMBDA_RUNTIME_API=.*:$PORT" && FN_PID=$p
+done
+[[ -n "$FN_PID" ]] || { echo "function process not found" >&2; exit 1; }
 PEAK_KIB=$(awk '/^VmHWM:/ {print $2}' "/proc/$FN_PID/status")
 echo "resources=$N findings_and_announced=\"$FINDINGS\" zip_bytes=$ZIP_BYTES peak_rss_kib=$PEAK_KIB"
