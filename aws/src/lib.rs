@@ -14,11 +14,12 @@ pub mod errors;
 mod identifiers;
 mod kms;
 mod live_reader;
+pub mod notify;
+mod queue;
 mod readers;
 mod revert_apply;
 mod s3_store;
 mod schema_source;
-mod sns_notifier;
 mod writers;
 
 pub use children::{AwsChildEnumerator, ENUMERATORS};
@@ -29,12 +30,12 @@ pub use counter::CountingInterceptor;
 pub use identifiers::{cc_identifier, has_adapter, CcIdentifier};
 pub use kms::AwsKmsAliases;
 pub use live_reader::AwsLiveReader;
+pub use queue::SqsWorkQueue;
 pub use readers::{reader_for, READERS};
 pub use realdrift_core::pipeline::CallCounter;
 pub use revert_apply::{apply_revert, TokioPause};
 pub use s3_store::{S3BaselineStore, BASELINES_PREFIX};
 pub use schema_source::DescribeTypeSchemas;
-pub use sns_notifier::{sns_subject, SnsNotifier};
 pub use writers::{writer_for, AwsRevertWriter, RetryPolicy, WriteCall, WRITERS};
 
 use realdrift_core::pipeline::Pipeline;

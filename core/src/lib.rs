@@ -22,6 +22,7 @@ pub mod revert;
 pub mod schema;
 pub mod sync;
 pub mod template;
+pub mod watch;
 
 pub use declared::DeclaredValue;
 pub use finding::{Finding, Tier};

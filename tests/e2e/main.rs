@@ -11,9 +11,12 @@
 
 mod baselines_sync;
 mod emulator;
+mod lambda;
 mod revert;
 mod revert_lambda;
+mod scan;
 mod scenarios;
+mod slack_receiver;
 mod world;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -28,6 +31,7 @@ fn main() -> ExitCode {
         .iter()
         .chain(revert::ALL)
         .chain(baselines_sync::ALL)
+        .chain(scan::ALL)
         .collect();
     let selected: Vec<&scenarios::Scenario> = all
         .iter()

@@ -7,7 +7,7 @@
 //! `record` shares the pieces: [`gather_selected`], [`load_ignores`],
 //! [`load_stack_baseline`] and [`recordable_findings`].
 
-use super::discovery::{discover_stacks, DiscoveryError, UnavailableReason};
+use super::discovery::{discover_stacks, DiscoveryError, Unavailable, UnavailableReason};
 use super::gather::{Pipeline, PipelineError};
 use super::gathered::GatheredStack;
 use crate::baseline::{
@@ -258,6 +258,20 @@ impl GatherFailure {
     }
 }
 
+impl From<Unavailable> for GatherFailure {
+    fn from(u: Unavailable) -> Self {
+        match u.reason {
+            UnavailableReason::NotFound => GatherFailure::NotFound { stack: u.stack },
+            UnavailableReason::TemplateUnreadable(source) => {
+                GatherFailure::Pipeline(PipelineError::Source {
+                    stack: u.stack,
+                    source,
+                })
+            }
+        }
+    }
+}
+
 /// One selected stack: what was gathered, or why nothing was.
 #[derive(Debug)]
 pub struct StackGather {
@@ -291,20 +305,9 @@ pub async fn gather_selected(
         .map_err(CheckError::Discovery)?;
     let mut run = GatherRun::default();
     for u in found.unavailable {
-        let failure = match u.reason {
-            UnavailableReason::NotFound => GatherFailure::NotFound {
-                stack: u.stack.clone(),
-            },
-            UnavailableReason::TemplateUnreadable(source) => {
-                GatherFailure::Pipeline(PipelineError::Source {
-                    stack: u.stack.clone(),
-                    source,
-                })
-            }
-        };
         run.stacks.push(StackGather {
-            stack: u.stack,
-            result: Err(failure),
+            stack: u.stack.clone(),
+            result: Err(u.into()),
         });
     }
     for r in pipeline.gather_many(&found.stacks).await {

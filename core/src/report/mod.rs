@@ -23,10 +23,11 @@ pub use sanitize::{
     render_value, sanitize_identifier, MAX_IDENTIFIER_CHARS,
 };
 pub use slack::{
-    fit, render_slack, slack_escape, MAX_BLOCKS, MAX_FALLBACK_TEXT, MAX_HEADER_TEXT,
-    MAX_SECTION_TEXT,
+    fit, render_slack, render_slack_transition, slack_escape, MAX_BLOCKS, MAX_FALLBACK_TEXT,
+    MAX_HEADER_TEXT, MAX_SECTION_TEXT,
 };
 pub use sns::{
-    render_chatbot, render_sns, sns_document, sns_subject, SnsKind, SnsMessage, MAX_SUBJECT_CHARS,
+    render_chatbot, render_sns, render_transition, sns_document, sns_subject, transition_document,
+    SnsKind, SnsMessage, MAX_SUBJECT_CHARS,
 };
 pub use text::{render_stack, render_text, use_color, verdict_text, TextOptions};

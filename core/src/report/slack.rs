@@ -9,6 +9,7 @@
 
 use super::model::{is_confirmed_drift, StackReport, Verdict};
 use super::sanitize::{render_value, sanitize_identifier};
+use super::sns::SnsKind;
 use super::text::cause_parts;
 use crate::baseline::sort_keys;
 use crate::finding::Finding;
@@ -92,6 +93,7 @@ fn finding_text(f: &Finding, stack: &str) -> String {
     let mut lines = vec![format!("{target}  [{}]", f.tier)];
     match f.tier {
         crate::finding::Tier::Deleted => lines.push("resource deleted".into()),
+        crate::finding::Tier::Skipped => lines.push("not compared".into()),
         _ if f.desired.is_none() => lines.push(format!("live: {}", show(&f.actual))),
         _ => lines.push(format!("{} → {}", show(&f.desired), show(&f.actual))),
     }
@@ -206,5 +208,59 @@ pub fn render_slack(reports: &[StackReport]) -> Value {
         )
     };
     // Sorted keys: the same bytes whatever serde_json's map feature set.
+    sort_keys(&json!({"text": fit(&fallback, MAX_FALLBACK_TEXT), "blocks": blocks}))
+}
+
+/// The Block Kit payload of one stack's transition: a header naming the
+/// transition, the stack's current counts, then one section per finding of
+/// the transition (`findings`, masked with the report's policy), within
+/// Slack's block limit.
+pub fn render_slack_transition(r: &StackReport, kind: SnsKind, findings: &[Finding]) -> Value {
+    let account = r.account_id.as_deref().unwrap_or("?");
+    let head = format!(
+        "realdrift: {} {} ({} / {})",
+        kind.phrase(),
+        sanitize_identifier(&r.stack),
+        sanitize_identifier(account),
+        sanitize_identifier(&r.region)
+    );
+    let s = r.summary();
+    let c = r.coverage;
+    let mut facts = vec![format!(
+        "now: {} drift, {} potential drift; {} of {} resources checked",
+        s.drift, s.potential, c.checked, c.total
+    )];
+    if s.drift > 0 {
+        facts.push(s.drift_breakdown());
+    }
+    let mut blocks = vec![
+        json!({"type": "header", "text": plain(&head, MAX_HEADER_TEXT)}),
+        json!({"type": "context", "elements": [plain(&facts.join(" · "), MAX_SECTION_TEXT)]}),
+    ];
+    let masked = super::mask::mask_findings(findings, &r.masks);
+    let room = MAX_BLOCKS - blocks.len() - 1;
+    for f in masked.iter().take(if masked.len() > room + 1 {
+        room
+    } else {
+        room + 1
+    }) {
+        blocks.push(
+            json!({"type": "section", "text": plain(&finding_text(f, &r.stack), MAX_SECTION_TEXT)}),
+        );
+    }
+    let shown = blocks.len() - 2;
+    if shown < masked.len() {
+        let tail = format!(
+            "…and {} more — run realdrift check for the full list",
+            masked.len() - shown
+        );
+        blocks.push(json!({"type": "context", "elements": [plain(&tail, MAX_SECTION_TEXT)]}));
+    }
+    let fallback = format!(
+        "realdrift: {} {} ({} findings)",
+        kind.phrase(),
+        sanitize_identifier(&r.stack),
+        masked.len()
+    );
     sort_keys(&json!({"text": fit(&fallback, MAX_FALLBACK_TEXT), "blocks": blocks}))
 }

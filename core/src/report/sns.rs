@@ -35,6 +35,8 @@ pub enum SnsKind {
     DriftResolved,
     /// A read failed or was denied: part of the stack is no longer watched.
     CoverageLost,
+    /// A read or listing lost before works again.
+    CoverageRegained,
 }
 
 impl SnsKind {
@@ -44,14 +46,17 @@ impl SnsKind {
             SnsKind::DriftDetected => "drift-detected",
             SnsKind::DriftResolved => "drift-resolved",
             SnsKind::CoverageLost => "coverage-lost",
+            SnsKind::CoverageRegained => "coverage-regained",
         }
     }
 
-    fn phrase(self) -> &'static str {
+    /// The subject phrase, before the stack name.
+    pub fn phrase(self) -> &'static str {
         match self {
             SnsKind::DriftDetected => "drift detected in",
             SnsKind::DriftResolved => "drift resolved in",
             SnsKind::CoverageLost => "coverage lost in",
+            SnsKind::CoverageRegained => "coverage regained in",
         }
     }
 }
@@ -100,9 +105,15 @@ fn first_cause(findings: &[Finding]) -> Value {
 
 /// The SNS JSON document for one stack's transition.
 pub fn sns_document(r: &StackReport, kind: SnsKind) -> Value {
+    transition_document(r, kind, &r.findings)
+}
+
+/// The SNS JSON document of a transition whose findings are `findings`
+/// (masked with the report's policy), beside the stack's current summary
+/// and coverage from `r`.
+pub fn transition_document(r: &StackReport, kind: SnsKind, findings: &[Finding]) -> Value {
     let s = r.summary();
-    let findings: Vec<Finding> = r
-        .masked_findings()
+    let findings: Vec<Finding> = super::mask::mask_findings(findings, &r.masks)
         .into_iter()
         .filter(|f| !matches!(f.tier, Tier::AtDefault | Tier::Generated))
         .collect();
@@ -137,7 +148,13 @@ pub fn sns_document(r: &StackReport, kind: SnsKind) -> Value {
 
 /// The SNS publish for one stack's transition (our JSON document).
 pub fn render_sns(r: &StackReport, kind: SnsKind) -> SnsMessage {
-    let mut doc = sns_document(r, kind);
+    render_transition(r, kind, &r.findings)
+}
+
+/// The SNS publish of a transition whose findings are `findings`, beside
+/// the stack's current summary and coverage from `r`.
+pub fn render_transition(r: &StackReport, kind: SnsKind, findings: &[Finding]) -> SnsMessage {
+    let mut doc = transition_document(r, kind, findings);
     let mut message = to_text(&doc);
     // Keep under the SNS size limit: drop findings from the end and say so.
     while message.len() > MAX_MESSAGE_BYTES {

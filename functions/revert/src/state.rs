@@ -6,9 +6,8 @@ use crate::scope::Scope;
 use anyhow::Context;
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
-use realdrift_aws::{
-    apply_revert, AwsClients, AwsOptions, RetryPolicy, S3BaselineStore, SnsNotifier,
-};
+use realdrift_aws::notify::SnsNotifier;
+use realdrift_aws::{apply_revert, AwsClients, AwsOptions, RetryPolicy, S3BaselineStore};
 use realdrift_core::baseline::BaselineStore;
 use realdrift_core::notify::Notifier;
 use realdrift_core::pipeline::Pipeline;

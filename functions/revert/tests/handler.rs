@@ -6,7 +6,7 @@ use futures_executor::block_on;
 use futures_util::future::{BoxFuture, FutureExt};
 use realdrift_core::baseline::MemoryStore;
 use realdrift_core::corpus::CorpusCase;
-use realdrift_core::notify::{MemoryNotifier, Notifier, NotifyError};
+use realdrift_core::notify::{MemoryNotifier, Notice, Notifier, NotifyError};
 use realdrift_core::pipeline::memory::{MemoryStack, MemoryStacks};
 use realdrift_core::pipeline::{
     LiveReader, Pipeline, ReadOutcome, ReadRequest, StackDescription, StackResourceRow,
@@ -87,8 +87,11 @@ impl Applier for MemoryApplier {
 /// Publishes into a shared list.
 struct SharedNotifier(Arc<MemoryNotifier>);
 impl Notifier for SharedNotifier {
-    fn publish<'a>(&'a self, s: &'a str, d: &'a Value) -> BoxFuture<'a, Result<(), NotifyError>> {
-        self.0.publish(s, d)
+    fn channel(&self) -> &'static str {
+        self.0.channel()
+    }
+    fn send<'a>(&'a self, n: &'a Notice) -> BoxFuture<'a, Result<(), NotifyError>> {
+        self.0.send(n)
     }
 }
 
@@ -129,7 +132,7 @@ fn world(scope: &[&str]) -> World {
     let schemas = InMemorySchemas::new().with_facts("AWS::SQS::Queue", queue.schema.clone());
     let pipeline = Pipeline::new(Arc::new(stacks), Arc::new(live.clone()), Arc::new(schemas));
     let writes = Arc::new(Mutex::new(0));
-    let published = Arc::new(MemoryNotifier::default());
+    let published = Arc::new(MemoryNotifier::new("sns"));
     let scope: Vec<String> = scope.iter().map(|s| s.to_string()).collect();
     let state = State {
         pipeline,
@@ -174,7 +177,7 @@ fn a_dry_run_is_the_default_and_writes_nothing() {
     assert_eq!(plan.items[0].id, "Jobs:VisibilityTimeout");
     assert_eq!(r.digest.as_deref(), Some(plan.digest.as_str()));
     assert_eq!(*w.writes.lock().unwrap(), 0);
-    assert!(w.published.published.lock().unwrap().is_empty());
+    assert!(w.published.sent().is_empty());
 }
 
 #[test]
@@ -194,9 +197,10 @@ fn applying_the_approved_digest_converges_and_is_published() {
         w.live.0.lock().unwrap()[QUEUE]["VisibilityTimeout"],
         json!(30)
     );
-    let published = w.published.published.lock().unwrap();
+    let published = w.published.sent();
     assert_eq!(published.len(), 1);
-    let (subject, doc) = &published[0];
+    let subject = &published[0].subject;
+    let doc: Value = serde_json::from_str(&published[0].document).expect("JSON document");
     assert_eq!(
         subject,
         "realdrift revert converged: App (1 reverted, 0 failed)"
@@ -236,7 +240,7 @@ fn a_stale_digest_writes_nothing() {
         "the new plan is returned"
     );
     assert_eq!(*w.writes.lock().unwrap(), 0);
-    assert!(w.published.published.lock().unwrap().is_empty());
+    assert!(w.published.sent().is_empty());
 }
 
 #[test]

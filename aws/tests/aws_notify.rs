@@ -1,0 +1,212 @@
+//! The notification channels: SNS publish (mocked SDK), the Slack webhook
+//! client against a scripted local HTTP server (retries on 429 / 5xx
+//! honouring Retry-After, immediate failure otherwise, the URL never in an
+//! error), and the webhook URL read once from Secrets Manager.
+
+mod aws_support;
+
+use aws_sdk_secretsmanager::operation::get_secret_value::GetSecretValueOutput;
+use aws_sdk_secretsmanager::Client as Secrets;
+use aws_sdk_sns::operation::publish::PublishOutput;
+use aws_sdk_sns::Client as Sns;
+use aws_smithy_mocks::{mock, mock_client, RuleMode};
+use realdrift_aws::notify::{
+    RetryPolicy, SecretWebhookUrl, SlackWebhook, SnsNotifier, WebhookUrlSource,
+};
+use realdrift_core::notify::{Notice, Notifier};
+use serde_json::json;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+fn notice() -> Notice {
+    Notice {
+        kind: "drift-detected".into(),
+        subject: "realdrift: drift detected in App (eu-west-1)".into(),
+        document: r#"{"kind":"drift-detected","version":1}"#.into(),
+        slack: json!({"text": "realdrift: drift detected in App", "blocks": []}),
+    }
+}
+
+#[tokio::test]
+async fn sns_publishes_the_subject_and_the_document() {
+    let ok = mock!(Sns::publish)
+        .match_requests(|r| {
+            r.topic_arn() == Some("arn:aws:sns:eu-west-1:111111111111:alerts")
+                && r.subject() == Some("realdrift: drift detected in App (eu-west-1)")
+                && r.message() == Some(r#"{"kind":"drift-detected","version":1}"#)
+        })
+        .then_output(|| PublishOutput::builder().message_id("m").build());
+    let client = mock_client!(aws_sdk_sns, RuleMode::MatchAny, [&ok]);
+    let sns = SnsNotifier::new(client, "arn:aws:sns:eu-west-1:111111111111:alerts");
+    sns.send(&notice()).await.unwrap();
+    assert_eq!(ok.num_calls(), 1);
+
+    let denied = mock!(Sns::publish).then_http_response(|| {
+        aws_support::xml_error(403, "AuthorizationError", "not allowed to publish")
+    });
+    let client = mock_client!(aws_sdk_sns, RuleMode::MatchAny, [&denied]);
+    let err = SnsNotifier::new(client, "arn:t")
+        .send(&notice())
+        .await
+        .unwrap_err();
+    assert_eq!(err.channel, "sns");
+    assert!(
+        err.message.contains("sns:Publish") && err.message.contains("AuthorizationError"),
+        "{err}"
+    );
+}
+
+/// A local webhook answering the scripted `(status, extra header)` list in
+/// order (200 once the script runs out); records each body.
+struct Hook {
+    url: String,
+    bodies: Arc<Mutex<Vec<String>>>,
+}
+
+fn hook(script: Vec<(u16, &'static str)>) -> Hook {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!(
+        "http://{}/services/T0/B0/secret-token",
+        listener.local_addr().unwrap()
+    );
+    let bodies = Arc::new(Mutex::new(Vec::new()));
+    let seen = bodies.clone();
+    std::thread::spawn(move || {
+        let mut script = script.into_iter();
+        for conn in listener.incoming().flatten() {
+            let mut reader = BufReader::new(conn.try_clone().unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            seen.lock()
+                .unwrap()
+                .push(String::from_utf8_lossy(&body).into_owned());
+            let (status, header) = script.next().unwrap_or((200, ""));
+            let mut c = conn;
+            let _ = write!(
+                c,
+                "HTTP/1.1 {status} X\r\n{header}content-length: 2\r\nconnection: close\r\n\r\nno"
+            );
+        }
+    });
+    Hook { url, bodies }
+}
+
+fn quick() -> RetryPolicy {
+    RetryPolicy {
+        attempts: 3,
+        backoff: Duration::from_millis(10),
+        max_wait: Duration::from_secs(5),
+        timeout: Duration::from_secs(5),
+    }
+}
+
+fn slack(url: Option<String>) -> SlackWebhook {
+    SlackWebhook::new(Arc::new(url), quick()).unwrap()
+}
+
+#[tokio::test]
+async fn slack_retries_429_and_5xx_then_delivers() {
+    let h = hook(vec![(429, "retry-after: 0\r\n"), (503, "")]);
+    slack(Some(h.url.clone())).send(&notice()).await.unwrap();
+    let bodies = h.bodies.lock().unwrap().clone();
+    assert_eq!(bodies.len(), 3);
+    let payload: serde_json::Value = serde_json::from_str(&bodies[2]).unwrap();
+    assert_eq!(payload["text"], "realdrift: drift detected in App");
+}
+
+#[tokio::test]
+async fn slack_gives_up_without_leaking_the_url() {
+    let h = hook(vec![(500, ""), (500, ""), (500, "")]);
+    let err = slack(Some(h.url.clone()))
+        .send(&notice())
+        .await
+        .unwrap_err();
+    assert!(
+        err.message.contains("HTTP 500") && err.message.contains("3 attempts"),
+        "{err}"
+    );
+    assert!(!err.message.contains("secret-token"), "{err}");
+
+    let revoked = hook(vec![(404, "")]);
+    let err = slack(Some(revoked.url.clone()))
+        .send(&notice())
+        .await
+        .unwrap_err();
+    assert!(err.message.contains("HTTP 404"), "{err}");
+    assert_eq!(
+        revoked.bodies.lock().unwrap().len(),
+        1,
+        "a 4xx is not retried"
+    );
+
+    let slow = hook(vec![(429, "retry-after: 3600\r\n")]);
+    let err = slack(Some(slow.url.clone()))
+        .send(&notice())
+        .await
+        .unwrap_err();
+    assert!(err.message.contains("asked to wait 3600 s"), "{err}");
+
+    // Nothing listening: a transport error, still without the URL.
+    let closed = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let url = format!("http://{closed}/services/T0/B0/secret-token");
+    let err = slack(Some(url)).send(&notice()).await.unwrap_err();
+    assert!(!err.message.contains("secret-token"), "{err}");
+}
+
+#[tokio::test]
+async fn no_url_means_no_slack() {
+    slack(None).send(&notice()).await.unwrap();
+}
+
+#[tokio::test]
+async fn the_webhook_url_is_read_once_and_an_empty_secret_means_none() {
+    let value = mock!(Secrets::get_secret_value)
+        .match_requests(|r| r.secret_id() == Some("realdrift/slack"))
+        .then_output(|| {
+            GetSecretValueOutput::builder()
+                .secret_string(" https://hooks.slack.com/services/T/B/X \n")
+                .build()
+        });
+    let client = mock_client!(aws_sdk_secretsmanager, RuleMode::MatchAny, [&value]);
+    let url = SecretWebhookUrl::new(client, "realdrift/slack");
+    for _ in 0..3 {
+        assert_eq!(
+            url.url().await.unwrap().as_deref(),
+            Some("https://hooks.slack.com/services/T/B/X")
+        );
+    }
+    assert_eq!(value.num_calls(), 1, "once per container");
+
+    let unset = mock!(Secrets::get_secret_value).then_http_response(|| {
+        aws_support::json_error(400, "ResourceNotFoundException", "no current version")
+    });
+    let client = mock_client!(aws_sdk_secretsmanager, RuleMode::MatchAny, [&unset]);
+    assert_eq!(
+        SecretWebhookUrl::new(client, "s").url().await.unwrap(),
+        None
+    );
+
+    let denied = mock!(Secrets::get_secret_value)
+        .then_http_response(|| aws_support::json_error(400, "AccessDeniedException", "no"));
+    let client = mock_client!(aws_sdk_secretsmanager, RuleMode::MatchAny, [&denied]);
+    let err = SecretWebhookUrl::new(client, "s").url().await.unwrap_err();
+    assert!(
+        err.contains("secretsmanager:GetSecretValue s") && err.contains("AccessDenied"),
+        "{err}"
+    );
+}

@@ -1,0 +1,86 @@
+//! Coverage transitions: a read or a child listing that worked before and
+//! now fails is "coverage lost" (once, until it works again); when it works
+//! again that is "coverage regained". Something never read (a custom
+//! resource, a read denied since the first check) is not a loss.
+
+use super::observe::{Observation, SeenResource};
+use super::state::{ListStatus, ReadStatus, ResourceCoverage};
+use crate::finding::{Finding, Tier};
+use std::collections::BTreeMap;
+
+/// Coverage after one check, and what changed.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CoverageStep {
+    /// Coverage to store, by logical id.
+    pub coverage: BTreeMap<String, ResourceCoverage>,
+    /// One `skipped` finding per read or listing newly lost (with the reason).
+    pub lost: Vec<Finding>,
+    /// One `skipped` finding per read or listing that works again (what was lost).
+    pub regained: Vec<Finding>,
+}
+
+/// The note on a lost child listing when the check gave no reason.
+const LISTING_LOST: &str = "out-of-band children could not be listed";
+
+/// Steps coverage from `previous` to what `obs` saw.
+pub fn step(previous: &BTreeMap<String, ResourceCoverage>, obs: &Observation) -> CoverageStep {
+    let mut out = CoverageStep::default();
+    for (id, c) in previous {
+        // Out of scope: kept. In a whole-stack scan, a resource not seen is
+        // gone from the template and its coverage with it.
+        if !obs.covers(id) || (!obs.resources.contains_key(id) && !obs.covers_all()) {
+            out.coverage.insert(id.clone(), c.clone());
+        }
+    }
+    for (id, seen) in obs.resources.iter().filter(|(id, _)| obs.covers(id)) {
+        let prev = previous.get(id).cloned().unwrap_or_default();
+        let mut next = ResourceCoverage {
+            resource_type: seen.resource_type.clone(),
+            read: seen.read,
+            children: seen.children,
+            read_lost: prev.read_lost,
+            children_lost: prev.children_lost,
+        };
+        let reason = skip_reason(obs, id);
+        if seen.read == ReadStatus::NotRead {
+            if !prev.read_lost && prev.read == ReadStatus::Read {
+                next.read_lost = true;
+                out.lost
+                    .push(skipped(id, seen, reason.as_deref(), "read failed"));
+            }
+        } else if prev.read_lost {
+            next.read_lost = false;
+            out.regained.push(skipped(id, seen, None, "read again"));
+        }
+        match seen.children {
+            ListStatus::Failed if !prev.children_lost && prev.children == ListStatus::Complete => {
+                next.children_lost = true;
+                out.lost.push(skipped(id, seen, None, LISTING_LOST));
+            }
+            ListStatus::Complete if prev.children_lost => {
+                next.children_lost = false;
+                out.regained
+                    .push(skipped(id, seen, None, "out-of-band children listed again"));
+            }
+            // Not listed this time (not read): a lost listing stays lost.
+            _ => {}
+        }
+        out.coverage.insert(id.clone(), next);
+    }
+    out
+}
+
+/// The reason the check gave for not reading a resource.
+fn skip_reason(obs: &Observation, id: &str) -> Option<String> {
+    obs.findings
+        .iter()
+        .find(|f| f.logical_id == id && f.tier == Tier::Skipped && f.path.is_empty())
+        .and_then(|f| f.note.clone())
+}
+
+fn skipped(id: &str, seen: &SeenResource, reason: Option<&str>, fallback: &str) -> Finding {
+    let mut f = Finding::new(Tier::Skipped, id, &seen.resource_type, "");
+    f.physical_id = seen.physical_id.clone();
+    f.note = Some(reason.unwrap_or(fallback).to_string());
+    f
+}

@@ -1,0 +1,36 @@
+//! Continuous detection, pure except for the store and notifier traits:
+//! the state file of each stack, observation memory, transitions between
+//! two checks, the notices they become, and one update cycle (load,
+//! compute, claim, deliver) that the scan and on-change functions share.
+//!
+//! ```text
+//! GatheredStack + StackReport --Observation::of_stack--> Observation
+//! previous StackState + Observation --advance--> Step { state, transitions }
+//! Transitions + StackReport --notices--> [Notice]   (one per transition kind)
+//! update_stack: load -> advance -> claim in a conditional write -> deliver -> release
+//! ```
+
+mod alert;
+mod coverage;
+mod cycle;
+mod index;
+mod memory;
+mod observe;
+mod outbox;
+mod state;
+mod transition;
+mod work;
+
+pub use alert::{kinds, notices};
+pub use coverage::{step as coverage_step, CoverageStep};
+pub use cycle::{update_stack, Channels, Claimant, Update, UpdateError, DEFAULT_ATTEMPTS};
+pub use index::{index_inputs, replace_stack, update_index, IndexUpdateError};
+pub use memory::{recall, Recall};
+pub use observe::{is_value_tier, Observation, Scope, SeenResource};
+pub use outbox::{split_expired, OutboxEntry};
+pub use state::{
+    state_key, DriftEntry, DriftKey, ListStatus, ObservedValue, ReadStatus, ResourceCoverage,
+    StackState, StateError, ValueKey, STATE_PREFIX, STATE_VERSION,
+};
+pub use transition::{advance, Step, Transitions};
+pub use work::{MalformedMessage, WorkMessage, WorkQueue, MAX_BATCH};

@@ -1,0 +1,127 @@
+//! From the last state and a new observation to the next state and the
+//! transitions to announce.
+//!
+//! - New drift: a drift entry whose key (logical id, path, tier) was not in
+//!   the previous drift set, or whose live value changed. On the first
+//!   check (no state) confirmed drift is announced once; potential drift
+//!   is inventory.
+//! - Resolved: a previous entry no longer present, where the check knows
+//!   the resource's state (read, gone, or removed from the template). An
+//!   entry whose resource was not read this time is kept, not resolved.
+//! - After a deploy (template hash changed) references are re-observed and
+//!   entries that existed only through observation memory are dropped
+//!   without a "resolved" notice.
+//! - Coverage lost / regained: see [`super::coverage`].
+
+use super::coverage;
+use super::memory::recall;
+use super::observe::Observation;
+use super::state::{DriftEntry, DriftKey, StackState, STATE_VERSION};
+use crate::finding::{Finding, Tier};
+use std::collections::BTreeMap;
+
+/// What changed between two checks, each list a transition's findings.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Transitions {
+    /// New drift (or drift whose live value changed).
+    pub detected: Vec<Finding>,
+    /// Drift that is gone (the findings as they were last reported).
+    pub resolved: Vec<Finding>,
+    /// Reads and child listings newly lost (`skipped` findings with the reason).
+    pub coverage_lost: Vec<Finding>,
+    /// Reads and child listings that work again.
+    pub coverage_regained: Vec<Finding>,
+}
+
+impl Transitions {
+    /// True when there is nothing to announce.
+    pub fn is_empty(&self) -> bool {
+        self.detected.is_empty()
+            && self.resolved.is_empty()
+            && self.coverage_lost.is_empty()
+            && self.coverage_regained.is_empty()
+    }
+}
+
+/// The next state and what to announce.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// The state to store (its outbox is the previous one, untouched).
+    pub state: StackState,
+    /// The transitions.
+    pub transitions: Transitions,
+    /// There was no previous state.
+    pub first: bool,
+    /// The template changed since the previous state (a deploy).
+    pub redeployed: bool,
+}
+
+/// Confirmed drift: a drift tier a baseline confirms (or no baseline is
+/// needed for: deleted, declared).
+fn is_confirmed(f: &Finding) -> bool {
+    f.tier.is_drift() && !f.unrecorded
+}
+
+/// Computes the next state of a stack from its `previous` state (`None`:
+/// no state file yet) and what a check saw.
+pub fn advance(previous: Option<&StackState>, obs: &Observation) -> Step {
+    let first = previous.is_none();
+    let prev = previous
+        .cloned()
+        .unwrap_or_else(|| StackState::empty(&obs.identity, &obs.template_hash));
+    let redeployed = !first && prev.template_hash != obs.template_hash;
+    let memory = recall(if redeployed { &[] } else { &prev.observations }, obs);
+
+    let mut now: BTreeMap<DriftKey, DriftEntry> =
+        memory.changes.into_iter().map(|e| (e.key(), e)).collect();
+    for f in obs.in_scope().filter(|f| is_confirmed(f)) {
+        let entry = DriftEntry {
+            finding: f.clone(),
+            observed_change: false,
+            parent: obs.added_parents.get(&f.logical_id).cloned(),
+        };
+        now.insert(entry.key(), entry);
+    }
+
+    let mut transitions = Transitions::default();
+    for e in &prev.drift {
+        if now.contains_key(&e.key()) || (e.observed_change && redeployed) {
+            continue;
+        }
+        let added = e.finding.tier == Tier::Added;
+        let owner = obs.owner(&e.finding.logical_id, e.parent.as_deref());
+        if obs.settles(owner, added) {
+            transitions.resolved.push(e.finding.clone());
+        } else {
+            now.insert(e.key(), e.clone());
+        }
+    }
+    let before = prev.drift_by_key();
+    for (k, e) in &now {
+        let same = before
+            .get(k)
+            .is_some_and(|p| p.finding.actual == e.finding.actual);
+        if !same {
+            transitions.detected.push(e.finding.clone());
+        }
+    }
+
+    let cov = coverage::step(&prev.coverage, obs);
+    transitions.coverage_lost = cov.lost;
+    transitions.coverage_regained = cov.regained;
+    let mut state = StackState {
+        version: STATE_VERSION,
+        template_hash: obs.template_hash.clone(),
+        drift: now.into_values().collect(),
+        observations: memory.references,
+        coverage: cov.coverage,
+        ..prev
+    };
+    state.normalize();
+    Step {
+        state,
+        transitions,
+        first,
+        redeployed,
+    }
+}

@@ -1,0 +1,479 @@
+//! One update cycle over the in-memory store and notifiers: a notice is
+//! delivered exactly once even when two runs race on one stack, an SNS
+//! failure keeps the notice claimed until a later run delivers it, a Slack
+//! failure loses neither the SNS notice nor the state, a newer state file is
+//! never overwritten, and secrets never reach the state or a notice.
+
+use futures_executor::block_on;
+use futures_util::future::{BoxFuture, FutureExt};
+use realdrift_core::baseline::{
+    BaselineStore, MemoryStore, Precondition, StackIdentity, StoreError, Stored, Version,
+};
+use realdrift_core::notify::{MemoryNotifier, Notifier};
+use realdrift_core::report::{MaskPolicy, StackReport};
+use realdrift_core::watch::{
+    advance, state_key, update_stack, Channels, Claimant, ListStatus, Observation, ReadStatus,
+    SeenResource, StackState, UpdateError,
+};
+use realdrift_core::{Finding, Tier};
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+
+fn identity() -> StackIdentity {
+    StackIdentity::new("App", "111111111111", "eu-west-1")
+}
+
+fn key() -> String {
+    state_key(&identity()).unwrap()
+}
+
+fn drifted(actual: &str) -> Finding {
+    let mut f = Finding::new(
+        Tier::Declared,
+        "Data",
+        "AWS::S3::Bucket",
+        "VersioningConfiguration.Status",
+    );
+    f.desired = Some(json!("Enabled"));
+    f.actual = Some(json!(actual));
+    f
+}
+
+fn obs(findings: Vec<Finding>) -> Observation {
+    Observation {
+        identity: identity(),
+        template_hash: "h".into(),
+        findings,
+        resources: [(
+            "Data".to_string(),
+            SeenResource {
+                resource_type: "AWS::S3::Bucket".into(),
+                physical_id: Some("data-bucket".into()),
+                read: ReadStatus::Read,
+                children: ListStatus::None,
+            },
+        )]
+        .into_iter()
+        .collect(),
+        ..Observation::default()
+    }
+}
+
+fn report(o: &Observation) -> StackReport {
+    StackReport {
+        stack: "App".into(),
+        account_id: Some("111111111111".into()),
+        region: "eu-west-1".into(),
+        findings: o.findings.clone(),
+        ..StackReport::default()
+    }
+}
+
+fn who(id: &str, now_ms: u64) -> Claimant {
+    Claimant {
+        id: id.into(),
+        now_ms,
+        deadline_ms: now_ms + 900_000,
+        attempts: 5,
+    }
+}
+
+fn channels(sns: &Arc<MemoryNotifier>, slack: &Arc<MemoryNotifier>) -> Channels {
+    let sns: Arc<dyn Notifier> = sns.clone();
+    let slack: Arc<dyn Notifier> = slack.clone();
+    Channels {
+        required: vec![sns],
+        optional: vec![slack],
+    }
+}
+
+fn stored_state(store: &MemoryStore) -> StackState {
+    StackState::parse("k", &store.snapshot()[&key()]).unwrap()
+}
+
+#[test]
+fn new_drift_is_announced_once_and_the_state_advances() {
+    let store = MemoryStore::new();
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let slack = Arc::new(MemoryNotifier::new("slack"));
+    let ch = channels(&sns, &slack);
+    let clean = obs(vec![]);
+    let drift = obs(vec![drifted("Suspended")]);
+    block_on(update_stack(
+        &store,
+        &clean,
+        &report(&clean),
+        &ch,
+        &who("r1", 0),
+    ))
+    .unwrap();
+    let u = block_on(update_stack(
+        &store,
+        &drift,
+        &report(&drift),
+        &ch,
+        &who("r2", 1),
+    ))
+    .unwrap();
+    assert!(u.written);
+    assert_eq!(u.delivered.len(), 1);
+    let again = block_on(update_stack(
+        &store,
+        &drift,
+        &report(&drift),
+        &ch,
+        &who("r3", 2),
+    ))
+    .unwrap();
+    assert!(!again.written, "an unchanged state is not rewritten");
+    let sent = sns.sent();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].kind, "drift-detected");
+    assert_eq!(
+        sent[0].subject,
+        "realdrift: drift detected in App (eu-west-1)"
+    );
+    let doc: Value = serde_json::from_str(&sent[0].document).unwrap();
+    assert_eq!(doc["findings"][0]["desired"], "Enabled");
+    assert_eq!(doc["findings"][0]["actual"], "Suspended");
+    assert_eq!(slack.sent(), sent, "Slack gets the same notices");
+    assert!(
+        stored_state(&store).outbox.is_empty(),
+        "the claim is released"
+    );
+}
+
+/// A store whose first save is preceded by another writer's update (a
+/// concurrent run of the same stack that already announced the drift).
+struct RacingStore {
+    inner: MemoryStore,
+    rival: Mutex<Option<(String, String)>>,
+}
+
+impl BaselineStore for RacingStore {
+    fn load<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Stored>, StoreError>> {
+        self.inner.load(key)
+    }
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        text: &'a str,
+        precondition: Precondition,
+    ) -> BoxFuture<'a, Result<Version, StoreError>> {
+        async move {
+            let rival = self.rival.lock().unwrap().take();
+            if let Some((k, t)) = rival {
+                self.inner.save(&k, &t, Precondition::None).await?;
+            }
+            self.inner.save(key, text, precondition).await
+        }
+        .boxed()
+    }
+    fn list<'a>(&'a self, prefix: &'a str) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        self.inner.list(prefix)
+    }
+    fn delete<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.inner.delete(key)
+    }
+}
+
+#[test]
+fn a_run_that_loses_the_write_race_recomputes_and_announces_nothing_twice() {
+    let clean = obs(vec![]);
+    let drift = obs(vec![drifted("Suspended")]);
+    let base = advance(None, &clean).state;
+    // The rival saw the same drift and stored it (its notice already sent).
+    let rival = advance(Some(&base), &drift).state;
+    let store = RacingStore {
+        inner: MemoryStore::new(),
+        rival: Mutex::new(Some((key(), rival.to_text()))),
+    };
+    block_on(
+        store
+            .inner
+            .save(&key(), &base.to_text(), Precondition::None),
+    )
+    .unwrap();
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let slack = Arc::new(MemoryNotifier::new("slack"));
+    let u = block_on(update_stack(
+        &store,
+        &drift,
+        &report(&drift),
+        &channels(&sns, &slack),
+        &who("r", 5),
+    ))
+    .unwrap();
+    assert_eq!(u.conflicts, 1, "the first write lost the race");
+    assert!(
+        u.step.transitions.is_empty(),
+        "recomputed against the rival's state"
+    );
+    assert!(
+        sns.sent().is_empty(),
+        "the rival announced it; nothing twice"
+    );
+}
+
+#[test]
+fn every_attempt_losing_is_an_error_and_announces_nothing() {
+    struct AlwaysConflict(MemoryStore);
+    impl BaselineStore for AlwaysConflict {
+        fn load<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Stored>, StoreError>> {
+            self.0.load(key)
+        }
+        fn save<'a>(
+            &'a self,
+            key: &'a str,
+            _: &'a str,
+            p: Precondition,
+        ) -> BoxFuture<'a, Result<Version, StoreError>> {
+            async move { Err(StoreError::conflict(key, &p)) }.boxed()
+        }
+        fn list<'a>(&'a self, prefix: &'a str) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+            self.0.list(prefix)
+        }
+        fn delete<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+            self.0.delete(key)
+        }
+    }
+    let drift = obs(vec![drifted("Suspended")]);
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let slack = Arc::new(MemoryNotifier::new("slack"));
+    let err = block_on(update_stack(
+        &AlwaysConflict(MemoryStore::new()),
+        &drift,
+        &report(&drift),
+        &channels(&sns, &slack),
+        &who("r", 0),
+    ))
+    .unwrap_err();
+    assert!(
+        matches!(err, UpdateError::Contended { attempts: 5, .. }),
+        "{err}"
+    );
+    assert!(sns.sent().is_empty());
+}
+
+#[test]
+fn an_sns_failure_keeps_the_notice_claimed_until_a_later_run_delivers_it_once() {
+    let store = MemoryStore::new();
+    let drift = obs(vec![drifted("Suspended")]);
+    let down = Arc::new(MemoryNotifier::failing("sns", "ServiceUnavailable"));
+    let slack = Arc::new(MemoryNotifier::new("slack"));
+    let err = block_on(update_stack(
+        &store,
+        &drift,
+        &report(&drift),
+        &channels(&down, &slack),
+        &who("r1", 0),
+    ))
+    .unwrap_err();
+    assert!(
+        matches!(err, UpdateError::Deliver { pending: 1, .. }),
+        "{err}"
+    );
+    assert!(slack.sent().is_empty(), "Slack only after SNS took it");
+    assert_eq!(
+        stored_state(&store).outbox.len(),
+        1,
+        "the notice is claimed, not lost"
+    );
+
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let ch = channels(&sns, &slack);
+    // Before the first run's deadline its claim is respected.
+    block_on(update_stack(
+        &store,
+        &drift,
+        &report(&drift),
+        &ch,
+        &who("r2", 1_000),
+    ))
+    .unwrap();
+    assert!(sns.sent().is_empty());
+    // After it, the retry takes the notice over: delivered exactly once.
+    let u = block_on(update_stack(
+        &store,
+        &drift,
+        &report(&drift),
+        &ch,
+        &who("r3", 2_000_000),
+    ))
+    .unwrap();
+    assert_eq!(u.delivered.len(), 1);
+    block_on(update_stack(
+        &store,
+        &drift,
+        &report(&drift),
+        &ch,
+        &who("r4", 3_000_000),
+    ))
+    .unwrap();
+    assert_eq!(sns.sent().len(), 1);
+    assert_eq!(sns.sent()[0].kind, "drift-detected");
+    assert!(stored_state(&store).outbox.is_empty());
+}
+
+#[test]
+fn a_slack_failure_loses_neither_the_sns_notice_nor_the_state() {
+    let store = MemoryStore::new();
+    let drift = obs(vec![drifted("Suspended")]);
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let slack = Arc::new(MemoryNotifier::failing("slack", "HTTP 500"));
+    let u = block_on(update_stack(
+        &store,
+        &drift,
+        &report(&drift),
+        &channels(&sns, &slack),
+        &who("r", 0),
+    ))
+    .unwrap();
+    assert_eq!(u.optional_failures.len(), 1);
+    assert_eq!(sns.sent().len(), 1);
+    let state = stored_state(&store);
+    assert_eq!(state.drift.len(), 1);
+    assert!(state.outbox.is_empty());
+}
+
+#[test]
+fn a_newer_state_file_is_refused_and_left_alone() {
+    let store = MemoryStore::new();
+    let newer = advance(None, &obs(vec![]))
+        .state
+        .to_text()
+        .replace("\"version\": 1", "\"version\": 7");
+    block_on(store.save(&key(), &newer, Precondition::None)).unwrap();
+    let drift = obs(vec![drifted("Suspended")]);
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let slack = Arc::new(MemoryNotifier::new("slack"));
+    let err = block_on(update_stack(
+        &store,
+        &drift,
+        &report(&drift),
+        &channels(&sns, &slack),
+        &who("r", 0),
+    ))
+    .unwrap_err();
+    assert!(err.to_string().contains("version 7"), "{err}");
+    assert_eq!(store.snapshot()[&key()], newer);
+    assert!(sns.sent().is_empty());
+}
+
+#[test]
+fn secrets_stay_masked_in_state_and_notices() {
+    let store = MemoryStore::new();
+    let mut f = Finding::new(
+        Tier::Declared,
+        "Db",
+        "AWS::RDS::DBInstance",
+        "MasterUserPassword",
+    );
+    f.desired = Some(json!("{{resolve:secretsmanager:db:SecretString:pw}}"));
+    f.actual = Some(json!("hunter2"));
+    let mut o = obs(vec![]);
+    o.resources.insert(
+        "Db".into(),
+        SeenResource {
+            read: ReadStatus::Read,
+            ..SeenResource::default()
+        },
+    );
+    let r = StackReport {
+        findings: vec![f],
+        masks: MaskPolicy::default().with("Db", "MasterUserPassword"),
+        ..report(&o)
+    };
+    o.findings = r.masked_findings();
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let slack = Arc::new(MemoryNotifier::new("slack"));
+    block_on(update_stack(
+        &store,
+        &o,
+        &r,
+        &channels(&sns, &slack),
+        &who("r", 0),
+    ))
+    .unwrap();
+    let everything = format!("{:?}{:?}{:?}", store.snapshot(), sns.sent(), slack.sent());
+    assert!(!everything.contains("hunter2"), "{everything}");
+    assert!(everything.contains("***"));
+}
+
+#[test]
+fn each_scan_replaces_only_its_own_rows_of_the_resource_index() {
+    use realdrift_core::declared::DeclaredValue;
+    use realdrift_core::events::{Catalog, IndexInput, ResourceIndex};
+    use realdrift_core::watch::update_index;
+    use std::collections::BTreeMap;
+    let store = MemoryStore::new();
+    let catalog = Catalog::bundled().unwrap();
+    let declared: BTreeMap<String, DeclaredValue> = BTreeMap::new();
+    let row = |stack: &'static str, id: &'static str, pid: &'static str| IndexInput {
+        stack,
+        logical_id: id,
+        resource_type: "AWS::SQS::Queue",
+        physical_id: pid,
+        declared: &declared,
+    };
+    let at = ("111111111111", "eu-west-1");
+    let a1 = "https://sqs.eu-west-1.amazonaws.com/111111111111/a1";
+    let b1 = "https://sqs.eu-west-1.amazonaws.com/111111111111/b1";
+    let a2 = "https://sqs.eu-west-1.amazonaws.com/111111111111/a2";
+    block_on(update_index(
+        &store,
+        catalog,
+        at,
+        "A",
+        &[row("A", "Q1", a1)],
+        3,
+    ))
+    .unwrap();
+    block_on(update_index(
+        &store,
+        catalog,
+        at,
+        "B",
+        &[row("B", "Q1", b1)],
+        3,
+    ))
+    .unwrap();
+    assert!(block_on(update_index(
+        &store,
+        catalog,
+        at,
+        "A",
+        &[row("A", "Q2", a2)],
+        3
+    ))
+    .unwrap());
+    assert!(
+        !block_on(update_index(
+            &store,
+            catalog,
+            at,
+            "A",
+            &[row("A", "Q2", a2)],
+            3
+        ))
+        .unwrap(),
+        "unchanged: not rewritten"
+    );
+    let key = "index/111111111111.eu-west-1.json";
+    let index = ResourceIndex::from_json(key, store.snapshot()[key].as_bytes()).unwrap();
+    let rows: Vec<(&str, &str)> = index
+        .resources
+        .iter()
+        .map(|r| (r.stack.as_str(), r.logical_id.as_str()))
+        .collect();
+    assert_eq!(rows, vec![("A", "Q2"), ("B", "Q1")]);
+    assert_eq!(
+        index.resources[0].forms.get("name").map(String::as_str),
+        Some("a2")
+    );
+    // Another schema version is refused and left alone.
+    let newer = store.snapshot()[key].replace("\"schemaVersion\": 1", "\"schemaVersion\": 2");
+    block_on(store.save(key, &newer, Precondition::None)).unwrap();
+    assert!(block_on(update_index(&store, catalog, at, "A", &[], 3)).is_err());
+    assert_eq!(store.snapshot()[key], newer);
+}

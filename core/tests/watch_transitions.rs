@@ -1,0 +1,489 @@
+//! The transition table of continuous detection: first check, unchanged,
+//! new drift, resolved, changed since last observed, a deploy re-observing,
+//! coverage lost / regained, partial (on-change) updates, plus the state
+//! file's format rules.
+
+use realdrift_core::baseline::StackIdentity;
+use realdrift_core::watch::{
+    advance, ListStatus, Observation, ReadStatus, SeenResource, StackState, StateError, Step,
+};
+use realdrift_core::{Finding, Tier};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+const H1: &str = "hash-1";
+const H2: &str = "hash-2";
+
+fn identity() -> StackIdentity {
+    StackIdentity::new("App", "111111111111", "eu-west-1")
+}
+
+fn finding(
+    tier: Tier,
+    id: &str,
+    path: &str,
+    desired: Option<Value>,
+    actual: Option<Value>,
+) -> Finding {
+    let mut f = Finding::new(tier, id, "AWS::S3::Bucket", path);
+    f.physical_id = Some(format!("{}-phys", id.to_lowercase()));
+    f.desired = desired;
+    f.actual = actual;
+    f
+}
+
+/// A potential-drift value (undeclared, no baseline entry).
+fn potential(id: &str, path: &str, v: Value) -> Finding {
+    let mut f = finding(Tier::Undeclared, id, path, None, Some(v));
+    f.unrecorded = true;
+    f
+}
+
+fn declared(id: &str, path: &str, want: Value, got: Value) -> Finding {
+    finding(Tier::Declared, id, path, Some(want), Some(got))
+}
+
+fn seen(read: ReadStatus) -> SeenResource {
+    SeenResource {
+        resource_type: "AWS::S3::Bucket".into(),
+        physical_id: None,
+        read,
+        children: ListStatus::None,
+    }
+}
+
+/// A whole-stack observation of resources `Data` and `Logs`, both read.
+fn obs(hash: &str, findings: Vec<Finding>) -> Observation {
+    let raw_values = findings
+        .iter()
+        .filter(|f| matches!(f.tier, Tier::Undeclared | Tier::Added))
+        .map(|f| (f.logical_id.clone(), f.path.clone()))
+        .collect();
+    Observation {
+        identity: identity(),
+        template_hash: hash.into(),
+        findings,
+        raw_values,
+        resources: [
+            ("Data", seen(ReadStatus::Read)),
+            ("Logs", seen(ReadStatus::Read)),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect(),
+        added_parents: BTreeMap::new(),
+        ..Observation::default()
+    }
+}
+
+/// `(tier, logicalId, path)` of each finding.
+fn keys(findings: &[Finding]) -> Vec<(Tier, String, String)> {
+    findings
+        .iter()
+        .map(|f| (f.tier, f.logical_id.clone(), f.path.clone()))
+        .collect()
+}
+
+fn key(tier: Tier, id: &str, path: &str) -> (Tier, String, String) {
+    (tier, id.into(), path.into())
+}
+
+/// Runs a sequence of observations, returning each step.
+fn run(observations: Vec<Observation>) -> Vec<Step> {
+    let mut state: Option<StackState> = None;
+    let mut steps = Vec::new();
+    for o in observations {
+        let step = advance(state.as_ref(), &o);
+        state = Some(step.state.clone());
+        steps.push(step);
+    }
+    steps
+}
+
+#[test]
+fn first_check_takes_inventory_and_alerts_confirmed_drift_once() {
+    let o = obs(
+        H1,
+        vec![
+            potential(
+                "Data",
+                "AccelerateConfiguration.AccelerationStatus",
+                json!("Enabled"),
+            ),
+            declared(
+                "Logs",
+                "VersioningConfiguration.Status",
+                json!("Enabled"),
+                json!("Suspended"),
+            ),
+        ],
+    );
+    let steps = run(vec![o.clone(), o]);
+    assert!(steps[0].first);
+    assert_eq!(
+        keys(&steps[0].transitions.detected),
+        vec![key(
+            Tier::Declared,
+            "Logs",
+            "VersioningConfiguration.Status"
+        )],
+        "potential drift on a first check is inventory"
+    );
+    assert_eq!(steps[0].state.observations.len(), 1);
+    assert_eq!(steps[0].state.observations[0].value, json!("Enabled"));
+    assert!(
+        steps[1].transitions.is_empty(),
+        "{:?}",
+        steps[1].transitions
+    );
+    assert_eq!(steps[0].state.to_text(), steps[1].state.to_text());
+}
+
+#[test]
+fn new_drift_then_a_changed_value_then_resolved() {
+    let path = "VersioningConfiguration.Status";
+    let steps = run(vec![
+        obs(H1, vec![]),
+        obs(
+            H1,
+            vec![declared("Data", path, json!("Enabled"), json!("Suspended"))],
+        ),
+        obs(
+            H1,
+            vec![declared("Data", path, json!("Enabled"), json!("Suspended"))],
+        ),
+        obs(
+            H1,
+            vec![declared("Data", path, json!("Enabled"), json!("Off"))],
+        ),
+        obs(H1, vec![]),
+    ]);
+    assert!(steps[0].transitions.is_empty());
+    assert_eq!(
+        keys(&steps[1].transitions.detected),
+        vec![key(Tier::Declared, "Data", path)]
+    );
+    assert!(
+        steps[2].transitions.is_empty(),
+        "unchanged drift is not announced again"
+    );
+    assert_eq!(steps[3].transitions.detected[0].actual, Some(json!("Off")));
+    assert_eq!(
+        keys(&steps[4].transitions.resolved),
+        vec![key(Tier::Declared, "Data", path)]
+    );
+    assert_eq!(
+        steps[4].transitions.resolved[0].actual,
+        Some(json!("Off")),
+        "a resolved notice shows the drift as last reported"
+    );
+    assert!(steps[4].state.drift.is_empty());
+}
+
+#[test]
+fn an_undeclared_value_changed_since_last_observed_is_drift_until_it_goes_back() {
+    let path = "AccelerateConfiguration.AccelerationStatus";
+    let steps = run(vec![
+        obs(H1, vec![potential("Data", path, json!("Suspended"))]),
+        obs(H1, vec![potential("Data", path, json!("Enabled"))]),
+        obs(H1, vec![potential("Data", path, json!("Enabled"))]),
+        obs(H1, vec![potential("Data", path, json!("Suspended"))]),
+    ]);
+    assert!(
+        steps[0].transitions.is_empty(),
+        "first observation is inventory"
+    );
+    let d = &steps[1].transitions.detected;
+    assert_eq!(keys(d), vec![key(Tier::Undeclared, "Data", path)]);
+    assert_eq!(
+        (d[0].desired.clone(), d[0].actual.clone()),
+        (Some(json!("Suspended")), Some(json!("Enabled")))
+    );
+    assert!(!d[0].unrecorded, "counted as drift in notices");
+    assert!(d[0]
+        .note
+        .as_deref()
+        .unwrap_or_default()
+        .contains("changed since last observed"));
+    assert!(steps[1].state.drift[0].observed_change);
+    assert_eq!(
+        steps[1].state.observations[0].value,
+        json!("Suspended"),
+        "the reference stays the first value observed"
+    );
+    assert!(steps[2].transitions.is_empty());
+    assert_eq!(
+        keys(&steps[3].transitions.resolved),
+        vec![key(Tier::Undeclared, "Data", path)]
+    );
+}
+
+#[test]
+fn a_value_gone_from_a_read_resource_changed_but_an_unread_one_is_unknown() {
+    let path = "Tags.team";
+    let mut unread = obs(H1, vec![]);
+    unread
+        .resources
+        .insert("Data".into(), seen(ReadStatus::NotRead));
+    let steps = run(vec![
+        obs(H1, vec![potential("Data", path, json!("core"))]),
+        unread,
+        obs(H1, vec![]),
+    ]);
+    assert!(
+        steps[1].transitions.detected.is_empty(),
+        "not read: nothing is known to have changed"
+    );
+    assert_eq!(
+        steps[1].state.observations.len(),
+        1,
+        "the reference is kept"
+    );
+    let d = &steps[2].transitions.detected;
+    assert_eq!(keys(d), vec![key(Tier::Undeclared, "Data", path)]);
+    assert_eq!(d[0].actual, None);
+    assert!(d[0]
+        .note
+        .as_deref()
+        .unwrap_or_default()
+        .contains("now gone"));
+}
+
+#[test]
+fn drift_of_a_resource_not_read_is_kept_not_resolved_and_coverage_is_lost_once() {
+    let path = "VersioningConfiguration.Status";
+    let drifted = obs(
+        H1,
+        vec![declared("Data", path, json!("Enabled"), json!("Suspended"))],
+    );
+    let mut unread = obs(H1, vec![finding(Tier::Skipped, "Data", "", None, None)]);
+    unread.findings[0].note = Some("AccessDenied: s3:GetBucketVersioning".into());
+    unread
+        .resources
+        .insert("Data".into(), seen(ReadStatus::NotRead));
+    let steps = run(vec![drifted.clone(), unread.clone(), unread, drifted]);
+    let t = &steps[1].transitions;
+    assert!(t.resolved.is_empty() && t.detected.is_empty(), "{t:?}");
+    assert_eq!(keys(&t.coverage_lost), vec![key(Tier::Skipped, "Data", "")]);
+    assert_eq!(
+        t.coverage_lost[0].note.as_deref(),
+        Some("AccessDenied: s3:GetBucketVersioning")
+    );
+    assert_eq!(steps[1].state.drift.len(), 1, "the drift entry is carried");
+    assert!(steps[2].transitions.is_empty(), "a loss is announced once");
+    let t = &steps[3].transitions;
+    assert_eq!(
+        keys(&t.coverage_regained),
+        vec![key(Tier::Skipped, "Data", "")]
+    );
+    assert!(t.detected.is_empty() && t.resolved.is_empty(), "{t:?}");
+}
+
+#[test]
+fn a_resource_never_read_is_not_a_loss() {
+    let mut denied = obs(H1, vec![]);
+    denied
+        .resources
+        .insert("Data".into(), seen(ReadStatus::NotRead));
+    let steps = run(vec![denied.clone(), denied, obs(H1, vec![])]);
+    assert!(steps.iter().all(|s| s.transitions.is_empty()));
+}
+
+#[test]
+fn a_failed_child_listing_is_lost_and_regained_and_keeps_added_drift() {
+    let mut listed = obs(H1, vec![]);
+    if let Some(r) = listed.resources.get_mut("Data") {
+        r.children = ListStatus::Complete;
+    }
+    let mut added = finding(
+        Tier::Added,
+        "DataPolicyAdded",
+        "",
+        None,
+        Some(json!({"Policy": "x"})),
+    );
+    added.resource_type = "AWS::S3::BucketPolicy".into();
+    let mut with_child = listed.clone();
+    with_child.findings.push(added);
+    with_child
+        .raw_values
+        .insert(("DataPolicyAdded".into(), "".into()));
+    with_child
+        .added_parents
+        .insert("DataPolicyAdded".into(), "Data".into());
+    let mut failed = obs(H1, vec![]);
+    if let Some(r) = failed.resources.get_mut("Data") {
+        r.children = ListStatus::Failed;
+    }
+    let steps = run(vec![with_child, failed, listed]);
+    assert_eq!(
+        keys(&steps[0].transitions.detected),
+        vec![key(Tier::Added, "DataPolicyAdded", "")]
+    );
+    let t = &steps[1].transitions;
+    assert!(
+        t.resolved.is_empty(),
+        "an unlisted child is unknown, not removed: {t:?}"
+    );
+    assert_eq!(t.coverage_lost.len(), 1);
+    let t = &steps[2].transitions;
+    assert_eq!(t.coverage_regained.len(), 1);
+    assert_eq!(
+        keys(&t.resolved),
+        vec![key(Tier::Added, "DataPolicyAdded", "")]
+    );
+}
+
+#[test]
+fn a_deploy_re_observes_silently() {
+    let path = "AccelerateConfiguration.AccelerationStatus";
+    let steps = run(vec![
+        obs(H1, vec![potential("Data", path, json!("Suspended"))]),
+        obs(H1, vec![potential("Data", path, json!("Enabled"))]),
+        obs(H2, vec![potential("Data", path, json!("Enabled"))]),
+        obs(H2, vec![potential("Data", path, json!("Enabled"))]),
+        obs(H2, vec![potential("Data", path, json!("Suspended"))]),
+    ]);
+    assert_eq!(steps[1].transitions.detected.len(), 1);
+    assert!(steps[2].redeployed);
+    assert!(
+        steps[2].transitions.is_empty(),
+        "memory-only drift is dropped without a resolved notice: {:?}",
+        steps[2].transitions
+    );
+    assert!(steps[2].state.drift.is_empty());
+    assert_eq!(
+        steps[2].state.observations[0].value,
+        json!("Enabled"),
+        "re-observed"
+    );
+    assert!(steps[3].transitions.is_empty());
+    assert_eq!(
+        steps[4].transitions.detected.len(),
+        1,
+        "memory works under the new hash"
+    );
+}
+
+#[test]
+fn confirmed_drift_survives_a_deploy_unannounced_and_resolves_when_fixed() {
+    let path = "VersioningConfiguration.Status";
+    let d = declared("Data", path, json!("Enabled"), json!("Suspended"));
+    let steps = run(vec![
+        obs(H1, vec![d.clone()]),
+        obs(H2, vec![d]),
+        obs(H2, vec![]),
+    ]);
+    assert!(steps[1].transitions.is_empty());
+    assert_eq!(steps[2].transitions.resolved.len(), 1);
+}
+
+#[test]
+fn a_value_a_baseline_or_an_ignore_rule_now_covers_leaves_memory_silently() {
+    let path = "Tags.team";
+    let mut recorded = obs(H1, vec![]);
+    recorded.raw_values.insert(("Data".into(), path.into()));
+    let mut ignored = obs(
+        H1,
+        vec![finding(Tier::Ignored, "Data", path, None, Some(json!("x")))],
+    );
+    ignored.raw_values.insert(("Data".into(), path.into()));
+    for later in [recorded, ignored] {
+        let steps = run(vec![
+            obs(H1, vec![potential("Data", path, json!("core"))]),
+            later,
+        ]);
+        assert!(
+            steps[1].transitions.is_empty(),
+            "{:?}",
+            steps[1].transitions
+        );
+        assert!(steps[1].state.observations.is_empty());
+    }
+}
+
+#[test]
+fn a_resource_removed_from_the_template_resolves_its_drift_and_forgets_its_coverage() {
+    let d = declared("Logs", "Name", json!("a"), json!("b"));
+    let mut gone = obs(H2, vec![]);
+    gone.resources.remove("Logs");
+    let steps = run(vec![obs(H1, vec![d]), gone]);
+    assert_eq!(steps[1].transitions.resolved.len(), 1);
+    assert!(!steps[1].state.coverage.contains_key("Logs"));
+}
+
+#[test]
+fn a_partial_update_touches_only_its_resources() {
+    let path = "VersioningConfiguration.Status";
+    let full = obs(
+        H1,
+        vec![
+            declared("Data", path, json!("Enabled"), json!("Suspended")),
+            declared("Logs", path, json!("Enabled"), json!("Suspended")),
+        ],
+    );
+    // on-change re-read Logs only, and it is fixed; Data's findings are absent.
+    let mut partial = obs(H1, vec![]).limited_to(BTreeSet::from(["Logs".to_string()]));
+    partial.resources.remove("Data");
+    let steps = run(vec![full, partial]);
+    assert_eq!(
+        keys(&steps[1].transitions.resolved),
+        vec![key(Tier::Declared, "Logs", path)]
+    );
+    assert_eq!(
+        keys(
+            &steps[1]
+                .state
+                .drift
+                .iter()
+                .map(|e| e.finding.clone())
+                .collect::<Vec<_>>()
+        ),
+        vec![key(Tier::Declared, "Data", path)]
+    );
+    assert!(
+        steps[1].state.coverage.contains_key("Data"),
+        "out of scope: kept"
+    );
+}
+
+#[test]
+fn state_text_is_sorted_stable_and_versioned() {
+    let o = obs(
+        H1,
+        vec![
+            potential("Logs", "B", json!({"z": 1, "a": 2})),
+            potential("Data", "A", json!(1)),
+            declared("Data", "C", json!(1), json!(2)),
+        ],
+    );
+    let text = run(vec![o]).remove(0).state.to_text();
+    let back = StackState::parse("state/x.json", &text).unwrap();
+    assert_eq!(back.to_text(), text, "round trip is byte-stable");
+    assert!(text.ends_with('\n'));
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["observations"][0]["logicalId"], "Data");
+    assert!(text.find("\"a\": 2").unwrap() < text.find("\"z\": 1").unwrap());
+}
+
+#[test]
+fn unknown_versions_and_foreign_files_are_refused_by_name() {
+    let text = run(vec![obs(H1, vec![])]).remove(0).state.to_text();
+    let newer = text.replace("\"version\": 1", "\"version\": 2");
+    match StackState::parse("state/App.json", &newer) {
+        Err(e @ StateError::Version { found: 2, .. }) => {
+            assert!(e.to_string().contains("state/App.json"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let other = StackIdentity::new("Other", "111111111111", "eu-west-1");
+    assert!(matches!(
+        StackState::parse_for("k", &text, &other),
+        Err(StateError::Identity { .. })
+    ));
+    assert!(matches!(
+        StackState::parse("k", "{}"),
+        Err(StateError::Invalid { .. })
+    ));
+}

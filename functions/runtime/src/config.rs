@@ -1,0 +1,124 @@
+//! The functions' configuration: environment variables only.
+
+use std::collections::BTreeMap;
+
+/// Configuration read from the environment.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Config {
+    /// `REALDRIFT_BUCKET`: the bucket holding `baselines/`, `state/`, `index/`.
+    pub bucket: String,
+    /// `REALDRIFT_TOPIC_ARN`: where alerts are published.
+    pub topic_arn: String,
+    /// `REALDRIFT_STACKS`: stack-name globs in scope; empty = every CDK stack.
+    pub stacks: Vec<String>,
+    /// `REALDRIFT_SLACK_SECRET_ID`: the secret whose value is the Slack
+    /// webhook URL; unset or empty = no Slack.
+    pub slack_secret_id: Option<String>,
+    /// `REALDRIFT_CONCURRENCY`: parallel resource reads per stack.
+    pub concurrency: Option<usize>,
+    /// `REALDRIFT_SCAN_QUEUE_URL`: the scan work queue (scan only).
+    pub scan_queue_url: Option<String>,
+}
+
+/// A missing or malformed variable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// A required variable is unset or empty.
+    #[error("environment variable {0} is required")]
+    Missing(&'static str),
+    /// A variable does not parse.
+    #[error("environment variable {name}={value:?}: {reason}")]
+    Invalid {
+        /// The variable.
+        name: &'static str,
+        /// Its value.
+        value: String,
+        /// Why it is refused.
+        reason: &'static str,
+    },
+}
+
+impl Config {
+    /// Reads the process environment.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_vars(&std::env::vars().collect())
+    }
+
+    /// Reads a given environment (tests).
+    pub fn from_vars(vars: &BTreeMap<String, String>) -> Result<Self, ConfigError> {
+        let get = |k: &str| vars.get(k).map(|v| v.trim()).filter(|v| !v.is_empty());
+        let required = |k: &'static str| get(k).map(str::to_string).ok_or(ConfigError::Missing(k));
+        let concurrency = match get("REALDRIFT_CONCURRENCY") {
+            None => None,
+            Some(v) => match v.parse::<usize>() {
+                Ok(n) if (1..=256).contains(&n) => Some(n),
+                _ => {
+                    return Err(ConfigError::Invalid {
+                        name: "REALDRIFT_CONCURRENCY",
+                        value: v.to_string(),
+                        reason: "a whole number from 1 to 256",
+                    })
+                }
+            },
+        };
+        Ok(Config {
+            bucket: required("REALDRIFT_BUCKET")?,
+            topic_arn: required("REALDRIFT_TOPIC_ARN")?,
+            stacks: get("REALDRIFT_STACKS")
+                .map(|s| {
+                    s.split(',')
+                        .map(str::trim)
+                        .filter(|g| !g.is_empty())
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            slack_secret_id: get("REALDRIFT_SLACK_SECRET_ID").map(str::to_string),
+            concurrency,
+            scan_queue_url: get("REALDRIFT_SCAN_QUEUE_URL").map(str::to_string),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn reads_globs_and_optional_values() {
+        let c = Config::from_vars(&vars(&[
+            ("REALDRIFT_BUCKET", "b"),
+            ("REALDRIFT_TOPIC_ARN", "arn:aws:sns:eu-west-1:1:t"),
+            ("REALDRIFT_STACKS", " Prod*, Payments ,,"),
+            ("REALDRIFT_SLACK_SECRET_ID", ""),
+            ("REALDRIFT_CONCURRENCY", "8"),
+        ]))
+        .unwrap();
+        assert_eq!(c.stacks, vec!["Prod*", "Payments"]);
+        assert_eq!(c.slack_secret_id, None, "empty means no Slack");
+        assert_eq!(c.concurrency, Some(8));
+    }
+
+    #[test]
+    fn names_the_variable_that_is_wrong() {
+        let e = Config::from_vars(&vars(&[("REALDRIFT_TOPIC_ARN", "t")])).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "environment variable REALDRIFT_BUCKET is required"
+        );
+        let e = Config::from_vars(&vars(&[
+            ("REALDRIFT_BUCKET", "b"),
+            ("REALDRIFT_TOPIC_ARN", "t"),
+            ("REALDRIFT_CONCURRENCY", "0"),
+        ]))
+        .unwrap_err();
+        assert!(e.to_string().contains("REALDRIFT_CONCURRENCY=\"0\""), "{e}");
+    }
+}

@@ -1,0 +1,52 @@
+//! What the handlers work with: the pipeline, the stores, the channels and
+//! the work queue, as traits so tests can hand in memory versions.
+
+use realdrift_aws::SqsWorkQueue;
+use realdrift_core::baseline::BaselineStore;
+use realdrift_core::events::Catalog;
+use realdrift_core::pipeline::Pipeline;
+use realdrift_core::watch::{Channels, WorkQueue};
+use realdrift_lambda::Services;
+use std::sync::Arc;
+
+/// The scan function's working set.
+pub struct Scanner {
+    /// The check pipeline.
+    pub pipeline: Pipeline,
+    /// Baselines and `ignore.yaml`.
+    pub baselines: Arc<dyn BaselineStore>,
+    /// How the baseline store is named in messages.
+    pub baselines_location: String,
+    /// The bucket root: `state/` and `index/`.
+    pub bucket: Arc<dyn BaselineStore>,
+    /// Alert channels.
+    pub channels: Channels,
+    /// The work queue (dispatch only).
+    pub queue: Option<Arc<dyn WorkQueue>>,
+    /// Stack-name globs in scope (empty: every CDK stack).
+    pub stacks: Vec<String>,
+    /// The function's region.
+    pub region: String,
+    /// The identifier forms the resource index is built with.
+    pub catalog: &'static Catalog,
+}
+
+impl Scanner {
+    /// The working set over the SDK-built services.
+    pub fn from_services(s: Services) -> anyhow::Result<Self> {
+        let queue: Option<Arc<dyn WorkQueue>> = s.config.scan_queue_url.as_deref().map(|url| {
+            Arc::new(SqsWorkQueue::new(s.clients.sqs.clone(), url)) as Arc<dyn WorkQueue>
+        });
+        Ok(Scanner {
+            baselines_location: s.baselines_location(),
+            region: s.clients.region.clone().unwrap_or_default(),
+            baselines: Arc::new(s.baselines),
+            bucket: Arc::new(s.bucket),
+            channels: s.channels,
+            queue,
+            stacks: s.config.stacks,
+            pipeline: s.pipeline,
+            catalog: Catalog::bundled()?,
+        })
+    }
+}

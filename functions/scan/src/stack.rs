@@ -1,0 +1,194 @@
+//! One stack (and its nested stacks): gather and check through the shared
+//! check path, then advance its state and announce the transitions.
+
+use super::deadline::{now_ms, Invocation};
+use super::scanner::Scanner;
+use realdrift_core::baseline::ReadState;
+use realdrift_core::ignore::IgnoreConfig;
+use realdrift_core::pipeline::{
+    check_gathered, error_chain, CheckOptions, GatherFailure, GatheredStack, PipelineError,
+    SourceError, StackGather,
+};
+use realdrift_core::report::StackReport;
+use realdrift_core::watch::{
+    index_inputs, update_index, update_stack, Claimant, Observation, Update, DEFAULT_ATTEMPTS,
+};
+use realdrift_lambda::Metrics;
+use std::time::Instant;
+
+/// What scanning one work item did.
+#[derive(Debug, Default)]
+pub struct StackOutcome {
+    /// One report per stack checked (the stack, then its nested stacks).
+    pub reports: Vec<StackReport>,
+    /// The state updates, beside their reports.
+    pub updates: Vec<Option<Update>>,
+    /// The stack no longer exists: nothing to retry.
+    pub gone: bool,
+    /// Stacks that failed (gather, baseline, state or SNS): the work is retried.
+    pub failures: Vec<String>,
+}
+
+/// True when a gather failed because the stack is gone.
+fn is_gone(e: &GatherFailure) -> bool {
+    matches!(
+        e,
+        GatherFailure::NotFound { .. }
+            | GatherFailure::Pipeline(PipelineError::Source {
+                source: SourceError::StackNotFound(_),
+                ..
+            })
+    )
+}
+
+/// Scans `stack` with the shared pipeline and advances its state.
+pub async fn scan_stack(
+    s: &Scanner,
+    stack: &str,
+    ignores: &IgnoreConfig,
+    inv: &Invocation,
+) -> StackOutcome {
+    let started = Instant::now();
+    let mut out = StackOutcome::default();
+    let gathered = s.pipeline.gather_many(&[stack.to_string()]).await;
+    for (i, result) in gathered.into_iter().enumerate() {
+        let entry = StackGather {
+            stack: match &result {
+                Ok(g) => g.stack.clone(),
+                Err(_) => stack.to_string(),
+            },
+            result: result.map_err(GatherFailure::from),
+        };
+        match &entry.result {
+            Err(e) if i == 0 && is_gone(e) => {
+                tracing::warn!(stack = %stack, "stack no longer exists; nothing to scan");
+                out.gone = true;
+                return out;
+            }
+            Err(e) => {
+                tracing::error!(stack = %entry.stack, error = %error_chain(e), "stack could not be gathered");
+                out.failures.push(entry.stack.clone());
+                continue;
+            }
+            Ok(_) => {}
+        }
+        let opts = CheckOptions {
+            show_all: false,
+            region: s.region.clone(),
+            store_location: s.baselines_location.clone(),
+        };
+        let report = check_gathered(&entry, s.baselines.as_ref(), ignores, &opts).await;
+        let update = match (&entry.result, &report.error) {
+            (Ok(g), None) => advance_state(s, g, &report, inv).await,
+            (_, Some(err)) => {
+                tracing::error!(stack = %entry.stack, error = %err, "stack could not be checked");
+                None
+            }
+            _ => None,
+        };
+        if update.is_none() {
+            out.failures.push(entry.stack.clone());
+        }
+        if let Ok(g) = &entry.result {
+            let indexed = update.is_some() && refresh_index(s, g).await;
+            emit_metrics(g, &report, update.as_ref(), indexed, started);
+        }
+        out.reports.push(report);
+        out.updates.push(update);
+    }
+    out
+}
+
+/// Advances the state and announces; `None` when that failed (logged).
+async fn advance_state(
+    s: &Scanner,
+    g: &GatheredStack,
+    report: &StackReport,
+    inv: &Invocation,
+) -> Option<Update> {
+    let obs = Observation::of_stack(g, report);
+    let who = Claimant {
+        id: inv.request_id.clone(),
+        now_ms: now_ms(),
+        deadline_ms: inv.deadline_ms,
+        attempts: DEFAULT_ATTEMPTS,
+    };
+    match update_stack(s.bucket.as_ref(), &obs, report, &s.channels, &who).await {
+        Ok(u) => {
+            for n in &u.delivered {
+                tracing::info!(stack = %g.stack, kind = %n.kind, subject = %n.subject, "alert published");
+            }
+            for e in &u.optional_failures {
+                tracing::warn!(stack = %g.stack, channel = e.channel, error = %e.message, "alert not delivered to an optional channel");
+            }
+            if let Some(e) = &u.release_error {
+                tracing::warn!(stack = %g.stack, error = %e, "alert claim not released; a later run may repeat it");
+            }
+            Some(u)
+        }
+        Err(e) => {
+            tracing::error!(stack = %g.stack, error = %error_chain(&e), "state not advanced");
+            None
+        }
+    }
+}
+
+/// Replaces the stack's rows of the resource index on-change reads. A
+/// failure is logged and counted, not retried: the alerts and state are
+/// done, and the next scan refreshes the index.
+async fn refresh_index(s: &Scanner, g: &GatheredStack) -> bool {
+    let (Some(account), Some(region)) = (g.account.as_deref(), g.region.as_deref()) else {
+        return false;
+    };
+    let inputs = index_inputs(g);
+    let r = update_index(
+        s.bucket.as_ref(),
+        s.catalog,
+        (account, region),
+        &g.stack,
+        &inputs,
+        DEFAULT_ATTEMPTS,
+    )
+    .await;
+    match r {
+        Ok(_) => true,
+        Err(e) => {
+            tracing::error!(stack = %g.stack, error = %error_chain(&e), "resource index not updated");
+            false
+        }
+    }
+}
+
+/// The per-stack EMF line.
+fn emit_metrics(
+    g: &GatheredStack,
+    report: &StackReport,
+    update: Option<&Update>,
+    indexed: bool,
+    started: Instant,
+) {
+    let mut m = Metrics::new("scan");
+    m.count("StacksScanned", 1)
+        .count(
+            "ResourcesRead",
+            g.resources
+                .iter()
+                .filter(|r| r.read == ReadState::Read)
+                .count() as u64,
+        )
+        .count("AwsCalls", g.total_api_calls())
+        .count("ReadFailures", g.coverage.lost as u64)
+        .count("IndexFailures", u64::from(update.is_some() && !indexed))
+        .millis("ScanDuration", started.elapsed().as_millis() as u64);
+    if let Some(u) = update {
+        m.count("AlertsPublished", u.delivered.len() as u64)
+            .count("SlackFailures", u.optional_failures.len() as u64);
+    }
+    m.emit();
+    let summary = report.summary();
+    for (tier, n) in &summary.by_tier {
+        let mut t = Metrics::new("scan").dimension("Tier", tier.as_str());
+        t.count("Findings", *n as u64);
+        t.emit();
+    }
+}
