@@ -6,7 +6,7 @@ use super::super::live::ReadOutcome;
 use super::super::stack::{StackDescription, StackResourceRow};
 use super::{Pipeline, PipelineError};
 use crate::template::{resolve_resource, ResolvedResource, ResolverContext, Template};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What CloudFormation says about a stack.
 pub(super) struct Desired {
@@ -146,6 +146,19 @@ pub(super) fn plan(d: &Desired, rctx: &ResolverContext, notes: &mut Vec<String>)
         });
     }
     plan
+}
+
+/// Why a resource outside a scoped gather is not read.
+pub(super) const OUT_OF_SCOPE: &str = "not selected for this gather";
+
+/// Marks every planned resource outside `only` as not to be read.
+pub(super) fn leave_unread(plan: &mut [Planned], only: &BTreeSet<String>) {
+    for p in plan.iter_mut().filter(|p| !only.contains(&p.logical_id)) {
+        p.fixed = Some(ReadOutcome::Skipped {
+            reason: OUT_OF_SCOPE.into(),
+            coverage_lost: false,
+        });
+    }
 }
 
 /// The outcome of a resource that is not read, or `None` to read it.
