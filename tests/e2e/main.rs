@@ -11,6 +11,7 @@
 
 mod emulator;
 mod lambda;
+mod on_change;
 mod scan;
 mod scenarios;
 mod slack_receiver;
@@ -24,7 +25,11 @@ use std::time::Instant;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
-    let all: Vec<&scenarios::Scenario> = scenarios::ALL.iter().chain(scan::ALL).collect();
+    let all: Vec<&scenarios::Scenario> = scenarios::ALL
+        .iter()
+        .chain(scan::ALL)
+        .chain(on_change::selected())
+        .collect();
     let selected: Vec<&scenarios::Scenario> = all
         .iter()
         .copied()

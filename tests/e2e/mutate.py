@@ -60,6 +60,10 @@ def subscribe(aws, topic_arn, protocol, endpoint):
     aws.sns.subscribe(TopicArn=topic_arn, Protocol=protocol, Endpoint=endpoint)
 
 
+def trust_policy(aws, role, document):
+    aws.iam.update_assume_role_policy(RoleName=role, PolicyDocument=document)
+
+
 def create_bucket(aws, bucket):
     aws.s3.create_bucket(Bucket=bucket)
 
@@ -74,6 +78,7 @@ OPS = {
     "topic-display-name": topic_display_name,
     "subscribe": subscribe,
     "create-bucket": create_bucket,
+    "trust-policy": trust_policy,
 }
 
 
