@@ -674,5 +674,24 @@ fn a_scoped_gather_reads_only_the_selected_resources() {
             .unwrap();
         assert_eq!(queue.read, ReadState::NotRead);
         assert!(r.nested_stacks.is_empty());
+
+        // The permission's FunctionName is `Fn::GetAtt [Fn, Arn]`: the
+        // function is read too, so it resolves as in a full gather.
+        let only = BTreeSet::from(["Perm".to_string()]);
+        let r = pipeline(&f, 16).gather_only("App", &only).await.unwrap();
+        let perm = r.resources.iter().find(|x| x.logical_id == "Perm").unwrap();
+        let full_perm = full
+            .resources
+            .iter()
+            .find(|x| x.logical_id == "Perm")
+            .unwrap();
+        assert_eq!(perm.declared, full_perm.declared);
+        assert_eq!(perm.read, ReadState::Read);
+        assert!(
+            r.findings.iter().all(|x| x.logical_id == "Perm"),
+            "{:?}",
+            r.findings
+        );
+        assert_eq!(r.coverage.total, 1);
     })
 }

@@ -151,10 +151,11 @@ impl Pipeline {
         self.gather_scoped(stack, None).await
     }
 
-    /// Gathers `stack` reading only the resources `logical_ids` names: the
-    /// others keep their records (declared values, physical ids) but are
-    /// not read, and have no findings and no coverage. Nested stacks are
-    /// not followed.
+    /// Gathers `stack` reading only the resources `logical_ids` names (and
+    /// those whose attributes they reference with `Fn::GetAtt` or
+    /// `Fn::Sub`): the others keep their records (declared values, physical
+    /// ids) but are not read; only the named resources have findings and
+    /// coverage. Nested stacks are not followed.
     pub async fn gather_only(
         &self,
         stack: &str,
@@ -177,7 +178,11 @@ impl Pipeline {
             mut nested_stacks,
         } = desired::plan(&desired, &rctx, &mut notes);
         if let Some(only) = only {
-            desired::leave_unread(&mut plan, only);
+            // Attribute sources are read too (their values resolve as in a
+            // full gather), then left out of the findings with the rest.
+            let mut read = desired::getatt_sources(&desired.template, only);
+            read.extend(only.iter().cloned());
+            desired::leave_unread(&mut plan, &read);
             nested_stacks.clear();
         }
         let reads = self.read_live(&desired, &mut plan, &mut rctx).await;
@@ -188,7 +193,9 @@ impl Pipeline {
         if let Some(only) = only {
             compared.keep_only(only);
         }
-        let added_parents = self.enumerate_children(&desired.desc, &mut compared).await;
+        let added_parents = self
+            .enumerate_children(&desired.desc, &mut compared, only)
+            .await;
         notes.append(&mut compared.notes);
         let api_calls = match (&self.counter, before) {
             (Some(c), Some(before)) => diff_counts(&before, &c.snapshot()),
