@@ -159,9 +159,11 @@ pub fn check_stack(
         stack: g.stack.clone(),
         account_id: g.account.clone(),
         region: g.region.clone().unwrap_or_default(),
+        // The gather's total: a scoped gather keeps every record but speaks
+        // for the selected resources only.
         coverage: Coverage {
             lost: g.coverage.lost,
-            ..Coverage::from_findings(g.resources.len(), &findings, 0)
+            ..Coverage::from_findings(g.coverage.total, &findings, 0)
         },
         findings,
         notes,

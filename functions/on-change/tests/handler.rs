@@ -102,6 +102,7 @@ fn pipeline(timeout: u64, stacks: &[&str], owners: bool) -> Pipeline {
     let template = json!({"Resources": {
         "Queue": {"Type": "AWS::SQS::Queue", "Properties": queue.resource.declared,
                   "Metadata": {"aws:cdk:path": "App/Queue/Resource"}},
+        "Dlq": {"Type": "AWS::SQS::Queue", "Properties": {}},
         "CDKMetadata": {"Type": "AWS::CDK::Metadata", "Properties": {}}
     }});
     let mut source = MemoryStacks::default();
@@ -114,12 +115,21 @@ fn pipeline(timeout: u64, stacks: &[&str], owners: bool) -> Pipeline {
                 ..Default::default()
             },
             template: template.to_string(),
-            resources: vec![StackResourceRow {
-                logical_id: "Queue".into(),
-                physical_id: Some(pid.clone()),
-                resource_type: "AWS::SQS::Queue".into(),
-                status: "CREATE_COMPLETE".into(),
-            }],
+            resources: vec![
+                StackResourceRow {
+                    logical_id: "Queue".into(),
+                    physical_id: Some(pid.clone()),
+                    resource_type: "AWS::SQS::Queue".into(),
+                    status: "CREATE_COMPLETE".into(),
+                },
+                // Untouched by every event here (never read by on-change).
+                StackResourceRow {
+                    logical_id: "Dlq".into(),
+                    physical_id: Some(pid.replace("corpus-work-queue", "app-dlq")),
+                    resource_type: "AWS::SQS::Queue".into(),
+                    status: "CREATE_COMPLETE".into(),
+                },
+            ],
         });
     }
     if owners {
@@ -255,6 +265,14 @@ async fn an_out_of_band_change_gives_one_alert_naming_the_actor() {
     assert_eq!(cause["sourceIp"], "192.168.10.20");
     assert_eq!(cause["console"], false);
     assert_eq!(doc["cause"], *cause, "the document names the cause too");
+    assert_eq!(
+        (
+            doc["coverage"]["total"].clone(),
+            doc["coverage"]["checked"].clone()
+        ),
+        (json!(1), json!(1)),
+        "the alert speaks for the re-read resource only"
+    );
     let slack = w.slack.sent();
     assert_eq!(slack.len(), 1);
     assert!(
@@ -388,7 +406,12 @@ async fn only_the_messages_of_a_failing_stack_are_retried() {
     let p = pipeline(30, &["Gone"], false);
     let mut g = p.gather("Gone").await.unwrap();
     let other = queue_url().replace("corpus-work-queue", "gone-queue");
-    g.resources[0].physical_id = Some(other.clone());
+    let queue = g
+        .resources
+        .iter_mut()
+        .find(|r| r.logical_id == "Queue")
+        .unwrap();
+    queue.physical_id = Some(other.clone());
     let catalog = Catalog::bundled().unwrap();
     update_index(
         w.bucket.as_ref(),
@@ -414,4 +437,17 @@ async fn only_the_messages_of_a_failing_stack_are_retried() {
     .await;
     assert_eq!(failed(&r), vec!["m1"]);
     assert_eq!(w.documents().len(), 1, "App's alert still went out");
+}
+
+#[tokio::test]
+async fn stacks_out_of_scope_are_not_rechecked() {
+    let w = World::new();
+    w.index().await;
+    let mut watcher = w.watcher(pipeline(60, &["App"], false));
+    watcher.stacks = realdrift_on_change::stack_globs(&["Payments*".to_string()]).unwrap();
+    let event = wrapped(&set_queue_attributes("e-1", "2026-11-30T12:00:00Z"));
+    let r = handle(&watcher, sqs(&[event]), &inv()).await;
+    assert!(failed(&r).is_empty());
+    assert!(w.sns.sent().is_empty(), "App is not in REALDRIFT_STACKS");
+    assert_eq!(w.state().await, None);
 }
