@@ -2,7 +2,10 @@
 # The realdrift demo, from a fresh clone, in one command:
 #   builds the CLI, starts the local AWS emulator, creates the fixture CDK
 #   stack in it, makes three console-style changes, runs `realdrift check`
-#   and shows the report, then stops the emulator (also on Ctrl-C or error).
+#   and shows the report, sends one such change with its CloudTrail event
+#   through the on-change function (scripts/demo-on-change.sh) and shows the
+#   SNS document and Slack message it produced, then stops the emulator
+#   (also on Ctrl-C or error).
 #
 #   scripts/demo.sh
 #
@@ -58,3 +61,6 @@ status=0
 (cd "$WORK" && "$REALDRIFT" check "$STACK" --fail) || status=$?
 echo >&2
 echo "realdrift exited $status (1 = confirmed drift under --fail)" >&2
+
+step "continuous detection: a change and its CloudTrail event through the on-change function"
+scripts/demo-on-change.sh "$STACK" "$WORK"
