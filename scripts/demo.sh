@@ -2,8 +2,11 @@
 # The realdrift demo, from a fresh clone, in one command:
 #   builds the CLI, starts the local AWS emulator, creates the fixture CDK
 #   stack in it, makes three console-style changes, runs `realdrift check`
-#   and shows the report, reverts the drift with `realdrift revert` and shows
-#   a clean check, then stops the emulator (also on Ctrl-C or error).
+#   and shows the report, sends one more change with its CloudTrail event
+#   through the on-change function (scripts/demo-on-change.sh) and shows the
+#   SNS document and Slack message it produced, reverts the drift with
+#   `realdrift revert` and shows a clean check, then stops the emulator (also
+#   on Ctrl-C or error).
 #
 #   scripts/demo.sh
 #
@@ -59,6 +62,9 @@ status=0
 (cd "$WORK" && "$REALDRIFT" check "$STACK" --fail) || status=$?
 echo >&2
 echo "realdrift exited $status (1 = confirmed drift under --fail)" >&2
+
+step "continuous detection: a change and its CloudTrail event through the on-change function"
+scripts/demo-on-change.sh "$STACK" "$WORK"
 
 step "the revert plan: realdrift revert $STACK --dry-run"
 (cd "$WORK" && "$REALDRIFT" revert "$STACK" --dry-run)

@@ -75,32 +75,9 @@ impl std::fmt::Display for Tier {
     }
 }
 
-/// Who changed a resource, from the CloudTrail event that triggered a re-read.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Cause {
-    /// CloudTrail eventName, e.g. `PutBucketVersioning`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub event_name: Option<String>,
-    /// CloudTrail eventSource, e.g. `s3.amazonaws.com`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub event_source: Option<String>,
-    /// The principal ARN (or a readable form of it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub actor: Option<String>,
-    /// Source IP address or AWS service name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_ip: Option<String>,
-    /// The user agent of the call.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub user_agent: Option<String>,
-    /// Event time (ISO 8601).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub event_time: Option<String>,
-    /// CloudTrail event id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub event_id: Option<String>,
-}
+/// Who changed a resource: the CloudTrail call behind an on-change
+/// finding (one type for the event model and the findings).
+pub use crate::events::Cause;
 
 /// The whole array a declared element-level finding must be reverted through.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -207,7 +207,11 @@ fn gathered(findings: Vec<Finding>) -> GatheredStack {
         region: Some("us-east-1".into()),
         template_hash: "h".into(),
         findings,
-        coverage: Coverage::default(),
+        coverage: Coverage {
+            total: 1,
+            checked: 1,
+            ..Coverage::default()
+        },
         api_calls: BTreeMap::new(),
         notes: vec!["a pipeline note".into()],
         resources: vec![ResourceRecord {

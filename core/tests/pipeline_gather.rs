@@ -6,10 +6,11 @@ use futures_executor::block_on;
 use realdrift_core::baseline::{ChildScan, ReadState};
 use realdrift_core::classify::classify;
 use realdrift_core::corpus::CorpusCase;
+use realdrift_core::finding::Finding;
 use realdrift_core::pipeline::memory::{
     MemoryChildren, MemoryKms, MemoryReader, MemoryStack, MemoryStacks,
 };
-use realdrift_core::pipeline::CallCounter;
+use realdrift_core::pipeline::{diff_counts, CallCounter};
 use realdrift_core::pipeline::{
     discover_stacks, GatheredStack, LiveChild, Pipeline, PipelineError, ReadOutcome,
     SchemaPrefetch, SourceError, StackDescription, StackResourceRow, Unavailable,
@@ -18,7 +19,7 @@ use realdrift_core::pipeline::{
 use realdrift_core::schema::InMemorySchemas;
 use realdrift_core::{DeclaredValue, Tier};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -1007,4 +1008,69 @@ fn sibling_facts_come_from_the_stack_and_match_the_corpus_replay() {
         "{:?}",
         alone.findings
     );
+}
+
+#[test]
+fn a_scoped_gather_reads_only_the_selected_resources() {
+    block_on(async {
+        let f = fixture();
+        let full = gather(&f, 16).await;
+        let before = f.reader.counter.snapshot();
+        let only = BTreeSet::from(["Fn".to_string()]);
+        let r = pipeline(&f, 16).gather_only("App", &only).await.unwrap();
+        let mut reads = diff_counts(&before, &f.reader.counter.snapshot());
+        reads.retain(|k, _| k.starts_with("memory:"));
+        assert_eq!(
+            reads,
+            BTreeMap::from([
+                ("memory:ReadAWS::Lambda::Function".to_string(), 1),
+                ("memory:ReadAWS::Lambda::Url".to_string(), 1),
+            ]),
+            "the selected function and its out-of-band URL; not the queue nor the permission"
+        );
+        // Its findings are those of the full gather, out-of-band children included.
+        let owned = |g: &GatheredStack| -> Vec<Finding> {
+            g.findings
+                .iter()
+                .filter(|x| {
+                    x.logical_id == "Fn"
+                        || g.added_parents
+                            .get(&x.logical_id)
+                            .is_some_and(|p| p == "Fn")
+                })
+                .cloned()
+                .collect()
+        };
+        assert_eq!(owned(&r), owned(&full));
+        assert_eq!(r.findings, owned(&r), "nothing of the other resources");
+        assert_eq!((r.coverage.total, r.coverage.checked), (1, 1));
+        // Every declared resource stays known (declared children are never `added`).
+        assert_eq!(r.resources.len(), full.resources.len());
+        let queue = r
+            .resources
+            .iter()
+            .find(|x| x.logical_id == "Queue")
+            .unwrap();
+        assert_eq!(queue.read, ReadState::NotRead);
+        assert!(r.nested_stacks.is_empty());
+
+        // The permission's FunctionName is `Fn::GetAtt [Fn, Arn]`: the
+        // function is read too, so it resolves as in a full gather.
+        let only = BTreeSet::from(["Perm".to_string()]);
+        let r = pipeline(&f, 16).gather_only("App", &only).await.unwrap();
+        let perm = r.resources.iter().find(|x| x.logical_id == "Perm").unwrap();
+        let full_perm = full
+            .resources
+            .iter()
+            .find(|x| x.logical_id == "Perm")
+            .unwrap();
+        assert_eq!(perm.declared, full_perm.declared);
+        assert_eq!(perm.read, ReadState::Read);
+        assert!(
+            r.findings.iter().all(|x| x.logical_id == "Perm"),
+            "{:?}",
+            r.findings
+        );
+        assert_eq!(r.coverage.total, 1);
+    })
 }

@@ -6,6 +6,7 @@
 mod support;
 
 use realdrift_core::baseline::{apply_baseline, BaselineFile};
+use realdrift_core::events::Actor;
 use realdrift_core::finding::Cause;
 use realdrift_core::report::{
     exit_code, render_chatbot, render_json, render_slack, render_sns, render_text, Coverage,
@@ -20,13 +21,19 @@ const NOECHO: &str = "noecho-plaintext-value";
 
 fn cause() -> Cause {
     Cause {
-        event_name: Some("UpdateFunctionConfiguration20150331v2".into()),
-        event_source: Some("lambda.amazonaws.com".into()),
-        actor: Some("arn:aws:sts::111111111111:assumed-role/Admin/alice".into()),
+        event_name: "UpdateFunctionConfiguration20150331v2".into(),
+        event_source: "lambda.amazonaws.com".into(),
+        actor: Actor {
+            arn: Some("arn:aws:sts::111111111111:assumed-role/Admin/alice".into()),
+            identity_type: Some("AssumedRole".into()),
+            ..Actor::default()
+        },
         source_ip: Some("203.0.113.7".into()),
         user_agent: Some("console.amazonaws.com".into()),
         event_time: Some("2026-07-01T09:58:12Z".into()),
         event_id: Some("0c5e8a52-5d3f-4b8e-9d8e-2f1d2c3b4a59".into()),
+        console: true,
+        ..Cause::default()
     }
 }
 
@@ -86,9 +93,13 @@ fn notif_rich() -> StackReport {
         if f.path == "ReservedConcurrentExecutions" {
             f.actual = Some(json!(100));
             f.cause = Some(Cause {
-                event_name: Some("PutFunctionConcurrency20171031".into()),
-                event_source: Some("lambda.amazonaws.com".into()),
-                actor: Some("arn:aws:iam::111111111111:user/<script>bob".into()),
+                event_name: "PutFunctionConcurrency20171031".into(),
+                event_source: "lambda.amazonaws.com".into(),
+                actor: Actor {
+                    arn: Some("arn:aws:iam::111111111111:user/<script>bob".into()),
+                    identity_type: Some("IAMUser".into()),
+                    ..Actor::default()
+                },
                 source_ip: Some("198.51.100.23".into()),
                 event_time: Some("2026-07-01T10:02:40Z".into()),
                 ..Cause::default()

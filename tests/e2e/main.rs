@@ -12,6 +12,7 @@
 mod baselines_sync;
 mod emulator;
 mod lambda;
+mod on_change;
 mod revert;
 mod revert_lambda;
 mod scan;
@@ -32,6 +33,7 @@ fn main() -> ExitCode {
         .chain(revert::ALL)
         .chain(baselines_sync::ALL)
         .chain(scan::ALL)
+        .chain(on_change::selected())
         .collect();
     let selected: Vec<&scenarios::Scenario> = all
         .iter()

@@ -61,6 +61,10 @@ def subscribe(aws, topic_arn, protocol, endpoint):
     aws.sns.subscribe(TopicArn=topic_arn, Protocol=protocol, Endpoint=endpoint)
 
 
+def trust_policy(aws, role, document):
+    aws.iam.update_assume_role_policy(RoleName=role, PolicyDocument=document)
+
+
 def create_bucket(aws, bucket):
     aws.s3.create_bucket(Bucket=bucket)
 
@@ -138,6 +142,7 @@ OPS = {
     "change-set": change_set,
     "rule-disable": rule_disable,
     "sg-ingress": sg_ingress,
+    "trust-policy": trust_policy,
 }
 
 

@@ -266,8 +266,17 @@ fn write_finding(out: &mut String, f: &Finding, stack: &str) {
 /// "by <actor> at <time> from <ip> via <event>" (each part only when known).
 pub(crate) fn cause_parts(c: &Cause) -> Option<String> {
     let mut parts = Vec::new();
-    if let Some(a) = &c.actor {
-        parts.push(format!("by {a}"));
+    let who = c
+        .actor
+        .arn
+        .as_ref()
+        .or(c.actor.user_name.as_ref())
+        .or(c.actor.invoked_by.as_ref());
+    if let Some(a) = who {
+        match &c.actor.identity_type {
+            Some(t) => parts.push(format!("by {a} ({t})")),
+            None => parts.push(format!("by {a}")),
+        }
     }
     if let Some(t) = &c.event_time {
         parts.push(format!("at {t}"));
@@ -275,10 +284,14 @@ pub(crate) fn cause_parts(c: &Cause) -> Option<String> {
     if let Some(ip) = &c.source_ip {
         parts.push(format!("from {ip}"));
     }
-    if let Some(e) = &c.event_name {
-        match &c.event_source {
-            Some(src) => parts.push(format!("via {e} ({src})")),
-            None => parts.push(format!("via {e}")),
+    if c.console {
+        parts.push("in the console".into());
+    }
+    if !c.event_name.is_empty() {
+        if c.event_source.is_empty() {
+            parts.push(format!("via {}", c.event_name));
+        } else {
+            parts.push(format!("via {} ({})", c.event_name, c.event_source));
         }
     }
     if let Some(ua) = &c.user_agent {

@@ -13,24 +13,26 @@ use crate::template::{property_references, Template};
 use futures_util::future::{BoxFuture, FutureExt};
 use futures_util::stream::{self, StreamExt};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 impl Pipeline {
-    /// Lists the children of every read parent that has an enumerator
-    /// (concurrently) and adds what it finds, in template order. Returns
-    /// added child logical id -> parent logical id.
+    /// Lists the children of every read parent (of `only`, when given)
+    /// that has an enumerator (concurrently) and adds what it finds, in
+    /// template order. Returns added child logical id -> parent logical id.
     pub(super) async fn enumerate_children(
         &self,
         desc: &StackDescription,
         template: &Template,
         out: &mut Compared,
+        only: Option<&BTreeSet<String>>,
     ) -> BTreeMap<String, String> {
         // The futures are built outside the stream so no closure is held
         // across an await (keeps the gather future `Send`).
         let listings: Vec<BoxFuture<'_, _>> = self
             .child_queries(desc, template, out)
             .into_iter()
+            .filter(|(_, _, q)| only.is_none_or(|o| o.contains(&q.parent_logical_id)))
             .map(|(idx, enumerator, query)| {
                 async move {
                     let result = enumerator.enumerate(&query).await;

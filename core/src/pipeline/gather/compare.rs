@@ -8,7 +8,7 @@ use crate::baseline::{ChildScan, ReadState};
 use crate::classify::{classify, ClassifyContext, ResourceInput, SiblingPolicyNames};
 use crate::finding::{Finding, Tier};
 use crate::pipeline::{Coverage, LiveModel, ReadOutcome, ResourceRecord};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What classifying the plan produced.
 #[derive(Default)]
@@ -88,6 +88,22 @@ impl Compared {
         }
         self.findings
             .push(resource_finding(p, Tier::Skipped, reason));
+    }
+
+    /// Keeps the findings and coverage of the `only` resources (a scoped
+    /// gather); every record stays, so child listings still know every
+    /// declared resource.
+    pub(super) fn keep_only(&mut self, only: &BTreeSet<String>) {
+        self.findings.retain(|f| only.contains(&f.logical_id));
+        let in_scope = self
+            .records
+            .iter()
+            .filter(|r| only.contains(&r.logical_id))
+            .count();
+        // Resources out of scope were never read: none of them counts as lost.
+        let lost = self.coverage.lost;
+        self.coverage = Coverage::from_findings(in_scope, &self.findings, 0);
+        self.coverage.lost = lost;
     }
 
     /// A read resource: classified when its schema is known, else skipped as

@@ -6,7 +6,8 @@ use super::super::live::ReadOutcome;
 use super::super::stack::{status_is_checkable, StackDescription, StackResourceRow};
 use super::{Pipeline, PipelineError};
 use crate::template::{resolve_resource, ResolvedResource, ResolverContext, Template};
-use std::collections::BTreeMap;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What CloudFormation says about a stack.
 pub(super) struct Desired {
@@ -158,6 +159,63 @@ pub(super) fn plan(d: &Desired, rctx: &ResolverContext) -> Plan {
         });
     }
     plan
+}
+
+/// Why a resource outside a scoped gather is not read.
+pub(super) const OUT_OF_SCOPE: &str = "not selected for this gather";
+
+/// The resources `only` reads attributes of (`Fn::GetAtt`, `${X.Attr}` in
+/// `Fn::Sub`): read with them so those values resolve as in a full gather.
+pub(super) fn getatt_sources(template: &Template, only: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for id in only {
+        if let Some(r) = template.resources.get(id) {
+            for v in r.properties.values() {
+                collect_getatt(v, &mut out);
+            }
+        }
+    }
+    out.retain(|id| template.resources.contains_key(id) && !only.contains(id));
+    out
+}
+
+fn collect_getatt(v: &Value, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(m) => {
+            match m.get("Fn::GetAtt") {
+                Some(Value::Array(a)) => {
+                    out.extend(a.first().and_then(Value::as_str).map(str::to_string))
+                }
+                Some(Value::String(s)) => out.extend(s.split('.').next().map(str::to_string)),
+                _ => {}
+            }
+            if let Some(sub) = m.get("Fn::Sub") {
+                let text = match sub {
+                    Value::Array(a) => a.first().and_then(Value::as_str),
+                    other => other.as_str(),
+                };
+                for part in text.unwrap_or_default().split("${").skip(1) {
+                    let name = part.split('}').next().unwrap_or_default();
+                    if let Some((resource, _attr)) = name.split_once('.') {
+                        out.insert(resource.to_string());
+                    }
+                }
+            }
+            m.values().for_each(|x| collect_getatt(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_getatt(x, out)),
+        _ => {}
+    }
+}
+
+/// Marks every planned resource outside `only` as not to be read.
+pub(super) fn leave_unread(plan: &mut [Planned], only: &BTreeSet<String>) {
+    for p in plan.iter_mut().filter(|p| !only.contains(&p.logical_id)) {
+        p.fixed = Some(ReadOutcome::Skipped {
+            reason: OUT_OF_SCOPE.into(),
+            coverage_lost: false,
+        });
+    }
 }
 
 /// The outcome of a resource that is not read, or `None` to read it.

@@ -9,6 +9,12 @@
 //! 4. `compare`: classify each resource into findings, coverage, records;
 //! 5. `added`: enumerate out-of-band children of declared parents.
 //!
+//! [`Pipeline::gather_only`] runs the same stages for some resources of a
+//! stack (on-change: the resources an API call touched): the desired side
+//! is complete (every declared resource is known, so declared children are
+//! never mistaken for out-of-band ones), only the selected resources are
+//! read, classified and have their children listed.
+//!
 //! Only a stack that cannot be described, fetched or parsed is an error;
 //! every per-resource problem is a finding or a note.
 
@@ -164,22 +170,54 @@ impl Pipeline {
 
     /// Gathers one stack through the stages above.
     pub async fn gather(&self, stack: &str) -> Result<GatheredStack, PipelineError> {
+        self.gather_scoped(stack, None).await
+    }
+
+    /// Gathers `stack` reading only the resources `logical_ids` names (and
+    /// those whose attributes they reference with `Fn::GetAtt` or
+    /// `Fn::Sub`): the others keep their records (declared values, physical
+    /// ids) but are not read; only the named resources have findings and
+    /// coverage. Nested stacks are not followed.
+    pub async fn gather_only(
+        &self,
+        stack: &str,
+        logical_ids: &BTreeSet<String>,
+    ) -> Result<GatheredStack, PipelineError> {
+        self.gather_scoped(stack, Some(logical_ids)).await
+    }
+
+    async fn gather_scoped(
+        &self,
+        stack: &str,
+        only: Option<&BTreeSet<String>>,
+    ) -> Result<GatheredStack, PipelineError> {
         let before = self.counter.as_ref().map(CallCounter::snapshot);
         let desired = self.read_desired(stack).await?;
         let mut notes = Vec::new();
         let mut rctx = self.resolver_context(&desired, &mut notes).await;
         let desired::Plan {
             resources: mut plan,
-            nested_stacks,
+            mut nested_stacks,
         } = desired::plan(&desired, &rctx);
+        if let Some(only) = only {
+            // Attribute sources are read too (their values resolve as in a
+            // full gather), then left out of the findings with the rest.
+            let mut read = desired::getatt_sources(&desired.template, only);
+            read.extend(only.iter().cloned());
+            desired::leave_unread(&mut plan, &read);
+            nested_stacks.clear();
+        }
         let reads = self.read_live(&desired, &mut plan, &mut rctx).await;
         let schemas = self.schemas_for(&plan, &reads).await;
         let siblings = sibling_policy_names(&desired.template, &rctx);
         let mut cctx = self.classify_context(&desired, &mut notes).await;
         cctx.sibling_facts = siblings::stack_facts(&desired, &plan, &reads);
         let mut compared = compare::compare_all(plan, reads, &schemas, &siblings, &cctx);
+        if let Some(only) = only {
+            compared.keep_only(only);
+        }
         let added_parents = self
-            .enumerate_children(&desired.desc, &desired.template, &mut compared)
+            .enumerate_children(&desired.desc, &desired.template, &mut compared, only)
             .await;
         notes.append(&mut compared.notes);
         let api_calls = match (&self.counter, before) {

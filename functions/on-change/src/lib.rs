@@ -1,0 +1,101 @@
+//! The on-change function's handler, callable directly in tests with
+//! in-memory sources, stores and notifiers.
+//!
+//! ```text
+//! SQS batch --screen--> accepted calls (drops counted by reason)
+//!   --locate (index, else DescribeStackResources)--> stack -> touched resources + causes
+//!   --recheck (gather_only, check, causes, scoped state update)--> alerts
+//! ```
+//!
+//! A batch's calls on one resource give one re-read and at most one alert
+//! per transition kind. A stack that fails fails only the messages whose
+//! calls touched it (partial batch failure); a body that is not a
+//! CloudTrail event is logged, counted and dropped.
+
+mod deadline;
+mod locate;
+mod recheck;
+mod screen;
+mod watcher;
+
+pub use deadline::{event_time_ms, now_ms, Invocation};
+pub use locate::{locate, Located, StackWork};
+pub use recheck::{attach_causes, recheck, Rechecked};
+pub use screen::{screen, Carried, Screened};
+pub use watcher::{arn_account, filter_config, stack_globs, Watcher, REVERT_ROLE_VAR};
+
+use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
+use realdrift_core::pipeline::{error_chain, load_ignores};
+use realdrift_lambda::Metrics;
+use std::collections::BTreeSet;
+
+/// Handles one SQS batch; returns the messages to retry.
+pub async fn handle(w: &Watcher, event: SqsEvent, inv: &Invocation) -> SqsBatchResponse {
+    let screened = screen(&w.screener, &event.records);
+    emit_screening(&screened);
+    let mut failed: BTreeSet<String> = BTreeSet::new();
+    if !screened.accepted.is_empty() {
+        let located = locate(w, &screened.accepted).await;
+        failed.extend(located.failed_messages.iter().cloned());
+        let mut m = Metrics::new("on-change");
+        m.count("UntrackedEvents", located.untracked)
+            .count("IndexFallbacks", located.by_fallback);
+        m.emit();
+        if !located.stacks.is_empty() {
+            failed.extend(recheck_all(w, &located, inv).await);
+        }
+    }
+    let mut response = SqsBatchResponse::default();
+    for id in failed {
+        response.add_failure(id);
+    }
+    response
+}
+
+/// Re-checks every located stack; returns the messages of those that failed.
+async fn recheck_all(w: &Watcher, located: &Located, inv: &Invocation) -> BTreeSet<String> {
+    let mut failed = BTreeSet::new();
+    let ignores = match load_ignores(w.baselines.as_ref(), &w.baselines_location).await {
+        Ok(i) => i,
+        Err(e) => {
+            tracing::error!(error = %error_chain(&e), "ignore rules unreadable; the batch is retried");
+            for work in located.stacks.values() {
+                failed.extend(work.messages.iter().cloned());
+            }
+            return failed;
+        }
+    };
+    for (stack, work) in &located.stacks {
+        let resources: Vec<&String> = work.resources.keys().collect();
+        match recheck(w, stack, work, &ignores, inv).await {
+            Ok(r) => {
+                for n in &r.update.delivered {
+                    tracing::info!(stack = %stack, resources = ?resources, kind = %n.kind, subject = %n.subject, "alert published");
+                }
+                for e in &r.update.optional_failures {
+                    tracing::warn!(stack = %stack, channel = e.channel, error = %e.message, "alert not delivered to an optional channel");
+                }
+                recheck::emit_metrics(Some(&r), false);
+            }
+            Err(e) => {
+                tracing::error!(stack = %stack, resources = ?resources, error = %e, "stack not re-checked; its messages are retried");
+                failed.extend(work.messages.iter().cloned());
+                recheck::emit_metrics(None, true);
+            }
+        }
+    }
+    failed
+}
+
+/// One EMF line per drop reason, and the totals.
+fn emit_screening(s: &Screened) {
+    let mut m = Metrics::new("on-change");
+    m.count("EventsAccepted", s.accepted.len() as u64)
+        .count("MalformedMessages", s.malformed);
+    m.emit();
+    for (reason, n) in &s.dropped {
+        let mut d = Metrics::new("on-change").dimension("Reason", reason.as_str());
+        d.count("EventsDropped", *n);
+        d.emit();
+    }
+}

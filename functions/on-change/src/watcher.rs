@@ -1,0 +1,113 @@
+//! What the handler works with: the pipeline, the stores, the channels and
+//! the event screener, as traits so tests can hand in memory versions.
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use realdrift_core::baseline::BaselineStore;
+use realdrift_core::events::{Catalog, FilterConfig, Screener};
+use realdrift_core::pipeline::Pipeline;
+use realdrift_core::watch::Channels;
+use realdrift_lambda::Services;
+use std::sync::Arc;
+
+/// `REALDRIFT_REVERT_ROLE_ARN`: the revert function's role, whose own
+/// writes are not drift.
+pub const REVERT_ROLE_VAR: &str = "REALDRIFT_REVERT_ROLE_ARN";
+
+/// The on-change function's working set.
+pub struct Watcher {
+    /// The check pipeline.
+    pub pipeline: Pipeline,
+    /// Baselines and `ignore.yaml`.
+    pub baselines: Arc<dyn BaselineStore>,
+    /// How the baseline store is named in messages.
+    pub baselines_location: String,
+    /// The bucket root: `state/` and `index/`.
+    pub bucket: Arc<dyn BaselineStore>,
+    /// Alert channels.
+    pub channels: Channels,
+    /// Drops what is not a change to watch, maps the rest to resources.
+    pub screener: Screener<'static>,
+    /// The function's account, when known (the topic ARN's).
+    pub account: Option<String>,
+    /// The function's region: stacks and indexes of this region only.
+    pub region: String,
+    /// Stacks in scope (`REALDRIFT_STACKS`; empty = every stack the index names).
+    pub stacks: GlobSet,
+}
+
+/// The account of an ARN (`arn:partition:service:region:account:...`).
+pub fn arn_account(arn: &str) -> Option<String> {
+    let mut parts = arn.split(':');
+    match (parts.next(), parts.nth(3)) {
+        (Some("arn"), Some(a)) if !a.is_empty() => Some(a.to_string()),
+        _ => None,
+    }
+}
+
+/// The stack-name globs as a set.
+pub fn stack_globs(globs: &[String]) -> anyhow::Result<GlobSet> {
+    let mut b = GlobSetBuilder::new();
+    for g in globs {
+        b.add(Glob::new(g).map_err(|e| anyhow::anyhow!("REALDRIFT_STACKS: {g:?}: {e}"))?);
+    }
+    Ok(b.build()?)
+}
+
+impl Watcher {
+    /// The working set over the SDK-built services; `revert_role` is
+    /// `REALDRIFT_REVERT_ROLE_ARN` (unset: no role's writes are exempt).
+    pub fn from_services(s: Services, revert_role: Option<&str>) -> anyhow::Result<Self> {
+        let catalog = Catalog::bundled()?;
+        let region = s.clients.region.clone().unwrap_or_default();
+        let account = arn_account(&s.config.topic_arn);
+        let filter = filter_config(catalog, account.as_deref(), &region, revert_role)?;
+        Ok(Watcher {
+            baselines_location: s.baselines_location(),
+            baselines: Arc::new(s.baselines),
+            bucket: Arc::new(s.bucket),
+            channels: s.channels,
+            screener: Screener::new(catalog, filter),
+            stacks: stack_globs(&s.config.stacks)?,
+            account,
+            region,
+            pipeline: s.pipeline,
+        })
+    }
+
+    /// True when `stack` is in scope.
+    pub fn in_scope(&self, stack: &str) -> bool {
+        self.stacks.is_empty() || self.stacks.is_match(stack)
+    }
+}
+
+/// The screener's configuration: this account and region, and the revert role.
+pub fn filter_config(
+    catalog: &Catalog,
+    account: Option<&str>,
+    region: &str,
+    revert_role: Option<&str>,
+) -> anyhow::Result<FilterConfig> {
+    let mut f = FilterConfig::new()
+        .with_accounts(account)
+        .with_regions(Some(region).filter(|r| !r.is_empty()));
+    if let Some(arn) = revert_role.map(str::trim).filter(|a| !a.is_empty()) {
+        f = f
+            .with_revert_role(catalog, arn)
+            .map_err(|e| anyhow::anyhow!("{REVERT_ROLE_VAR}: {e}"))?;
+    }
+    Ok(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_account_comes_from_the_topic_arn() {
+        assert_eq!(
+            arn_account("arn:aws:sns:eu-west-1:111122223333:alerts").as_deref(),
+            Some("111122223333")
+        );
+        assert_eq!(arn_account("alerts"), None);
+    }
+}
