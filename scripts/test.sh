@@ -3,6 +3,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# A clean machine gains nothing from incremental artifacts; they only cost
+# disk (gigabytes for the workspace's test binaries) and write time.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+# The run needs about 12 GB of disk (target/, node_modules, the venv); say so
+# up front rather than failing half-way with "No space left on device".
+free_kb="$(df -Pk . | awk 'NR==2 {print $4}')"
+echo "== disk: $((free_kb / 1024 / 1024)) GB free here"
+if ((free_kb < 12 * 1024 * 1024)); then
+  echo "warning: less than 12 GB free; the build may run out of disk" >&2
+fi
+
 echo "== rustfmt / clippy"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings

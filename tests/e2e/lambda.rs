@@ -1,20 +1,44 @@
-//! A local Lambda runtime for the functions: `cargo lambda watch` (from the
-//! repository's .venv, installed from infra/requirements.txt when missing)
-//! on a free port, invoked with `cargo lambda invoke`. Dropping the guard
-//! stops it (the process group it was started in).
+//! A local Lambda runtime for the functions: per function, `cargo lambda
+//! watch --only-lambda-apis` (from the repository's .venv, installed from
+//! infra/requirements.txt when missing) serves the Lambda runtime API on a
+//! free port, the function's binary polls it, and `cargo lambda invoke`
+//! sends the events. Dropping the guard stops every process it started.
+//!
+//! The binaries are the ones `cargo test --workspace` builds: watch's own
+//! `cargo run` resolves features without the workspace's dev-dependencies
+//! and would compile the whole AWS SDK a second time (minutes and gigabytes
+//! on a clean CI machine).
 
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
 
-/// A running `cargo lambda watch`.
+/// The Lambda runtimes started so far, one per function.
 pub struct LocalLambda {
     root: PathBuf,
-    port: u16,
-    child: Child,
     scratch: PathBuf,
+    env: BTreeMap<String, String>,
+    running: Mutex<BTreeMap<String, Runtime>>,
+}
+
+/// One function's runtime API server and the function process polling it.
+struct Runtime {
+    port: u16,
+    watch: Child,
+    function: Child,
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        for child in [&mut self.function, &mut self.watch] {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
 
 /// The venv's bin directory (cargo-lambda, zig).
@@ -46,72 +70,133 @@ fn ensure_cargo_lambda(root: &Path) -> Result<PathBuf, String> {
     Ok(exe)
 }
 
+/// The directory holding the workspace's binaries: the e2e test binary
+/// runs from `<target>/<profile>/deps`.
+fn bin_dir() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    exe.parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .ok_or_else(|| format!("no target directory above {}", exe.display()))
+}
+
+/// Builds the function binaries once per run, in the same invocation shape
+/// as `cargo test --workspace` (so nothing is rebuilt after that command).
+fn build_functions(root: &Path, scratch: &Path) -> Result<PathBuf, String> {
+    static BUILT: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+            let log = scratch.join("build.log");
+            let out = Command::new(cargo)
+                .args(["test", "--workspace", "--locked", "--no-run"])
+                .current_dir(root)
+                .output()
+                .map_err(|e| format!("cargo test --no-run: {e}"))?;
+            let _ = std::fs::write(&log, &out.stderr);
+            if !out.status.success() {
+                return Err(format!(
+                    "building the functions failed:\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+            bin_dir()
+        })
+        .clone()
+}
+
 fn free_port() -> Result<u16, String> {
     let l = TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     l.local_addr().map(|a| a.port()).map_err(|e| e.to_string())
 }
 
+/// The shared log file, opened for appending by one more process.
+fn log_handle(scratch: &Path) -> Result<(File, File), String> {
+    let open = || {
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(scratch.join("lambda.log"))
+            .map_err(|e| e.to_string())
+    };
+    Ok((open()?, open()?))
+}
+
 impl LocalLambda {
-    /// Starts `cargo lambda watch` with `env` for the functions. Logs go to
-    /// `scratch/lambda.log` (outside the crates: watch would rebuild on them).
+    /// A runtime for the functions with `env`; each function starts on its
+    /// first invoke. Logs go to `scratch/lambda.log`.
     pub fn start(
         root: &Path,
         scratch: &Path,
         env: &BTreeMap<String, String>,
     ) -> Result<LocalLambda, String> {
-        let exe = ensure_cargo_lambda(root)?;
-        let port = free_port()?;
-        let log = std::fs::File::create(scratch.join("lambda.log")).map_err(|e| e.to_string())?;
-        let err = log.try_clone().map_err(|e| e.to_string())?;
-        let env_file = scratch.join("lambda.env");
-        let lines: String = env.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
-        std::fs::write(&env_file, lines).map_err(|e| e.to_string())?;
-        let path = format!(
-            "{}:{}",
-            venv_bin(root).display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
-        let mut cmd = Command::new(exe);
-        // --timeout: how long an invoke waits for the answer (scan may run 15 minutes in infra/).
-        // The deadline the function sees is cargo lambda's fixed 600000, read as a budget.
-        cmd.args([
-            "lambda",
-            "watch",
-            "--timeout",
-            "900",
-            "--invoke-address",
-            "127.0.0.1",
-            "--ignore-changes",
-        ])
-        .arg("--invoke-port")
-        .arg(port.to_string())
-        .arg("--env-file")
-        .arg(&env_file)
-        .env("PATH", path)
-        .current_dir(root)
-        .stdin(Stdio::null())
-        .stdout(log)
-        .stderr(err);
-        // Its own process group, so the guard stops the runtime and the
-        // function processes it spawned, and nothing else.
-        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let child = cmd
-            .spawn()
-            .map_err(|e| format!("cargo lambda watch: {e}"))?;
-        let l = LocalLambda {
+        ensure_cargo_lambda(root)?;
+        build_functions(root, scratch)?;
+        File::create(scratch.join("lambda.log")).map_err(|e| e.to_string())?;
+        Ok(LocalLambda {
             root: root.to_path_buf(),
-            port,
-            child,
             scratch: scratch.to_path_buf(),
-        };
-        l.wait_listening()?;
-        Ok(l)
+            env: env.clone(),
+            running: Mutex::new(BTreeMap::new()),
+        })
     }
 
-    /// Polls until the runtime accepts connections (about a second).
-    fn wait_listening(&self) -> Result<(), String> {
+    /// Starts `function`'s runtime API server and the function itself.
+    fn spawn(&self, function: &str) -> Result<Runtime, String> {
+        let exe = venv_bin(&self.root).join("cargo-lambda");
+        let port = free_port()?;
+        let (out, err) = log_handle(&self.scratch)?;
+        // --timeout: how long an invoke waits for the answer (scan may run 15 minutes in infra/).
+        let watch = Command::new(exe)
+            .args(["lambda", "watch", "--only-lambda-apis", "--timeout", "900"])
+            .args(["--invoke-address", "127.0.0.1", "--invoke-port"])
+            .arg(port.to_string())
+            .current_dir(&self.root)
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .map_err(|e| format!("cargo lambda watch: {e}"))?;
+        let mut watch = watch;
+        // The function exits when its runtime API refuses it: wait first.
+        if let Err(e) = self.wait_listening(port) {
+            let _ = watch.kill();
+            let _ = watch.wait();
+            return Err(e);
+        }
+        let binary = build_functions(&self.root, &self.scratch)?.join(function);
+        let (out, err) = log_handle(&self.scratch)?;
+        let spawned = Command::new(&binary)
+            .envs(&self.env)
+            .env("AWS_LAMBDA_FUNCTION_NAME", function)
+            .env("AWS_LAMBDA_FUNCTION_VERSION", "1")
+            .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "512")
+            .env(
+                "AWS_LAMBDA_RUNTIME_API",
+                format!("http://127.0.0.1:{port}/.rt"),
+            )
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn();
+        match spawned {
+            Ok(function) => Ok(Runtime {
+                port,
+                watch,
+                function,
+            }),
+            Err(e) => {
+                let _ = watch.kill();
+                let _ = watch.wait();
+                Err(format!("{}: {e}", binary.display()))
+            }
+        }
+    }
+
+    /// Polls until the runtime API accepts connections (about a second).
+    fn wait_listening(&self, port: u16) -> Result<(), String> {
         let started = std::time::Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
             if started.elapsed() > std::time::Duration::from_secs(60) {
                 return Err(format!(
                     "cargo lambda watch did not listen:\n{}",
@@ -123,25 +208,37 @@ impl LocalLambda {
         Ok(())
     }
 
+    /// The runtime port of `function`, started on first use; an error when
+    /// the function process has exited (an invoke would wait for it).
+    fn port_of(&self, function: &str) -> Result<u16, String> {
+        let mut running = self.running.lock().map_err(|e| e.to_string())?;
+        if !running.contains_key(function) {
+            let rt = self.spawn(function)?;
+            running.insert(function.to_string(), rt);
+        }
+        let rt = running
+            .get_mut(function)
+            .ok_or_else(|| format!("{function}: not started"))?;
+        if let Ok(Some(status)) = rt.function.try_wait() {
+            return Err(format!("{function} exited ({status}):\n{}", self.log()));
+        }
+        Ok(rt.port)
+    }
+
     /// Invokes `function` with `event`; the function's answer, or its error text.
     pub fn invoke(&self, function: &str, event: &Value) -> Result<Value, String> {
+        let port = self.port_of(function)?;
         let data = self.scratch.join("event.json");
         std::fs::write(&data, event.to_string()).map_err(|e| e.to_string())?;
         let exe = venv_bin(&self.root).join("cargo-lambda");
+        // Only-APIs mode serves one function, under the name `_`.
         let out = Command::new(exe)
-            .args([
-                "lambda",
-                "invoke",
-                "--invoke-address",
-                "127.0.0.1",
-                "--output-format",
-                "json",
-            ])
-            .arg("--invoke-port")
-            .arg(self.port.to_string())
+            .args(["lambda", "invoke", "--invoke-address", "127.0.0.1"])
+            .args(["--output-format", "json", "--invoke-port"])
+            .arg(port.to_string())
             .arg("--data-file")
             .arg(&data)
-            .arg(function)
+            .arg("_")
             .current_dir(&self.root)
             .output()
             .map_err(|e| format!("cargo lambda invoke: {e}"))?;
@@ -158,20 +255,8 @@ impl LocalLambda {
             .map_err(|e| format!("{function} answered non-JSON ({e}): {stdout}"))
     }
 
-    /// The runtime's log so far (the functions' JSON lines and EMF lines).
+    /// The runtimes' log so far (the functions' JSON lines and EMF lines).
     pub fn log(&self) -> String {
         std::fs::read_to_string(self.scratch.join("lambda.log")).unwrap_or_default()
-    }
-}
-
-impl Drop for LocalLambda {
-    fn drop(&mut self) {
-        // The process group this guard started: the runtime and its functions.
-        let pgid = self.child.id() as i32;
-        let _ = Command::new("kill")
-            .arg("--")
-            .arg(format!("-{pgid}"))
-            .status();
-        let _ = self.child.wait();
     }
 }
