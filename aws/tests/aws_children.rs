@@ -55,7 +55,7 @@ fn query(
         parent_type: parent_type.into(),
         parent_physical_id: pid.into(),
         parent_model: model,
-        declared,
+        declared: declared.into(),
         account_id: Some("111111111111".into()),
         region: Some("us-east-1".into()),
         partition: Some("aws".into()),

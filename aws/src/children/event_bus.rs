@@ -115,7 +115,8 @@ mod tests {
                     physical_id: Some("plain".into()),
                     ..Default::default()
                 },
-            ],
+            ]
+            .into(),
             ..Default::default()
         };
         let live = vec![

@@ -215,7 +215,7 @@ mod tests {
             parent_type: "AWS::Lambda::Function".into(),
             parent_physical_id: "app-fn".into(),
             parent_model: json!({"Arn": "arn:aws:lambda:us-east-1:1:function:app-fn"}),
-            declared,
+            declared: declared.into(),
             ..Default::default()
         }
     }

@@ -232,7 +232,7 @@ mod tests {
             parent_logical_id: "Topic".into(),
             parent_type: "AWS::SNS::Topic".into(),
             parent_physical_id: "arn:aws:sns:us-east-1:1:t".into(),
-            declared: vec![topic, sub],
+            declared: vec![topic, sub].into(),
             account_id: Some("1".into()),
             ..Default::default()
         }

@@ -4,6 +4,7 @@
 use crate::declared::DeclaredValue;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// A declared resource of the stack, as enumerators see it when matching.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -88,8 +89,9 @@ pub struct ChildQuery {
     pub parent_physical_id: String,
     /// The parent's live model (already read in pass 1).
     pub parent_model: Value,
-    /// Every declared resource of the stack (condition-true, created).
-    pub declared: Vec<DeclaredResource>,
+    /// Every declared resource of the stack (condition-true, created),
+    /// shared by every parent's query (a copy each would grow as n²).
+    pub declared: Arc<[DeclaredResource]>,
     /// The stack's account id.
     pub account_id: Option<String>,
     /// The stack's region.

@@ -80,7 +80,7 @@ impl Pipeline {
         template: &Template,
         out: &Compared,
     ) -> Vec<(usize, Arc<dyn ChildEnumerator>, ChildQuery)> {
-        let declared: Vec<DeclaredResource> = out
+        let declared: Arc<[DeclaredResource]> = out
             .records
             .iter()
             .map(|r| DeclaredResource {
