@@ -7,7 +7,8 @@
 #   --arm64       (default) Graviton; needs the aarch64-unknown-linux-gnu
 #                 standard library: rustup target add aarch64-unknown-linux-gnu
 #   --x86-64      matches -c architecture=x86_64 in infra/
-#   --debug       unoptimised, quicker to build (the emulator deploy test)
+#   --debug       unoptimised, quicker to build (the emulator deploy test);
+#                 otherwise the `lambda` profile (size-optimised, fat LTO)
 #   --lambda-dir  where <binary>/bootstrap.zip go; default
 #                 ${CARGO_TARGET_DIR:-target}/lambda, which is infra's default
 #                 context lambdaAssets
@@ -18,7 +19,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 ARCH="--arm64"
-PROFILE=(--release)
+# The lambda profile (Cargo.toml): optimised for size, zips under 10 MB.
+PROFILE=(--profile lambda)
 LAMBDA_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/lambda"
 while [[ $# -gt 0 ]]; do
   case "$1" in

@@ -1,29 +1,34 @@
 #!/usr/bin/env bash
 # Measures the scan function for docs/functions.md:
-#   1. the release zip (cargo lambda build --release --x86-64, as infra/ deploys it);
-#   2. peak memory of the release binary scanning one N-resource stack (default
-#      300 SQS queues) through the local Lambda runtime against the emulator:
-#      a first scan (inventory), then every queue changed out of band and a
-#      second scan (N findings, one notice rendered and published).
+#   1. the zip infra/ deploys (scripts/build-functions.sh --x86-64, release);
+#   2. peak memory of the zip's own `bootstrap` scanning one N-resource stack
+#      (default 300 SQS queues) through the local Lambda runtime against the
+#      emulator: a first scan (inventory), then every queue changed out of
+#      band and a second scan (N findings, one notice rendered and published).
 #
-#   scripts/measure-scan.sh [N]
+#   scripts/measure-scan.sh [N] [LAMBDA_DIR]
 #
-# Starts its own emulator (scripts/emulator.sh) and cargo lambda watch, and
-# stops both on exit. Prints `zip_bytes=... peak_rss_kib=...`.
+# LAMBDA_DIR: zips already built by scripts/build-functions.sh (skips the
+# build). Starts its own emulator (scripts/emulator.sh), the runtime API
+# (cargo lambda watch --only-lambda-apis) and the function, and stops them on
+# exit. Prints `zip_bytes=... peak_rss_kib=...`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 N="${1:-300}"
+ZIPS="${2:-}"
 STACK=MeasureBig
 BIN=realdrift-scan
 VENV="${REALDRIFT_VENV:-$ROOT/.venv}"
 WORK="$(mktemp -d)"
 export REALDRIFT_EMULATOR_DIR="$WORK/emulator" REALDRIFT_MOTO_PORT=0 REALDRIFT_CLOUDCONTROL_PORT=0
 WATCH_PID=""
+FN_PID=""
 
 cleanup() {
-  # Only what this script started: the watch process group, the emulator.
-  [[ -n "$WATCH_PID" ]] && kill -- "-$WATCH_PID" 2>/dev/null || true
+  # Only what this script started: the function, the watch, the emulator.
+  [[ -n "$FN_PID" ]] && kill "$FN_PID" 2>/dev/null || true
+  [[ -n "$WATCH_PID" ]] && kill "$WATCH_PID" 2>/dev/null || true
   scripts/emulator.sh stop >/dev/null 2>&1 || true
   rm -rf "$WORK"
 }
@@ -35,9 +40,15 @@ if [[ ! -x "$VENV/bin/cargo-lambda" ]]; then
 fi
 export PATH="$VENV/bin:$PATH"
 
-echo "== release zip" >&2
-cargo lambda build --release --x86-64 --bin "$BIN" --output-format zip --lambda-dir "$WORK/zips" >&2
-ZIP_BYTES=$(stat -c %s "$WORK/zips/$BIN/bootstrap.zip")
+if [[ -z "$ZIPS" ]]; then
+  echo "== release zips (scripts/build-functions.sh --x86-64)" >&2
+  ZIPS="$WORK/zips"
+  scripts/build-functions.sh --x86-64 --lambda-dir "$ZIPS" >/dev/null
+fi
+ZIP_BYTES=$(stat -c %s "$ZIPS/$BIN/bootstrap.zip")
+"$VENV/bin/python" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("bootstrap", sys.argv[2])' \
+  "$ZIPS/$BIN/bootstrap.zip" "$WORK"
+chmod +x "$WORK/bootstrap"
 
 echo "== $N-resource stack on the emulator" >&2
 "$VENV/bin/python" - "$N" "$WORK/big.json" <<'PY'
@@ -64,23 +75,30 @@ PY
 env | grep -E '^AWS_' >>"$WORK/around.env"
 
 PORT=$("$VENV/bin/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-set -m
-cargo lambda watch --release --bin "$BIN" --ignore-changes -A 127.0.0.1 -P "$PORT" \
-  --env-file "$WORK/around.env" >"$WORK/watch.log" 2>&1 &
+cargo lambda watch --only-lambda-apis -A 127.0.0.1 -P "$PORT" >"$WORK/watch.log" 2>&1 &
 WATCH_PID=$!
-set +m
 for _ in $(seq 300); do
   (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
   sleep 0.2
 done
+# The zip's binary, as Lambda would run it, polling this runtime API.
+(
+  set -a
+  # shellcheck disable=SC1091
+  . "$WORK/around.env"
+  exec env AWS_LAMBDA_FUNCTION_NAME="$BIN" AWS_LAMBDA_FUNCTION_VERSION=1 \
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE=512 AWS_LAMBDA_RUNTIME_API="http://127.0.0.1:$PORT/.rt" \
+    "$WORK/bootstrap"
+) >>"$WORK/watch.log" 2>&1 &
+FN_PID=$!
 
 invoke() {
   echo '{"stacks": ["'"$STACK"'"]}' >"$WORK/event.json"
-  cargo lambda invoke -A 127.0.0.1 -P "$PORT" --data-file "$WORK/event.json" "$BIN" >"$WORK/out.json" \
+  cargo lambda invoke -A 127.0.0.1 -P "$PORT" --data-file "$WORK/event.json" _ >"$WORK/out.json" \
     || { cat "$WORK/watch.log" >&2; exit 1; }
 }
 
-echo "== first scan (inventory; builds the release binary on first use)" >&2
+echo "== first scan (inventory)" >&2
 invoke
 echo "== every queue changed out of band, second scan" >&2
 "$VENV/bin/python" - "$N" <<'PY'
@@ -93,12 +111,5 @@ PY
 invoke
 FINDINGS=$("$VENV/bin/python" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["stacks"][0]["findings"]), " ".join(d["announced"]["'"$STACK"'"]))' "$WORK/out.json")
 
-# The function process this script's watch started (watchexec gives it its
-# own process group): the one whose runtime API is this watch's port.
-FN_PID=""
-for p in $(pgrep -x "$BIN" || true); do
-  tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -q "^AWS_LAMBDA_RUNTIME_API=.*:$PORT" && FN_PID=$p
-done
-[[ -n "$FN_PID" ]] || { echo "function process not found" >&2; exit 1; }
 PEAK_KIB=$(awk '/^VmHWM:/ {print $2}' "/proc/$FN_PID/status")
 echo "resources=$N findings_and_announced=\"$FINDINGS\" zip_bytes=$ZIP_BYTES peak_rss_kib=$PEAK_KIB"
