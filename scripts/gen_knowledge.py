@@ -681,6 +681,33 @@ class Botocore:
                 return model, model["shapes"].get(op["input"]["shape"])
         return None
 
+    def read_output(self, cfn_type):
+        """(model, shape) describing one resource in the answer of the
+        operation that reads a type (Get<Name>, Describe<Name>,
+        Describe<Name>s): the output itself, or its one member holding the
+        resource (`DBInstances` -> `DBInstance`, `Table`)."""
+        _, svc, name = cfn_type.split("::")
+        model = self.models.get(re.sub(r"[^a-z0-9]", "", svc.lower()))
+        if not model:
+            return None
+        for op_name in ("Get" + name, "Describe" + name, "Describe" + name + "s"):
+            op = model["operations"].get(op_name)
+            if not op or "output" not in op:
+                continue
+            out = model["shapes"].get(op["output"]["shape"]) or {}
+            members = out.get("members") or {}
+            for k in (name, name + "s", name + "Description", name + "Detail"):
+                m = next((v for mk, v in members.items() if mk.lower() == k.lower()), None)
+                if m is None:
+                    continue
+                shape = model["shapes"].get(m["shape"]) or {}
+                if shape.get("type") == "list":
+                    shape = model["shapes"].get(shape["member"]["shape"]) or {}
+                if shape.get("type") == "structure":
+                    return model, shape
+            return model, out
+        return None
+
     @staticmethod
     def member(model, shape, name):
         """The member of a structure matching a CloudFormation property name."""
@@ -798,6 +825,7 @@ def generate(spec, boto, snap):
             return n.get("enum")
 
         create = boto.create_input(t)
+        read = boto.read_output(t)
         for path, name, p in props:
             if not writable(doc, path):
                 continue
@@ -880,6 +908,18 @@ def generate(spec, boto, snap):
             # 3. The service API model's documentation of the same member.
             if create and not known(t, path):
                 model, shape = create
+                member = None
+                for seg in path.split("."):
+                    member, shape = Botocore.member(model, shape, seg)
+                    if member is None:
+                        break
+                if member is not None:
+                    hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind, spelled)
+                    if hit:
+                        add_default(t, path, hit[0], "api-model", hit[1])
+            # 4. The same member as the read operation's answer documents it.
+            if read and not known(t, path):
+                model, shape = read
                 member = None
                 for seg in path.split("."):
                     member, shape = Botocore.member(model, shape, seg)
