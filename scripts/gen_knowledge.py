@@ -130,6 +130,12 @@ DEFAULT_SENTENCES = [
         + VALUE + r"(?P<tail>)\s*\.?$",
         re.I,
     ),
+    # "For most scenarios, it is recommended to use the default protection
+    # level, `ACTIVE_UNDER_DDOS`." (a quoted value naming the default).
+    re.compile(
+        r"^(?:for\s+most\s+scenarios,\s+)?it\s+is\s+recommended\s+to\s+use\s+the\s+default\s+[a-z]+(?:\s+[a-z]+)?,\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$",
+        re.I,
+    ),
     # "The minimum number is 1, the maximum is 3, and the default (if you
     # don't specify otherwise) is 3."
     re.compile(
@@ -914,9 +920,19 @@ def generate(spec, boto, snap):
                     if member is None:
                         break
                 if member is not None:
-                    hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind, spelled)
+                    api_text = strip_html(member.get("documentation"))
+                    hit = stated_default(api_text, kind, enum, name, item_kind, spelled)
                     if hit:
                         add_default(t, path, hit[0], "api-model", hit[1])
+                    if single and not known(t, path + "." + single[0]):
+                        # The same one-member block rule ("If no deployment
+                        # controller is specified, the default value of `ECS`
+                        # is used." for `DeploymentController.Type`).
+                        mname, mp = single
+                        mnode = schema_node_at(doc, path + "." + mname) or {}
+                        hit = stated_default(api_text, kind_of(mp) or mnode.get("type"), mnode.get("enum"), name)
+                        if hit:
+                            add_default(t, path + "." + mname, hit[0], "api-model", hit[1])
             # 4. The same member as the read operation's answer documents it.
             if read and not known(t, path):
                 model, shape = read
