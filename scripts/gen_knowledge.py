@@ -42,12 +42,14 @@ MAX_DEPTH = 6
 # --------------------------------------------------------------------------
 
 NUM = r"-?[0-9]{1,3}(?:,[0-9]{3})+|-?[0-9]+(?:\.[0-9]+)?"
-VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|'[^']+'|" + NUM + r"|[A-Za-z0-9_.:/+-]+)"
+# A bare token never ends in the sentence's full stop ("The default value
+# is S3.").
+VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|'[^']+'|" + NUM + r"|[A-Za-z0-9_:/+-](?:[A-Za-z0-9_.:/+-]*[A-Za-z0-9_:/+-])?)"
 UNIT = r"(?:\s+(?P<unit>[A-Za-z]+))?"
 # What may follow the value: nothing, a parenthetical, "or <the same in other
 # units>", or ", but ..." - never a condition.
 # ", which sends requests to targets using HTTP/1.1" only explains the value.
-TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?,\s*which\s+[^.]*|\s+by\s+default|\s+if\s+no\s+value\s+is\s+provided)?)\s*\.?$"
+TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|\s+if\s+no\s+value\s+is\s+provided)?)\s*\.?$"
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
     r"^(?:the\s+)?default(?:\s+value)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
@@ -61,7 +63,8 @@ DEFAULT_PREFIXES = [
     r"^if\s+(?:not\s+specified|omitted|unspecified|no\s+value\s+is\s+(?:specified|provided)|"
     r"this\s+(?:property|parameter|field|value)\s+is\s+(?:omitted|not\s+specified)|"
     r"you\s+(?:don't|do\s+not)\s+specify\s+(?:a\s+value(?:\s+for\s+`(?P<own>[A-Za-z0-9]+)`)?|this\s+(?:property|parameter|value)|one)),?\s+"
-    r"(?:the\s+default(?:\s+value)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to|"
+    # "If not specified, the default port used is `8182`."
+    r"(?:the\s+default(?:\s+value)?(?:\s+[a-z]+\s+used)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to|"
     r"aws\s+cloudformation\s+uses\s+the\s+default\s+value\s+of)\s+",
 ]
 DEFAULT_SENTENCES = [
@@ -136,6 +139,9 @@ DEFAULT_SENTENCES = [
         r"^(?:for\s+most\s+scenarios,\s+)?it\s+is\s+recommended\s+to\s+use\s+the\s+default\s+[a-z]+(?:\s+[a-z]+)?,\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$",
         re.I,
     ),
+    # "By default, the scope is set to `Global` if no value is provided."
+    # (a one-word subject: the property itself).
+    re.compile(r"^by\s+default,?\s+the\s+[a-z]+\s+is\s+set\s+to\s+" + VALUE + TAIL, re.I),
     # "The minimum number is 1, the maximum is 3, and the default (if you
     # don't specify otherwise) is 3."
     re.compile(
@@ -298,14 +304,15 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelle
     # as a string.
     if kind == "string" and NUMBER.match(text) and (spelled is None or text in spelled):
         return text
-    if kind == "string" and re.match(r"^[A-Z][A-Z0-9_]+$", text):
+    # "Default is NULL" states no value at all.
+    if kind == "string" and re.match(r"^[A-Z][A-Z0-9_]+$", text) and text != "NULL":
         return text
     return None
 
 
 # Tails that only restate the default: "(i.e., backups are disabled for
 # this cluster)", "by default", "if no value is provided".
-RESTATING_TAIL = re.compile(r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|if\s+no\s+value\s+is\s+provided)\s*$", re.I)
+RESTATING_TAIL = re.compile(r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|if\s+no\s+value\s+is\s+(?:provided|specified))\s*$", re.I)
 
 
 def tail_ok(m):
@@ -316,6 +323,11 @@ def tail_ok(m):
 # "Valid values are: `LINUX` (default), `WINDOWS_SERVER_2019_CORE` , ...":
 # the one value the list marks as the default.
 VALID_LIST_DEFAULT = re.compile(r"^valid\s+values\s*(?:are|include)?\s*:?\s.*?`(?P<v>[^`]+)`\s*\((?:the\s+)?default\)", re.I)
+# "- `instance` - Register targets by instance ID. This is the default
+# value.": a listed value whose own item calls it the default.
+ITEM_DEFAULT_LINE = re.compile(
+    r"^(?:[-*]\s*)?`(?P<v>[^`]+)`\s*[-–:]\s+[^`]*?\bthis\s+is\s+the\s+default(?:\s+(?:value|option|setting|mode))?\s*\.", re.I
+)
 # "Enabled by default." / "This option is disabled by default and there are
 # no additional costs to use this feature." (a switch of its own).
 SWITCH_SENTENCE = re.compile(
@@ -391,6 +403,12 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     """(value, sentence) for the one unconditioned default a doc text
     states, else None."""
     found = []
+    for line in re.split(r"\n+", doc or ""):
+        m = ITEM_DEFAULT_LINE.match(line.strip())
+        if m:
+            v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
+            if v is not None:
+                found.append((v, line.strip()))
     for s in sentences(doc):
         m = DEFAULT_ITEM.match(s)
         if m:
