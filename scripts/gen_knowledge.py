@@ -67,11 +67,14 @@ DEFAULT_PREFIXES = [
     r"(?:the\s+default(?:\s+value)?(?:\s+[a-z]+\s+used)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to|"
     r"aws\s+cloudformation\s+uses\s+the\s+default\s+value\s+of)\s+",
 ]
-DEFAULT_SENTENCES = [
-    # "The default value is infinite (-1)." (the number in parentheses;
-    # before the general prefixes, which would take the word).
-    re.compile(r"^the\s+default(?:\s+value)?\s+is\s+[a-z]+\s+\((?P<v>-?[0-9]+)\)(?P<tail>)\s*\.?$", re.I),
-] + [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_PREFIXES] + [
+# "The default value is infinite (-1)." / "If it is not included, it
+# defaults to a slash (/)." (the literal in parentheses, taken as quoted;
+# tried before the general prefixes, which would take the word).
+LITERAL_IN_PARENS = re.compile(
+    r"^(?:the\s+default(?:\s+value)?\s+is|if\s+it\s+is\s+not\s+included,\s+it\s+defaults\s+to)\s+(?:an?\s+)?[a-z]+\s+\((?P<v>-?[0-9]+|/)\)(?P<tail>)\s*\.?$",
+    re.I,
+)
+DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_PREFIXES] + [
     # "If you do not specify a health check grace period value, the default
     # value of 0 is used." / "..., the default value of one hour is applied."
     re.compile(
@@ -297,7 +300,11 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelle
         if INTEGER.match(text):
             return int(text)
         return float(text) if NUMBER.match(text) else None
-    if kind == "string" and q:
+    # `null` states no value at all.
+    if kind == "string" and q and text != "null":
+        return text
+    # A dated API version ("The default value is 2015-10-08.").
+    if kind == "string" and re.match(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", text):
         return text
     # A number stated for a property the schema types as a string
     # ("DurationInSeconds": "the default of 0 is used"): the read returns it
@@ -315,8 +322,16 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelle
 RESTATING_TAIL = re.compile(r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|if\s+no\s+value\s+is\s+(?:provided|specified))\s*$", re.I)
 
 
+# An explaining ", which ..." tail ("which enables public access for your
+# Kubernetes API server") is conditioned only by a real condition word.
+WHICH_TAIL = re.compile(r"^(?:\s*\([^)]*\))?\s*,?\s*which\b", re.I)
+WHICH_CONDITION = re.compile(r"\b(?:if|when|unless|except|only)\b", re.I)
+
+
 def tail_ok(m):
     tail = m.groupdict().get("tail") or ""
+    if WHICH_TAIL.match(tail):
+        return not WHICH_CONDITION.search(tail)
     return RESTATING_TAIL.match(tail) is not None or not CONDITION_WORDS.search(tail)
 
 
@@ -425,7 +440,8 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
         for rx in DEFAULT_SENTENCES:
             m = rx.match(s)
             if m and tail_ok(m) and names_this(m, prop_name):
-                v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc, item_kind, spelled)
+                raw = "`" + m.group("v") + "`" if rx is LITERAL_IN_PARENS else m.group("v")
+                v = parse_value(raw, kind, enum, m.groupdict().get("unit"), prop_name, doc, item_kind, spelled)
                 if v is not None:
                     found.append((v, s))
                 break
