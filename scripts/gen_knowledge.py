@@ -42,11 +42,14 @@ MAX_DEPTH = 6
 # --------------------------------------------------------------------------
 
 NUM = r"-?[0-9]{1,3}(?:,[0-9]{3})+|-?[0-9]+(?:\.[0-9]+)?"
-VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|" + NUM + r"|[A-Za-z0-9_.:/+-]+)"
+# A bare token never ends in the sentence's full stop ("The default value
+# is S3.").
+VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|'[^']+'|" + NUM + r"|[A-Za-z0-9_:/+-](?:[A-Za-z0-9_.:/+-]*[A-Za-z0-9_:/+-])?)"
 UNIT = r"(?:\s+(?P<unit>[A-Za-z]+))?"
 # What may follow the value: nothing, a parenthetical, "or <the same in other
 # units>", or ", but ..." - never a condition.
-TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|\s+by\s+default|\s+if\s+no\s+value\s+is\s+provided)?)\s*\.?$"
+# ", which sends requests to targets using HTTP/1.1" only explains the value.
+TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|\s+if\s+no\s+value\s+is\s+provided)?)\s*\.?$"
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
     r"^(?:the\s+)?default(?:\s+value)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
@@ -54,16 +57,35 @@ DEFAULT_PREFIXES = [
     r"^by\s+default,?\s+(?:this\s+(?:value|property|parameter|setting)\s+is\s+(?:set\s+to\s+)?|the\s+value\s+is\s+)",
     r"^if\s+no\s+value\s+is\s+provided,\s+(?:the\s+value|it)\s+will\s+default\s+to\s+",
     r"^if\s+no\s+value\s+is\s+provided,\s+the\s+[a-z ]{1,40}\s+will\s+be\s+set\s+to\s+",
-    r"^if\s+(?:not\s+specified|omitted|unspecified|you\s+(?:don't|do\s+not)\s+specify\s+(?:a\s+value|this\s+(?:property|parameter|value)|one)),?\s+"
-    r"(?:the\s+default(?:\s+value)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to|"
+    # "If no value is specified, the default is `UNCOMPRESSED`." / "If you
+    # don't specify a value for `RequestInterval`, the default value is `30`
+    # seconds." (the named property must be this one: `own`).
+    r"^if\s+(?:not\s+specified|omitted|unspecified|no\s+value\s+is\s+(?:specified|provided)|"
+    r"this\s+(?:property|parameter|field|value)\s+is\s+(?:omitted|not\s+specified)|"
+    r"you\s+(?:don't|do\s+not)\s+specify\s+(?:a\s+value(?:\s+for\s+`(?P<own>[A-Za-z0-9]+)`)?|this\s+(?:property|parameter|value)|one)),?\s+"
+    # "If not specified, the default port used is `8182`."
+    r"(?:the\s+default(?:\s+value)?(?:\s+[a-z]+\s+used)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to|"
     r"aws\s+cloudformation\s+uses\s+the\s+default\s+value\s+of)\s+",
 ]
-DEFAULT_SENTENCES = [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_PREFIXES] + [
+# "The default value is infinite (-1)." / "If it is not included, it
+# defaults to a slash (/)." (the literal in parentheses, taken as quoted;
+# tried before the general prefixes, which would take the word).
+LITERAL_IN_PARENS = re.compile(
+    r"^(?:the\s+default(?:\s+value)?\s+is|if\s+it\s+is\s+not\s+included,\s+it\s+defaults\s+to)\s+(?:an?\s+)?[a-z]+\s+\((?P<v>-?[0-9]+|/)\)(?P<tail>)\s*\.?$",
+    re.I,
+)
+DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_PREFIXES] + [
     # "If you do not specify a health check grace period value, the default
     # value of 0 is used." / "..., the default value of one hour is applied."
     re.compile(
-        r"^(?:if\s+you\s+(?:don't|do\s+not)\s+specify\s+[^,]{1,80},\s+|if\s+you\s+omit\s+this\s+(?:field|property|parameter),\s+)?the\s+default(?:\s+value)?\s+of\s+"
-        + VALUE + UNIT + r"\s+is\s+(?:used|applied)(?P<tail>)\s*\.?$",
+        r"^(?:if\s+you\s+(?:don't|do\s+not)\s+specify\s+[^,]{1,80},\s+|if\s+you\s+omit\s+this\s+(?:field|property|parameter),\s+"
+        # "If no deployment controller is specified, the default value of
+        # `ECS` is used." / "If this parameter is omitted, the default
+        # setting of `MUTABLE` will be used which will allow image tags to
+        # be overwritten." (`subj` must name this property).
+        r"|if\s+no\s+(?P<subj>[a-z][a-z ]{1,40}?)\s+is\s+specified,\s+|if\s+this\s+(?:field|property|parameter)\s+is\s+omitted,\s+)?"
+        r"the\s+default(?:\s+value|\s+setting)?\s+of\s+"
+        + VALUE + UNIT + r"\s+(?:is|will\s+be)\s+(?:used|applied)(?P<tail>,?\s+which\s+[^.]*)?\s*\.?$",
         re.I,
     ),
     # "Short polling is used as the default or when you specify 0 for this
@@ -73,6 +95,56 @@ DEFAULT_SENTENCES = [re.compile(p + VALUE + UNIT + TAIL, re.I) for p in DEFAULT_
         + VALUE + UNIT + r"\s+for\s+this\s+(?:property|parameter)(?P<tail>)\s*\.?$",
         re.I,
     ),
+    # "`EC2` is the default health check and cannot be disabled." /
+    # "`CodeDeployDefault.OneAtATime` is the default deployment
+    # configuration." (a quoted value only).
+    re.compile(
+        r"^(?P<v>`[^`]+`)\s+is\s+the\s+default(?:\s+[a-z]+){0,2}(?P<tail>\s+and\s+cannot\s+be\s+(?:disabled|changed))?\s*\.?$",
+        re.I,
+    ),
+    # "- `BUFFERED` – This is the default option." / "`IPV4` – ( the
+    # default ) The DB cluster uses only IPv4 addresses for communication."
+    re.compile(
+        r"^(?P<v>`[^`]+`)\s*[-–:]\s*(?:\(\s*the\s+default\s*\)|this\s+is\s+the\s+default(?:\s+(?:option|value|setting|mode))?\s*\.)(?P<tail>)",
+        re.I,
+    ),
+    # "This is `ENABLED` by default." / "The `STANDARD` option is selected
+    # by default if no value is specified."
+    re.compile(r"^(?:this|it)\s+is\s+" + VALUE + r"\s+by\s+default(?P<tail>)\s*\.?$", re.I),
+    re.compile(
+        r"^the\s+(?P<v>`[^`]+`)\s+(?:option|value|setting|mode)\s+is\s+(?:selected|used)\s+by\s+default"
+        r"(?P<tail>\s+if\s+no\s+value\s+is\s+(?:specified|provided))?\s*\.?$",
+        re.I,
+    ),
+    # "When the `JobMode` field is missing or null, `SCRIPT` is assigned as
+    # the default value." (`own` must be this property).
+    re.compile(
+        r"^when\s+the\s+`(?P<own>[A-Za-z0-9]+)`\s+(?:field|property|parameter)\s+is\s+missing(?:\s+or\s+null)?,\s+"
+        r"(?P<v>`[^`]+`)\s+is\s+(?:assigned|used)\s+as\s+the\s+default(?:\s+value)?(?P<tail>)\s*\.?$",
+        re.I,
+    ),
+    # "If not specified, `Default` is used." / "If you don't specify a
+    # value, `ipv4` is used by default."
+    re.compile(
+        r"^if\s+(?:not\s+specified|omitted|unspecified|you\s+(?:don't|do\s+not)\s+specify\s+a\s+value),\s+(?P<v>`[^`]+`)\s+is\s+used(?P<tail>\s+by\s+default)?\s*\.?$",
+        re.I,
+    ),
+    # "If you don't specify a priority, the service uses the default value
+    # 0." (`subj` must name this property).
+    re.compile(
+        r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+an?\s+(?P<subj>[a-z][a-z ]{1,40}?),\s+the\s+service\s+uses\s+the\s+default\s+value\s+"
+        + VALUE + r"(?P<tail>)\s*\.?$",
+        re.I,
+    ),
+    # "For most scenarios, it is recommended to use the default protection
+    # level, `ACTIVE_UNDER_DDOS`." (a quoted value naming the default).
+    re.compile(
+        r"^(?:for\s+most\s+scenarios,\s+)?it\s+is\s+recommended\s+to\s+use\s+the\s+default\s+[a-z]+(?:\s+[a-z]+)?,\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$",
+        re.I,
+    ),
+    # "By default, the scope is set to `Global` if no value is provided."
+    # (a one-word subject: the property itself).
+    re.compile(r"^by\s+default,?\s+the\s+[a-z]+\s+is\s+set\s+to\s+" + VALUE + TAIL, re.I),
     # "The minimum number is 1, the maximum is 3, and the default (if you
     # don't specify otherwise) is 3."
     re.compile(
@@ -104,8 +176,8 @@ CONDITIONED = [
 # by default." for a boolean switch.
 SWITCH = re.compile(r"\b(?:is|are)\s+(?P<state>enabled|disabled|turned\s+on|turned\s+off)\s+by\s+default\b", re.I)
 CONDITION_WORDS = re.compile(r"\b(?:if|when|unless|except|for\s+(?!example))\b", re.I)
-DEFAULT_ITEM = re.compile(r"^[-*]\s*`(?P<v>[^`]+)`\s*(?:[-–:]\s*)?\((?:the\s+)?default(?:\s+value)?\)", re.I)
-QUOTED = re.compile(r"^(?:``(?P<a>[^`]+)``|`(?P<b>[^`]+)`|\"(?P<c>[^\"]+)\")$")
+DEFAULT_ITEM = re.compile(r"^(?:[-*]\s*)?`(?P<v>[^`]+)`\s*(?:[-–:]\s*)?\((?:the\s+)?default(?:\s+value)?\)", re.I)
+QUOTED = re.compile(r"^(?:``(?P<a>[^`]+)``|`(?P<b>[^`]+)`|\"(?P<c>[^\"]+)\"|'(?P<d>[^']+)')$")
 INTEGER = re.compile(r"^-?[0-9]+$")
 NUMBER = re.compile(r"^-?[0-9]+(?:\.[0-9]+)?$")
 BARE_TOKEN = re.compile(r"^[A-Za-z0-9_.:/+-]+$")
@@ -187,7 +259,7 @@ def unit_fits(unit, prop_name, doc):
     return re.search(r"\b(?:" + words + r")\b", rest, re.I) is not None
 
 
-def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None):
+def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelled=None):
     """The stated value as JSON compatible with the property, or None."""
     raw = raw.strip()
     q = QUOTED.match(raw)
@@ -213,6 +285,11 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None):
     if isinstance(enum, list):
         if text in enum:
             return text
+        # Prose spells an enum value in another case ("set to `Global`" for
+        # `GLOBAL`): the one enum value equal but for case.
+        same = [e for e in enum if isinstance(e, str) and e.lower() == text.lower()]
+        if len(same) == 1:
+            return same[0]
         # An integer enum (`[60, 120, 300, 600]`) states numbers.
         return int(text) if INTEGER.match(text) and int(text) in enum else None
     if kind == "boolean":
@@ -223,27 +300,130 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None):
         if INTEGER.match(text):
             return int(text)
         return float(text) if NUMBER.match(text) else None
-    if kind == "string" and q:
+    # `null` states no value at all.
+    if kind == "string" and q and text != "null":
         return text
-    if kind == "string" and re.match(r"^[A-Z][A-Z0-9_]+$", text):
+    # A dated API version ("The default value is 2015-10-08.").
+    if kind == "string" and re.match(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", text):
+        return text
+    # A number stated for a property the schema types as a string
+    # ("DurationInSeconds": "the default of 0 is used"): the read returns it
+    # as a string.
+    if kind == "string" and NUMBER.match(text) and (spelled is None or text in spelled):
+        return text
+    # "Default is NULL" states no value at all.
+    if kind == "string" and re.match(r"^[A-Z][A-Z0-9_]+$", text) and text != "NULL":
         return text
     return None
 
 
 # Tails that only restate the default: "(i.e., backups are disabled for
 # this cluster)", "by default", "if no value is provided".
-RESTATING_TAIL = re.compile(r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|if\s+no\s+value\s+is\s+provided)\s*$", re.I)
+RESTATING_TAIL = re.compile(r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|if\s+no\s+value\s+is\s+(?:provided|specified))\s*$", re.I)
+
+
+# An explaining ", which ..." tail ("which enables public access for your
+# Kubernetes API server") is conditioned only by a real condition word.
+WHICH_TAIL = re.compile(r"^(?:\s*\([^)]*\))?\s*,?\s*which\b", re.I)
+WHICH_CONDITION = re.compile(r"\b(?:if|when|unless|except|only)\b", re.I)
 
 
 def tail_ok(m):
     tail = m.groupdict().get("tail") or ""
+    if WHICH_TAIL.match(tail):
+        return not WHICH_CONDITION.search(tail)
     return RESTATING_TAIL.match(tail) is not None or not CONDITION_WORDS.search(tail)
 
 
-def stated_default(doc, kind, enum, prop_name, item_kind=None):
+# "Valid values are: `LINUX` (default), `WINDOWS_SERVER_2019_CORE` , ...":
+# the one value the list marks as the default.
+VALID_LIST_DEFAULT = re.compile(r"^valid\s+values\s*(?:are|include)?\s*:?\s.*?`(?P<v>[^`]+)`\s*\((?:the\s+)?default\)", re.I)
+# "- `instance` - Register targets by instance ID. This is the default
+# value.": a listed value whose own item calls it the default.
+ITEM_DEFAULT_LINE = re.compile(
+    r"^(?:[-*]\s*)?`(?P<v>[^`]+)`\s*[-–:]\s+[^`]*?\bthis\s+is\s+the\s+default(?:\s+(?:value|option|setting|mode))?\s*\.", re.I
+)
+# "Enabled by default." / "This option is disabled by default and there are
+# no additional costs to use this feature." (a switch of its own).
+SWITCH_SENTENCE = re.compile(
+    r"^(?:this\s+(?:option|setting|feature|property|parameter)\s+is\s+)?(?P<state>enabled|disabled)\s+by\s+default\b", re.I
+)
+# "By default, mapping is disabled." / "By default, tags are not copied." /
+# "By default, it isn't encrypted.": the switch is off (or on) with no
+# condition; the participle must name the property ("copied" ->
+# CopyTagsToSnapshot, "encrypted" -> StorageEncrypted).
+BY_DEFAULT_STATE = re.compile(
+    r"^by\s+default,?\s+(?:it|[a-z]+(?:\s+[a-z]+)?)\s+(?P<neg>is\s+not\s+|are\s+not\s+|isn't\s+|aren't\s+|is\s+|are\s+)(?P<w>[a-z]+)\s*\.?$",
+    re.I,
+)
+
+
+def names_this(m, prop_name):
+    """False when a sentence's condition names another property: `own` (a
+    quoted property name) or `subj` (words: "deployment controller" ->
+    DeploymentController) must spell this property."""
+    g = m.groupdict()
+    if g.get("own") and g["own"].lower() != prop_name.lower():
+        return False
+    if g.get("subj"):
+        return camel(g["subj"].split()).lower() == prop_name.lower()
+    return True
+
+
+def participle_names(word, prop_name):
+    """True when a participle ("copied", "encrypted") is the verb the
+    property's name carries (CopyTagsToSnapshot, StorageEncrypted)."""
+    w = word.lower()
+    stems = {w}
+    if w.endswith("ied"):
+        stems.add(w[:-3] + "y")
+    elif w.endswith("ed"):
+        stems.update({w[:-2], w[:-1]})
+    parts = [x.lower() for x in re.findall(r"[A-Z][a-z]*", prop_name)]
+    return any(len(st) >= 4 and p.startswith(st) for st in stems for p in parts)
+
+
+def switch_default(s, kind, enum, prop_name):
+    """The default a sentence states for an on/off switch, else None."""
+    if re.match(r"^(?:if|for)\b", s, re.I):
+        return None
+    m = SWITCH.search(s)
+    if kind == "boolean" and m and re.search(r"enable", prop_name, re.I):
+        return m.group("state").lower() in ("enabled", "turned on")
+    m = SWITCH_SENTENCE.match(s)
+    if m and not CONDITION_WORDS.search(s):
+        on = m.group("state").lower() == "enabled"
+        if kind == "boolean" and re.search(r"enable", prop_name, re.I):
+            return on
+        if kind == "string" and isinstance(enum, list):
+            # An enum that spells the two states (`enable` / `disable`,
+            # `ENABLED` / `DISABLED`).
+            pick = [e for e in enum if isinstance(e, str) and re.match(r"^%s[d]?$" % ("enable" if on else "disable"), e, re.I)]
+            other = [e for e in enum if isinstance(e, str) and re.match(r"^%s[d]?$" % ("disable" if on else "enable"), e, re.I)]
+            if len(pick) == 1 and len(other) == 1:
+                return pick[0]
+        return None
+    m = BY_DEFAULT_STATE.match(s)
+    if m and kind == "boolean":
+        w = m.group("w").lower()
+        neg = "not" in m.group("neg").lower() or "n't" in m.group("neg").lower()
+        if w in ("enabled", "disabled") and re.search(r"enable", prop_name, re.I):
+            return (w == "enabled") != neg
+        if w not in ("enabled", "disabled") and participle_names(w, prop_name):
+            return not neg
+    return None
+
+
+def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     """(value, sentence) for the one unconditioned default a doc text
     states, else None."""
     found = []
+    for line in re.split(r"\n+", doc or ""):
+        m = ITEM_DEFAULT_LINE.match(line.strip())
+        if m:
+            v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
+            if v is not None:
+                found.append((v, line.strip()))
     for s in sentences(doc):
         m = DEFAULT_ITEM.match(s)
         if m:
@@ -251,17 +431,24 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None):
             if v is not None:
                 found.append((v, s))
             continue
+        m = VALID_LIST_DEFAULT.match(s)
+        if m and len(re.findall(r"\(default\)", s, re.I)) == 1:
+            v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
+            if v is not None:
+                found.append((v, s))
+            continue
         for rx in DEFAULT_SENTENCES:
             m = rx.match(s)
-            if m and tail_ok(m):
-                v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc, item_kind)
+            if m and tail_ok(m) and names_this(m, prop_name):
+                raw = "`" + m.group("v") + "`" if rx is LITERAL_IN_PARENS else m.group("v")
+                v = parse_value(raw, kind, enum, m.groupdict().get("unit"), prop_name, doc, item_kind, spelled)
                 if v is not None:
                     found.append((v, s))
                 break
         else:
-            m = SWITCH.search(s)
-            if kind == "boolean" and m and not re.match(r"^(?:if|for)\b", s, re.I) and re.search(r"enable", prop_name, re.I):
-                found.append((m.group("state").lower() in ("enabled", "turned on"), s))
+            hit = switch_default(s, kind, enum or spelled, prop_name)
+            if hit is not None:
+                found.append((hit, s))
     values = {json.dumps(v, sort_keys=True) for v, _ in found}
     # Two different stated defaults = a conditioned default: skip.
     if len(values) != 1:
@@ -534,6 +721,33 @@ class Botocore:
                 return model, model["shapes"].get(op["input"]["shape"])
         return None
 
+    def read_output(self, cfn_type):
+        """(model, shape) describing one resource in the answer of the
+        operation that reads a type (Get<Name>, Describe<Name>,
+        Describe<Name>s): the output itself, or its one member holding the
+        resource (`DBInstances` -> `DBInstance`, `Table`)."""
+        _, svc, name = cfn_type.split("::")
+        model = self.models.get(re.sub(r"[^a-z0-9]", "", svc.lower()))
+        if not model:
+            return None
+        for op_name in ("Get" + name, "Describe" + name, "Describe" + name + "s"):
+            op = model["operations"].get(op_name)
+            if not op or "output" not in op:
+                continue
+            out = model["shapes"].get(op["output"]["shape"]) or {}
+            members = out.get("members") or {}
+            for k in (name, name + "s", name + "Description", name + "Detail"):
+                m = next((v for mk, v in members.items() if mk.lower() == k.lower()), None)
+                if m is None:
+                    continue
+                shape = model["shapes"].get(m["shape"]) or {}
+                if shape.get("type") == "list":
+                    shape = model["shapes"].get(shape["member"]["shape"]) or {}
+                if shape.get("type") == "structure":
+                    return model, shape
+            return model, out
+        return None
+
     @staticmethod
     def member(model, shape, name):
         """The member of a structure matching a CloudFormation property name."""
@@ -583,6 +797,15 @@ class Botocore:
             if member is None:
                 return None
         return shape
+
+
+def api_enum(boto, create, path):
+    """The enum of the API-model member at a CloudFormation path, else None."""
+    shape = boto.shape_at(create, path)
+    if shape and shape.get("type") == "list":
+        shape = boto.shape_at(create, path + ".*")
+    e = (shape or {}).get("enum")
+    return list(e) if isinstance(e, list) else None
 
 
 def typed_or_free(doc, node):
@@ -642,6 +865,7 @@ def generate(spec, boto, snap):
             return n.get("enum")
 
         create = boto.create_input(t)
+        read = boto.read_output(t)
         for path, name, p in props:
             if not writable(doc, path):
                 continue
@@ -654,6 +878,19 @@ def generate(spec, boto, snap):
                 item_kind, enum = items.get("type"), items.get("enum")
                 if item_kind not in ("string", "integer", "number", "boolean"):
                     continue
+            # The API model's enum where the schema states none: a number
+            # stated for a string must be one of them (MediaLive
+            # `SubtitleRows` is `ROWS_24`, not the "24" its text names), and
+            # it spells an on/off switch (`enable` / `disable`).
+            spelled = api_enum(boto, create, path) if enum is None and kind == "string" else None
+            if path.endswith(".*.Key") and any(pp == path[: -len("Key")] + "Value" for pp, _, _ in props):
+                # A `{Key, Value}` list's key: its documentation states the
+                # defaults of the keys (below), not of the key itself.
+                text = p.get("documentation") or ""
+                for key, v in sorted(bag_defaults(text).items()):
+                    add_default(t, "%s[%s]" % (path[: -len(".*.Key")], key), v, "docs", "%s" % (next(
+                        (ln.strip() for ln in text.split("\n") if ln.strip().startswith("- `%s`" % key)), "")))
+                continue
             # 1. The registry schema's own default annotation.
             if "defaultValue" in p:
                 try:
@@ -675,7 +912,7 @@ def generate(spec, boto, snap):
                     add_default(t, path + "." + mname, hit[0], "docs", hit[1])
             for mname, v, quote in member_defaults(text, path, props, doc):
                 add_default(t, path + "." + mname, v, "docs", quote)
-            hit = stated_default(text, kind, enum, name, item_kind)
+            hit = stated_default(text, kind, enum, name, item_kind, spelled)
             if hit:
                 add_default(t, path, hit[0], "docs", hit[1])
             elif "." not in path:
@@ -689,12 +926,6 @@ def generate(spec, boto, snap):
                 s = lowercase_sentence(text)
                 if s:
                     case_insensitive.append({"type": t, "path": path, "source": "docs", "reason": s})
-            if path.endswith(".*.Key") and kind == "string":
-                bag = path[: -len(".*.Key")]
-                if any(pp == bag + ".*.Value" for pp, _, _ in props):
-                    for key, v in sorted(bag_defaults(text).items()):
-                        add_default(t, "%s[%s]" % (bag, key), v, "docs", "%s" % (next(
-                            (ln.strip() for ln in text.split("\n") if ln.strip().startswith("- `%s`" % key)), "")))
             if kind == "number" or kind == "integer":
                 s = next((x for x in sentences(text) if HOUR_FLOOR.search(x)), None)
                 if s:
@@ -723,7 +954,29 @@ def generate(spec, boto, snap):
                     if member is None:
                         break
                 if member is not None:
-                    hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind)
+                    api_text = strip_html(member.get("documentation"))
+                    hit = stated_default(api_text, kind, enum, name, item_kind, spelled)
+                    if hit:
+                        add_default(t, path, hit[0], "api-model", hit[1])
+                    if single and not known(t, path + "." + single[0]):
+                        # The same one-member block rule ("If no deployment
+                        # controller is specified, the default value of `ECS`
+                        # is used." for `DeploymentController.Type`).
+                        mname, mp = single
+                        mnode = schema_node_at(doc, path + "." + mname) or {}
+                        hit = stated_default(api_text, kind_of(mp) or mnode.get("type"), mnode.get("enum"), name)
+                        if hit:
+                            add_default(t, path + "." + mname, hit[0], "api-model", hit[1])
+            # 4. The same member as the read operation's answer documents it.
+            if read and not known(t, path):
+                model, shape = read
+                member = None
+                for seg in path.split("."):
+                    member, shape = Botocore.member(model, shape, seg)
+                    if member is None:
+                        break
+                if member is not None:
+                    hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind, spelled)
                     if hit:
                         add_default(t, path, hit[0], "api-model", hit[1])
         # Deprecated API members stored under their current name.
