@@ -695,18 +695,22 @@ class Botocore:
             m = re.match(r"botocore/data/([^/]+)/([^/]+)/service-2\.json(\.gz)?$", n)
             if m and (m.group(1) not in latest or m.group(2) > latest[m.group(1)][0]):
                 latest[m.group(1)] = (m.group(2), n)
-        for svc, (_, n) in latest.items():
+        aliases = []
+        for svc, (_, n) in sorted(latest.items()):
             raw = z.read(n)
             if n.endswith(".gz"):
                 raw = gzip.decompress(raw)
             model = json.loads(raw)
-            keys = {svc.lower().replace("-", "")}
+            # A service's own directory name wins over another service's
+            # alias: DocumentDB and Neptune share RDS's endpoint prefix `rds`,
+            # and their models must never answer for AWS::RDS::*.
+            self.models[svc.lower().replace("-", "")] = model
             for k in ("serviceId", "endpointPrefix", "serviceAbbreviation"):
                 v = model["metadata"].get(k)
                 if v:
-                    keys.add(re.sub(r"[^a-z0-9]", "", v.lower()))
-            for k in keys:
-                self.models.setdefault(k, model)
+                    aliases.append((re.sub(r"[^a-z0-9]", "", v.lower()), model))
+        for k, model in aliases:
+            self.models.setdefault(k, model)
 
     def create_input(self, cfn_type):
         """(model, input shape) of the operation creating a type

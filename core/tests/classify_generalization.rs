@@ -216,6 +216,32 @@ fn documented_defaults_fold_and_stay_conditioned() {
         .any(|f| f.tier == Tier::Undeclared && f.path == "HealthCheckIntervalSeconds"));
 }
 
+#[test]
+fn another_services_api_model_never_states_a_default() {
+    // DocumentDB and Neptune share RDS's endpoint prefix `rds`; DocumentDB's
+    // "Default: `false`" for AutoMinorVersionUpgrade was once mined for
+    // AWS::RDS::DBInstance, where RDS applies minor upgrades by default.
+    let generated: Value = serde_json::from_str(include_str!("../data/generated/defaults.json"))
+        .expect("generated defaults parse");
+    let wrong: Vec<&Value> = generated["defaults"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| {
+            e["type"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("AWS::RDS::"))
+                && e["quote"]
+                    .as_str()
+                    .is_some_and(|q| q.contains("DocumentDB"))
+                || (e["type"] == "AWS::RDS::DBInstance"
+                    && e["path"] == "AutoMinorVersionUpgrade"
+                    && e["values"] == json!([false]))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:?}");
+}
+
 // ---- sets by what they hold or where they sit -----------------------------
 
 fn run_schema(t: &str, schema: SchemaFacts, declared: Value, live: Value) -> Vec<Finding> {
