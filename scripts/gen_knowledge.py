@@ -198,7 +198,9 @@ UNIT_WORDS = {
 # maintenance windows, the default security group): a value chosen at create
 # time, not a constant.
 CHOSEN_TRIGGER = re.compile(
-    r"(?:^default\s*:|if\s+(?:you\s+(?:don't|do\s+not)\s+specify|not\s+specified|omitted|none\s+is\s+specified|no\s+value))",
+    # "The default is a 30-minute window selected at random from an 8-hour
+    # block of time for each AWS Region" (RDS PreferredMaintenanceWindow).
+    r"(?:^default\s*:|^the\s+default\s+is\s+an?\b|if\s+(?:you\s+(?:don't|do\s+not)\s+specify|not\s+specified|omitted|none\s+is\s+specified|no\s+value))",
     re.I,
 )
 CHOSEN_VERB = re.compile(
