@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures the scan function for docs/functions.md:
-#   1. the zip infra/ deploys (scripts/build-functions.sh --x86-64, release);
+#   1. the zip infra/ deploys (scripts/build-functions.sh --x86-64, lambda profile);
 #   2. peak memory of the zip's own `bootstrap` scanning one N-resource stack
 #      (default 300 SQS queues) through the local Lambda runtime against the
 #      emulator: a first scan (inventory), then every queue changed out of
@@ -41,7 +41,7 @@ fi
 export PATH="$VENV/bin:$PATH"
 
 if [[ -z "$ZIPS" ]]; then
-  echo "== release zips (scripts/build-functions.sh --x86-64)" >&2
+  echo "== function zips (scripts/build-functions.sh --x86-64)" >&2
   ZIPS="$WORK/zips"
   scripts/build-functions.sh --x86-64 --lambda-dir "$ZIPS" >/dev/null
 fi
