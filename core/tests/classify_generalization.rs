@@ -300,6 +300,32 @@ fn a_create_only_array_in_another_order_folds_but_a_positional_one_does_not() {
 }
 
 #[test]
+fn an_omitted_create_only_collection_is_a_read_gap_but_an_omitted_setting_is_drift() {
+    // Budgets' read never returns NotificationsWithSubscribers (create-only):
+    // its absence cannot show a removal. A settable collection that vanishes
+    // was removed.
+    let schema = SchemaFacts {
+        create_only: vec!["Notifications".into()],
+        ..SchemaFacts::default()
+    };
+    let declared = json!({
+        "Notifications": [{"Threshold": 80}],
+        "Rules": [{"Id": "r1"}],
+        "Name": "b"
+    });
+    let fs = run_schema(
+        "AWS::Example::Budget",
+        schema,
+        declared,
+        json!({"Name": "b"}),
+    );
+    assert_eq!(declared_paths(&fs), vec!["Rules"]);
+    assert!(fs
+        .iter()
+        .any(|f| f.tier == Tier::ReadGap && f.path == "Notifications"));
+}
+
+#[test]
 fn an_unordered_set_with_an_extra_live_member_reports_the_member() {
     let schema = SchemaFacts {
         unordered_scalar_paths: vec!["Principals".into()],

@@ -1,6 +1,6 @@
 //! The declared loop: every top-level property the template sets is either
 //! unresolved, write-only (a readGap), absent from live (drift for a
-//! non-empty collection, a readGap otherwise), or compared.
+//! non-empty settable collection, a readGap otherwise), or compared.
 
 use super::compare::{Cmp, Mismatch};
 use super::emit::Out;
@@ -87,13 +87,28 @@ fn absent(scope: &Scope<'_>, path: &Path, d: &Value, out: &mut Out<'_, '_>) {
     let collection = d.is_object() || d.is_array();
     // A declared collection that is all off (`{Enabled: false}`, `[]`) is
     // what AWS omits from a read: not returned, not removed.
-    if collection && !is_trivially_empty(d) && !Scope::any(&scope.facts.readgap_collections, path) {
+    if collection
+        && !is_trivially_empty(d)
+        && !Scope::any(&scope.facts.readgap_collections, path)
+        && !is_create_only_top(scope, path)
+    {
         let f = out.push(Tier::Declared, path);
         f.desired = Some(d.clone());
         return;
     }
     let f = out.push(Tier::ReadGap, path);
     f.note = Some(NOTE_NOT_RETURNED.to_string());
+}
+
+/// A top-level property the schema marks create-only: set once at create
+/// and never removed in place, so a read that omits it entirely shows a
+/// handler that does not return it (Budgets' NotificationsWithSubscribers),
+/// not a removal — a read gap, reported as one.
+fn is_create_only_top(scope: &Scope<'_>, path: &Path) -> bool {
+    path.len() == 1
+        && path
+            .top()
+            .is_some_and(|k| scope.schema.create_only.iter().any(|c| c == k))
 }
 
 fn compare(
