@@ -160,10 +160,14 @@ NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, 
 TO_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
 # "If the target group protocol is TCP, UDP or HTTP, the default is 5." /
 # "For target groups with a protocol of GENEVE, the default is 5."
+# "If the protocol is HTTP, ..., or TCP_QUIC the default is `traffic-port`,
+# which ..." (no comma before the default) / "If the protocol is GENEVE, the
+# default is port 80." (a noun the property's name ends with: `noun`).
+COND_NOUN = r"(?:(?P<noun>[a-z]+)\s+(?=[0-9`]))?"
 CONDITIONED = [
     re.compile(
-        r"^(?:if|when)\s+(?:the\s+)?(?P<subj>[a-z][a-z ]*?)\s+(?:is|are)\s+(?P<alts>[^,]+(?:,\s*[^,]+)*?),\s*the\s+default(?:\s+value)?\s+is\s+"
-        + VALUE + UNIT + TAIL,
+        r"^(?:if|when)\s+(?:the\s+)?(?P<subj>[a-z][a-z ]*?)\s+(?:is|are)\s+(?P<alts>[^,]+(?:,\s*[^,]+)*?)(?:,\s*|\s+)the\s+default(?:\s+value)?\s+is\s+"
+        + COND_NOUN + VALUE + UNIT + TAIL,
         re.I,
     ),
     re.compile(
@@ -172,6 +176,17 @@ CONDITIONED = [
         re.I,
     ),
 ]
+# "If the target type is `lambda` , health checks are disabled by default
+# but can be enabled." / "If the target type is `instance` , `ip` , or `alb`
+# , health checks are always enabled and can't be disabled." for a boolean
+# `<What>Enabled` switch whose name the subject spells (`what`).
+CONDITIONED_SWITCH = re.compile(
+    r"^(?:if|when)\s+(?:the\s+)?(?P<subj>[a-z][a-z ]*?)\s+(?:is|are)\s+(?P<alts>[^,]+(?:,\s*[^,]+)*?)\s*,\s*"
+    r"(?P<what>[a-z]+(?:\s+[a-z]+){0,3}?)\s+(?:is|are)\s+(?:(?P<state>enabled|disabled)\s+by\s+default"
+    r"(?:\s+but\s+can\s+be\s+(?:enabled|disabled))?|always\s+(?P<always>enabled|disabled)"
+    r"(?:\s+and\s+can(?:'t|not|\s+not)\s+be\s+(?:enabled|disabled))?)(?P<tail>)\s*\.?$",
+    re.I,
+)
 # "When `SqsManagedSseEnabled` is not defined, SSE-SQS encryption is enabled
 # by default." for a boolean switch.
 SWITCH = re.compile(r"\b(?:is|are)\s+(?P<state>enabled|disabled|turned\s+on|turned\s+off)\s+by\s+default\b", re.I)
@@ -527,9 +542,13 @@ def conditioned_defaults(doc, kind, enum, prop_name, top_props, enums_of):
     sibling top-level property ("if the target type is `lambda`")."""
     out = []
     for s in sentences(doc):
-        for rx in CONDITIONED:
+        for rx in CONDITIONED + [CONDITIONED_SWITCH]:
             m = rx.match(s)
             if not m or not tail_ok(m):
+                continue
+            if m.groupdict().get("noun") and not prop_name.lower().endswith(m.group("noun").lower()):
+                continue
+            if rx is CONDITIONED_SWITCH and not (kind == "boolean" and switch_names(m.group("what"), prop_name)):
                 continue
             words = m.group("subj").lower().split()
             prop = next((camel(words[i:]) for i in range(len(words)) if camel(words[i:]) in top_props), None)
@@ -546,11 +565,23 @@ def conditioned_defaults(doc, kind, enum, prop_name, top_props, enums_of):
                 if any(f is None for f in fixed):
                     continue
                 alts = fixed
-            v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc)
+            if rx is CONDITIONED_SWITCH:
+                v = (m.group("state") or m.group("always")).lower() == "enabled"
+            else:
+                v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc)
             if v is not None:
                 out.append(({prop: sorted(set(alts))}, v, s))
             break
     return out
+
+
+def switch_names(what, prop_name):
+    """True when a switch's subject ("health checks") spells the property
+    less its `Enabled` (HealthCheckEnabled)."""
+    base = re.sub(r"Enabled?$", "", prop_name)
+    words = what.lower().split()
+    spelled = camel(words)
+    return base != prop_name and base.lower() in (spelled.lower(), spelled.lower().rstrip("s"))
 
 
 def chosen_sentence(doc):
