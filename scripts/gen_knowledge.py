@@ -142,6 +142,13 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"^(?:for\s+most\s+scenarios,\s+)?it\s+is\s+recommended\s+to\s+use\s+the\s+default\s+[a-z]+(?:\s+[a-z]+)?,\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$",
         re.I,
     ),
+    # "By default, Lambda sets your function's configuration to
+    # `Terminate`." (the service sets the property's own configuration; a
+    # quoted value only).
+    re.compile(
+        r"^by\s+default,?\s+(?:aws\s+|amazon\s+)?[a-z0-9]+\s+sets\s+(?:your|the)\s+[a-z' ]{1,40}?\b(?:configuration|setting|value)\s+to\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$",
+        re.I,
+    ),
     # "By default, the scope is set to `Global` if no value is provided."
     # (a one-word subject: the property itself).
     re.compile(r"^by\s+default,?\s+the\s+[a-z]+\s+is\s+set\s+to\s+" + VALUE + TAIL, re.I),
@@ -191,6 +198,9 @@ CONDITIONED_SWITCH = re.compile(
 # by default." for a boolean switch.
 SWITCH = re.compile(r"\b(?:is|are)\s+(?P<state>enabled|disabled|turned\s+on|turned\s+off)\s+by\s+default\b", re.I)
 CONDITION_WORDS = re.compile(r"\b(?:if|when|unless|except|for\s+(?!example))\b", re.I)
+# "Auto (default) - Automatically update to the most recent ..." (a bare
+# word: taken only when it is one of the property's enum values).
+BARE_DEFAULT_ITEM = re.compile(r"^(?:[-*]\s*)?(?P<v>[A-Za-z][A-Za-z0-9_]*)\s+\((?:the\s+)?default\)\s*[-–:]\s", re.I)
 DEFAULT_ITEM = re.compile(r"^(?:[-*]\s*)?`(?P<v>[^`]+)`\s*(?:[-–:]\s*)?\((?:the\s+)?default(?:\s+value)?\)", re.I)
 QUOTED = re.compile(r"^(?:``(?P<a>[^`]+)``|`(?P<b>[^`]+)`|\"(?P<c>[^\"]+)\"|'(?P<d>[^']+)')$")
 INTEGER = re.compile(r"^-?[0-9]+$")
@@ -445,6 +455,13 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
         m = DEFAULT_ITEM.match(s)
         if m:
             v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind)
+            if v is not None:
+                found.append((v, s))
+            continue
+        m = BARE_DEFAULT_ITEM.match(s)
+        allowed = enum if isinstance(enum, list) else spelled
+        if m and allowed and m.group("v") in allowed:
+            v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
             if v is not None:
                 found.append((v, s))
             continue
@@ -758,6 +775,35 @@ class Botocore:
                 return model, model["shapes"].get(op["input"]["shape"])
         return None
 
+    # Verbs of operations that write a resource's stored configuration; a
+    # Delete/Describe/Get/List member documents the request ("If you omit
+    # this, the default event bus is used" for DeleteRule), a Restore or
+    # another Create makes a different resource (a replica inherits from its
+    # source).
+    WRITE_VERBS = ("Put", "Update", "Modify", "Set")
+
+    def setters(self, cfn_type):
+        """[(op name, model, input shape, property or None)] of the other
+        operations that write a type: `<Verb>...<Name>...` (its input's
+        members are the type's properties: PutFunctionRecursionConfig's
+        `RecursiveLoop`), and `<Verb><Property>` (its input is that
+        property's block: PutRuntimeManagementConfig's `UpdateRuntimeOn`
+        for `RuntimeManagementConfig.UpdateRuntimeOn`), keyed by the
+        property (None: the type itself)."""
+        _, svc, name = cfn_type.split("::")
+        model = self.models.get(re.sub(r"[^a-z0-9]", "", svc.lower()))
+        if not model:
+            return []
+        out = []
+        for op_name, op in sorted(model["operations"].items()):
+            verb = next((v for v in self.WRITE_VERBS if op_name.startswith(v)), None)
+            if verb is None or "input" not in op:
+                continue
+            shape = model["shapes"].get(op["input"]["shape"])
+            rest = op_name[len(verb):]
+            out.append((op_name, model, shape, rest if name not in rest else None))
+        return out
+
     def read_output(self, cfn_type):
         """(model, shape) describing one resource in the answer of the
         operation that reads a type (Get<Name>, Describe<Name>,
@@ -1016,6 +1062,31 @@ def generate(spec, boto, snap):
                     hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind, spelled)
                     if hit:
                         add_default(t, path, hit[0], "api-model", hit[1])
+            # 5. The same member in another operation that writes the
+            # type (`<Verb>...<Name>...`) or this property's own block
+            # (`<Verb><Property>`), when every such operation that
+            # documents a default states the same one.
+            if not known(t, path):
+                hits = []
+                for op_name, model, shape, prop in boto.setters(t):
+                    segs = path.split(".")
+                    if prop is not None:
+                        if segs[0] != prop or len(segs) < 2:
+                            continue
+                        segs = segs[1:]
+                    member = None
+                    for seg in segs:
+                        member, shape = Botocore.member(model, shape, seg)
+                        if member is None:
+                            break
+                    if member is None:
+                        continue
+                    hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind, spelled)
+                    if hit:
+                        hits.append((op_name, hit))
+                if len({json.dumps(h[0], sort_keys=True) for _, h in hits}) == 1:
+                    op_name, hit = hits[0]
+                    add_default(t, path, hit[0], "api-model", "%s: %s" % (op_name, hit[1]))
         # Deprecated API members stored under their current name.
         objects = sorted({path.rsplit(".", 1)[0] for path, _, _ in props if "." in path})
         for parent in [""] + objects:
