@@ -142,6 +142,14 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"^(?:for\s+most\s+scenarios,\s+)?it\s+is\s+recommended\s+to\s+use\s+the\s+default\s+[a-z]+(?:\s+[a-z]+)?,\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$",
         re.I,
     ),
+    # "If this option is set to `UPDATE` or is unspecified, CodeDeploy
+    # initiates ..." / "If set to `false` or omitted, the canary will be
+    # updated directly ..." (the stated value and no value behave alike).
+    re.compile(
+        r"^if\s+(?:this\s+(?:option|property|parameter|value|field|setting)\s+is\s+)?(?:set\s+to\s+)?(?P<v>`[^`]+`|false|true)\s+or\s+(?:is\s+)?"
+        r"(?:unspecified|not\s+specified|omitted)(?P<tail>,\s+[^.]*)\s*\.?$",
+        re.I,
+    ),
     # "By default, Lambda sets your function's configuration to
     # `Terminate`." (the service sets the property's own configuration; a
     # quoted value only).
