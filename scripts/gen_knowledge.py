@@ -562,6 +562,34 @@ def camel(words):
     return "".join(w[:1].upper() + w[1:] for w in words)
 
 
+# "[HTTP1 or HTTP2 protocol version] The ping path. The default is /.": a
+# line whose bracketed lead names the values of a sibling property.
+BRACKET_CONDITION = re.compile(r"^\[(?P<alts>[A-Za-z0-9_]+(?:(?:\s*,\s*|\s+or\s+|\s+and\s+)[A-Za-z0-9_]+)*)\s+(?P<subj>[a-z][a-z ]*?)\]\s*(?P<rest>.+)$", re.I)
+# A bare path value ("The default is /."), taken as written in that form.
+BARE_PATH = re.compile(r"^/[A-Za-z0-9_./-]*$")
+
+
+def condition_on(subj, alts_text, top_props, enums_of):
+    """({sibling: [values]}) for a condition whose words spell a sibling
+    top-level property and whose values fit its enum, else None."""
+    words = subj.lower().split()
+    prop = next((camel(words[i:]) for i in range(len(words)) if camel(words[i:]) in top_props), None)
+    if prop is None:
+        return None
+    alts = [a.strip().strip("`").strip() for a in re.split(r",|\bor\b|\band\b", alts_text)]
+    alts = [a for a in alts if a]
+    allowed = enums_of(prop)
+    if not alts or any(not BARE_TOKEN.match(a) for a in alts):
+        return None
+    if allowed and any(a not in allowed for a in alts):
+        # Match the schema's spelling when only the case differs.
+        fixed = [next((x for x in allowed if x.lower() == a.lower()), None) for a in alts]
+        if any(f is None for f in fixed):
+            return None
+        alts = fixed
+    return {prop: sorted(set(alts))}
+
+
 def conditioned_defaults(doc, kind, enum, prop_name, top_props, enums_of):
     """[(when, value, sentence)] for defaults stated under a condition on a
     sibling top-level property ("if the target type is `lambda`")."""
@@ -575,28 +603,70 @@ def conditioned_defaults(doc, kind, enum, prop_name, top_props, enums_of):
                 continue
             if rx is CONDITIONED_SWITCH and not (kind == "boolean" and switch_names(m.group("what"), prop_name)):
                 continue
-            words = m.group("subj").lower().split()
-            prop = next((camel(words[i:]) for i in range(len(words)) if camel(words[i:]) in top_props), None)
-            if prop is None:
+            when = condition_on(m.group("subj"), m.group("alts"), top_props, enums_of)
+            if when is None:
                 continue
-            alts = [a.strip().strip("`").strip() for a in re.split(r",|\bor\b|\band\b", m.group("alts"))]
-            alts = [a for a in alts if a]
-            allowed = enums_of(prop)
-            if not alts or any(not BARE_TOKEN.match(a) for a in alts):
-                continue
-            if allowed and any(a not in allowed for a in alts):
-                # Match the schema's spelling when only the case differs.
-                fixed = [next((x for x in allowed if x.lower() == a.lower()), None) for a in alts]
-                if any(f is None for f in fixed):
-                    continue
-                alts = fixed
             if rx is CONDITIONED_SWITCH:
                 v = (m.group("state") or m.group("always")).lower() == "enabled"
             else:
                 v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc)
             if v is not None:
-                out.append(({prop: sorted(set(alts))}, v, s))
+                out.append((when, v, s))
             break
+    for line in re.split(r"\n+", doc or ""):
+        b = BRACKET_CONDITION.match(line.strip())
+        when = b and condition_on(b.group("subj"), b.group("alts"), top_props, enums_of)
+        if not when:
+            continue
+        # The line's own defaults, one unconditioned value (as above).
+        found = set()
+        for s in sentences(b.group("rest")):
+            for rx in DEFAULT_SENTENCES:
+                m = rx.match(s)
+                if not m or not tail_ok(m) or not names_this(m, prop_name):
+                    continue
+                raw = m.group("v")
+                raw = "`" + raw + "`" if kind == "string" and BARE_PATH.match(raw) else raw
+                v = parse_value(raw, kind, enum, m.groupdict().get("unit"), prop_name, doc)
+                if v is not None:
+                    found.add((json.dumps(v), s))
+                break
+        if len({f[0] for f in found}) == 1:
+            v, s = found.pop()
+            out.append((when, json.loads(v), line.strip()))
+    return out
+
+
+# "- `EXTENDABLE_RETENTION_PRICING` - ... The default retention period for
+# this billing mode is 366 days." in BillingMode's documentation: the
+# default of a sibling (RetentionPeriod) while this property holds the
+# bullet's value.
+VALUE_BULLET = re.compile(r"^[-*]\s*`(?P<val>[A-Za-z0-9_.:-]+)`\s*[-–:]\s*(?P<rest>.+)$")
+SIBLING_DEFAULT = re.compile(
+    r"^the\s+default\s+(?P<subj>[a-z][a-z ]{1,40}?)\s+for\s+this\s+[a-z][a-z ]{1,40}?\s+is\s+" + VALUE + UNIT + TAIL, re.I
+)
+
+
+def value_bullet_defaults(text, prop_name, own_enum, top):
+    """[(sibling, {prop_name: [value]}, default, sentence)] for a sibling's
+    default stated under one of this property's listed values. `top` maps
+    a top-level property to (kind, enum, documentation)."""
+    out = []
+    for line in re.split(r"\n+", text or ""):
+        b = VALUE_BULLET.match(line.strip())
+        if not b or (isinstance(own_enum, list) and b.group("val") not in own_enum):
+            continue
+        for s in sentences(b.group("rest")):
+            m = SIBLING_DEFAULT.match(s)
+            if not m or not tail_ok(m):
+                continue
+            sib = camel(m.group("subj").split())
+            if sib == prop_name or sib not in top:
+                continue
+            kind, enum, doc = top[sib]
+            v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), sib, doc)
+            if v is not None:
+                out.append((sib, {prop_name: [b.group("val")]}, v, "%s: `%s` - ... %s" % (prop_name, b.group("val"), s)))
     return out
 
 
@@ -957,6 +1027,14 @@ def generate(spec, boto, snap):
 
         create = boto.create_input(t)
         read = boto.read_output(t)
+        cross = []
+        setter_ops = boto.setters(t)
+        # Top-level property -> (kind, enum, documentation).
+        top_spec = {
+            n: (kind_of(pp) or (schema_node_at(doc, n) or {}).get("type"), (schema_node_at(doc, n) or {}).get("enum"), pp.get("documentation") or "")
+            for q, n, pp in props
+            if q == n
+        }
         for path, name, p in props:
             if not writable(doc, path):
                 continue
@@ -1009,6 +1087,8 @@ def generate(spec, boto, snap):
             elif "." not in path:
                 for when, v, quote in conditioned_defaults(text, kind, enum, name, top_props, enums_of):
                     add_default(t, path, v, "docs", quote, when=when)
+            if "." not in path:
+                cross.extend(value_bullet_defaults(text, name, enum, top_spec))
             if not known(t, path) and "*" not in path:
                 s = chosen_sentence(text)
                 if s:
@@ -1076,7 +1156,7 @@ def generate(spec, boto, snap):
             # documents a default states the same one.
             if not known(t, path):
                 hits = []
-                for op_name, model, shape, prop in boto.setters(t):
+                for op_name, model, shape, prop in setter_ops:
                     segs = path.split(".")
                     if prop is not None:
                         if segs[0] != prop or len(segs) < 2:
@@ -1095,6 +1175,11 @@ def generate(spec, boto, snap):
                 if len({json.dumps(h[0], sort_keys=True) for _, h in hits}) == 1:
                     op_name, hit = hits[0]
                     add_default(t, path, hit[0], "api-model", "%s: %s" % (op_name, hit[1]))
+        # Sibling defaults stated under a listed value, unless the sibling
+        # has an unconditioned default of its own.
+        for sib, when, v, quote in cross:
+            if not any(k[:2] == (t, sib) and k[2] == "null" for k in defaults):
+                add_default(t, sib, v, "docs", quote, when=when)
         # Deprecated API members stored under their current name.
         objects = sorted({path.rsplit(".", 1)[0] for path, _, _ in props if "." in path})
         for parent in [""] + objects:

@@ -271,6 +271,34 @@ fn a_default_conditioned_on_a_sibling_holds_only_when_the_sibling_matches() {
 }
 
 #[test]
+fn a_sibling_default_stated_under_a_listed_value_follows_that_value() {
+    // BillingMode's documentation: "`FIXED_RETENTION_PRICING` - ... The
+    // default retention period for this billing mode is 2557 days."
+    let t = "AWS::CloudTrail::EventDataStore";
+    let fixed = json!({"BillingMode": "FIXED_RETENTION_PRICING"});
+    let mut live = fixed.clone();
+    live["RetentionPeriod"] = json!(2557);
+    let fs = run_general(t, fixed, live.clone());
+    assert!(
+        fs.iter()
+            .any(|f| f.tier == Tier::AtDefault && f.path == "RetentionPeriod"),
+        "{fs:?}"
+    );
+    // The same 2557 days under the extendable mode (default 366) is a choice.
+    live["BillingMode"] = json!("EXTENDABLE_RETENTION_PRICING");
+    let fs = run_general(
+        t,
+        json!({"BillingMode": "EXTENDABLE_RETENTION_PRICING"}),
+        live,
+    );
+    assert!(
+        fs.iter()
+            .any(|f| f.tier == Tier::Undeclared && f.path == "RetentionPeriod"),
+        "{fs:?}"
+    );
+}
+
+#[test]
 fn another_services_api_model_never_states_a_default() {
     // DocumentDB and Neptune share RDS's endpoint prefix `rds`; DocumentDB's
     // "Default: `false`" for AutoMinorVersionUpgrade was once mined for
