@@ -142,6 +142,21 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"^(?:for\s+most\s+scenarios,\s+)?it\s+is\s+recommended\s+to\s+use\s+the\s+default\s+[a-z]+(?:\s+[a-z]+)?,\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$",
         re.I,
     ),
+    # "If this option is set to `UPDATE` or is unspecified, CodeDeploy
+    # initiates ..." / "If set to `false` or omitted, the canary will be
+    # updated directly ..." (the stated value and no value behave alike).
+    re.compile(
+        r"^if\s+(?:this\s+(?:option|property|parameter|value|field|setting)\s+is\s+)?(?:set\s+to\s+)?(?P<v>`[^`]+`|false|true)\s+or\s+(?:is\s+)?"
+        r"(?:unspecified|not\s+specified|omitted)(?P<tail>,\s+[^.]*)\s*\.?$",
+        re.I,
+    ),
+    # "By default, Lambda sets your function's configuration to
+    # `Terminate`." (the service sets the property's own configuration; a
+    # quoted value only).
+    re.compile(
+        r"^by\s+default,?\s+(?:aws\s+|amazon\s+)?[a-z0-9]+\s+sets\s+(?:your|the)\s+[a-z' ]{1,40}?\b(?:configuration|setting|value)\s+to\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$",
+        re.I,
+    ),
     # "By default, the scope is set to `Global` if no value is provided."
     # (a one-word subject: the property itself).
     re.compile(r"^by\s+default,?\s+the\s+[a-z]+\s+is\s+set\s+to\s+" + VALUE + TAIL, re.I),
@@ -160,10 +175,14 @@ NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, 
 TO_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
 # "If the target group protocol is TCP, UDP or HTTP, the default is 5." /
 # "For target groups with a protocol of GENEVE, the default is 5."
+# "If the protocol is HTTP, ..., or TCP_QUIC the default is `traffic-port`,
+# which ..." (no comma before the default) / "If the protocol is GENEVE, the
+# default is port 80." (a noun the property's name ends with: `noun`).
+COND_NOUN = r"(?:(?P<noun>[a-z]+)\s+(?=[0-9`]))?"
 CONDITIONED = [
     re.compile(
-        r"^(?:if|when)\s+(?:the\s+)?(?P<subj>[a-z][a-z ]*?)\s+(?:is|are)\s+(?P<alts>[^,]+(?:,\s*[^,]+)*?),\s*the\s+default(?:\s+value)?\s+is\s+"
-        + VALUE + UNIT + TAIL,
+        r"^(?:if|when)\s+(?:the\s+)?(?P<subj>[a-z][a-z ]*?)\s+(?:is|are)\s+(?P<alts>[^,]+(?:,\s*[^,]+)*?)(?:,\s*|\s+)the\s+default(?:\s+value)?\s+is\s+"
+        + COND_NOUN + VALUE + UNIT + TAIL,
         re.I,
     ),
     re.compile(
@@ -172,10 +191,24 @@ CONDITIONED = [
         re.I,
     ),
 ]
+# "If the target type is `lambda` , health checks are disabled by default
+# but can be enabled." / "If the target type is `instance` , `ip` , or `alb`
+# , health checks are always enabled and can't be disabled." for a boolean
+# `<What>Enabled` switch whose name the subject spells (`what`).
+CONDITIONED_SWITCH = re.compile(
+    r"^(?:if|when)\s+(?:the\s+)?(?P<subj>[a-z][a-z ]*?)\s+(?:is|are)\s+(?P<alts>[^,]+(?:,\s*[^,]+)*?)\s*,\s*"
+    r"(?P<what>[a-z]+(?:\s+[a-z]+){0,3}?)\s+(?:is|are)\s+(?:(?P<state>enabled|disabled)\s+by\s+default"
+    r"(?:\s+but\s+can\s+be\s+(?:enabled|disabled))?|always\s+(?P<always>enabled|disabled)"
+    r"(?:\s+and\s+can(?:'t|not|\s+not)\s+be\s+(?:enabled|disabled))?)(?P<tail>)\s*\.?$",
+    re.I,
+)
 # "When `SqsManagedSseEnabled` is not defined, SSE-SQS encryption is enabled
 # by default." for a boolean switch.
 SWITCH = re.compile(r"\b(?:is|are)\s+(?P<state>enabled|disabled|turned\s+on|turned\s+off)\s+by\s+default\b", re.I)
 CONDITION_WORDS = re.compile(r"\b(?:if|when|unless|except|for\s+(?!example))\b", re.I)
+# "Auto (default) - Automatically update to the most recent ..." (a bare
+# word: taken only when it is one of the property's enum values).
+BARE_DEFAULT_ITEM = re.compile(r"^(?:[-*]\s*)?(?P<v>[A-Za-z][A-Za-z0-9_]*)\s+\((?:the\s+)?default\)\s*[-–:]\s", re.I)
 DEFAULT_ITEM = re.compile(r"^(?:[-*]\s*)?`(?P<v>[^`]+)`\s*(?:[-–:]\s*)?\((?:the\s+)?default(?:\s+value)?\)", re.I)
 QUOTED = re.compile(r"^(?:``(?P<a>[^`]+)``|`(?P<b>[^`]+)`|\"(?P<c>[^\"]+)\"|'(?P<d>[^']+)')$")
 INTEGER = re.compile(r"^-?[0-9]+$")
@@ -433,6 +466,13 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
             if v is not None:
                 found.append((v, s))
             continue
+        m = BARE_DEFAULT_ITEM.match(s)
+        allowed = enum if isinstance(enum, list) else spelled
+        if m and allowed and m.group("v") in allowed:
+            v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
+            if v is not None:
+                found.append((v, s))
+            continue
         m = VALID_LIST_DEFAULT.match(s)
         if m and len(re.findall(r"\(default\)", s, re.I)) == 1:
             v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
@@ -522,35 +562,121 @@ def camel(words):
     return "".join(w[:1].upper() + w[1:] for w in words)
 
 
+# "[HTTP1 or HTTP2 protocol version] The ping path. The default is /.": a
+# line whose bracketed lead names the values of a sibling property.
+BRACKET_CONDITION = re.compile(r"^\[(?P<alts>[A-Za-z0-9_]+(?:(?:\s*,\s*|\s+or\s+|\s+and\s+)[A-Za-z0-9_]+)*)\s+(?P<subj>[a-z][a-z ]*?)\]\s*(?P<rest>.+)$", re.I)
+# A bare path value ("The default is /."), taken as written in that form.
+BARE_PATH = re.compile(r"^/[A-Za-z0-9_./-]*$")
+
+
+def condition_on(subj, alts_text, top_props, enums_of):
+    """({sibling: [values]}) for a condition whose words spell a sibling
+    top-level property and whose values fit its enum, else None."""
+    words = subj.lower().split()
+    prop = next((camel(words[i:]) for i in range(len(words)) if camel(words[i:]) in top_props), None)
+    if prop is None:
+        return None
+    alts = [a.strip().strip("`").strip() for a in re.split(r",|\bor\b|\band\b", alts_text)]
+    alts = [a for a in alts if a]
+    allowed = enums_of(prop)
+    if not alts or any(not BARE_TOKEN.match(a) for a in alts):
+        return None
+    if allowed and any(a not in allowed for a in alts):
+        # Match the schema's spelling when only the case differs.
+        fixed = [next((x for x in allowed if x.lower() == a.lower()), None) for a in alts]
+        if any(f is None for f in fixed):
+            return None
+        alts = fixed
+    return {prop: sorted(set(alts))}
+
+
 def conditioned_defaults(doc, kind, enum, prop_name, top_props, enums_of):
     """[(when, value, sentence)] for defaults stated under a condition on a
     sibling top-level property ("if the target type is `lambda`")."""
     out = []
     for s in sentences(doc):
-        for rx in CONDITIONED:
+        for rx in CONDITIONED + [CONDITIONED_SWITCH]:
             m = rx.match(s)
             if not m or not tail_ok(m):
                 continue
-            words = m.group("subj").lower().split()
-            prop = next((camel(words[i:]) for i in range(len(words)) if camel(words[i:]) in top_props), None)
-            if prop is None:
+            if m.groupdict().get("noun") and not prop_name.lower().endswith(m.group("noun").lower()):
                 continue
-            alts = [a.strip().strip("`").strip() for a in re.split(r",|\bor\b|\band\b", m.group("alts"))]
-            alts = [a for a in alts if a]
-            allowed = enums_of(prop)
-            if not alts or any(not BARE_TOKEN.match(a) for a in alts):
+            if rx is CONDITIONED_SWITCH and not (kind == "boolean" and switch_names(m.group("what"), prop_name)):
                 continue
-            if allowed and any(a not in allowed for a in alts):
-                # Match the schema's spelling when only the case differs.
-                fixed = [next((x for x in allowed if x.lower() == a.lower()), None) for a in alts]
-                if any(f is None for f in fixed):
-                    continue
-                alts = fixed
-            v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc)
+            when = condition_on(m.group("subj"), m.group("alts"), top_props, enums_of)
+            if when is None:
+                continue
+            if rx is CONDITIONED_SWITCH:
+                v = (m.group("state") or m.group("always")).lower() == "enabled"
+            else:
+                v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc)
             if v is not None:
-                out.append(({prop: sorted(set(alts))}, v, s))
+                out.append((when, v, s))
             break
+    for line in re.split(r"\n+", doc or ""):
+        b = BRACKET_CONDITION.match(line.strip())
+        when = b and condition_on(b.group("subj"), b.group("alts"), top_props, enums_of)
+        if not when:
+            continue
+        # The line's own defaults, one unconditioned value (as above).
+        found = set()
+        for s in sentences(b.group("rest")):
+            for rx in DEFAULT_SENTENCES:
+                m = rx.match(s)
+                if not m or not tail_ok(m) or not names_this(m, prop_name):
+                    continue
+                raw = m.group("v")
+                raw = "`" + raw + "`" if kind == "string" and BARE_PATH.match(raw) else raw
+                v = parse_value(raw, kind, enum, m.groupdict().get("unit"), prop_name, doc)
+                if v is not None:
+                    found.add((json.dumps(v), s))
+                break
+        if len({f[0] for f in found}) == 1:
+            v, s = found.pop()
+            out.append((when, json.loads(v), line.strip()))
     return out
+
+
+# "- `EXTENDABLE_RETENTION_PRICING` - ... The default retention period for
+# this billing mode is 366 days." in BillingMode's documentation: the
+# default of a sibling (RetentionPeriod) while this property holds the
+# bullet's value.
+VALUE_BULLET = re.compile(r"^[-*]\s*`(?P<val>[A-Za-z0-9_.:-]+)`\s*[-–:]\s*(?P<rest>.+)$")
+SIBLING_DEFAULT = re.compile(
+    r"^the\s+default\s+(?P<subj>[a-z][a-z ]{1,40}?)\s+for\s+this\s+[a-z][a-z ]{1,40}?\s+is\s+" + VALUE + UNIT + TAIL, re.I
+)
+
+
+def value_bullet_defaults(text, prop_name, own_enum, top):
+    """[(sibling, {prop_name: [value]}, default, sentence)] for a sibling's
+    default stated under one of this property's listed values. `top` maps
+    a top-level property to (kind, enum, documentation)."""
+    out = []
+    for line in re.split(r"\n+", text or ""):
+        b = VALUE_BULLET.match(line.strip())
+        if not b or (isinstance(own_enum, list) and b.group("val") not in own_enum):
+            continue
+        for s in sentences(b.group("rest")):
+            m = SIBLING_DEFAULT.match(s)
+            if not m or not tail_ok(m):
+                continue
+            sib = camel(m.group("subj").split())
+            if sib == prop_name or sib not in top:
+                continue
+            kind, enum, doc = top[sib]
+            v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), sib, doc)
+            if v is not None:
+                out.append((sib, {prop_name: [b.group("val")]}, v, "%s: `%s` - ... %s" % (prop_name, b.group("val"), s)))
+    return out
+
+
+def switch_names(what, prop_name):
+    """True when a switch's subject ("health checks") spells the property
+    less its `Enabled` (HealthCheckEnabled)."""
+    base = re.sub(r"Enabled?$", "", prop_name)
+    words = what.lower().split()
+    spelled = camel(words)
+    return base != prop_name and base.lower() in (spelled.lower(), spelled.lower().rstrip("s"))
 
 
 def chosen_sentence(doc):
@@ -727,6 +853,35 @@ class Botocore:
                 return model, model["shapes"].get(op["input"]["shape"])
         return None
 
+    # Verbs of operations that write a resource's stored configuration; a
+    # Delete/Describe/Get/List member documents the request ("If you omit
+    # this, the default event bus is used" for DeleteRule), a Restore or
+    # another Create makes a different resource (a replica inherits from its
+    # source).
+    WRITE_VERBS = ("Put", "Update", "Modify", "Set")
+
+    def setters(self, cfn_type):
+        """[(op name, model, input shape, property or None)] of the other
+        operations that write a type: `<Verb>...<Name>...` (its input's
+        members are the type's properties: PutFunctionRecursionConfig's
+        `RecursiveLoop`), and `<Verb><Property>` (its input is that
+        property's block: PutRuntimeManagementConfig's `UpdateRuntimeOn`
+        for `RuntimeManagementConfig.UpdateRuntimeOn`), keyed by the
+        property (None: the type itself)."""
+        _, svc, name = cfn_type.split("::")
+        model = self.models.get(re.sub(r"[^a-z0-9]", "", svc.lower()))
+        if not model:
+            return []
+        out = []
+        for op_name, op in sorted(model["operations"].items()):
+            verb = next((v for v in self.WRITE_VERBS if op_name.startswith(v)), None)
+            if verb is None or "input" not in op:
+                continue
+            shape = model["shapes"].get(op["input"]["shape"])
+            rest = op_name[len(verb):]
+            out.append((op_name, model, shape, rest if name not in rest else None))
+        return out
+
     def read_output(self, cfn_type):
         """(model, shape) describing one resource in the answer of the
         operation that reads a type (Get<Name>, Describe<Name>,
@@ -872,6 +1027,14 @@ def generate(spec, boto, snap):
 
         create = boto.create_input(t)
         read = boto.read_output(t)
+        cross = []
+        setter_ops = boto.setters(t)
+        # Top-level property -> (kind, enum, documentation).
+        top_spec = {
+            n: (kind_of(pp) or (schema_node_at(doc, n) or {}).get("type"), (schema_node_at(doc, n) or {}).get("enum"), pp.get("documentation") or "")
+            for q, n, pp in props
+            if q == n
+        }
         for path, name, p in props:
             if not writable(doc, path):
                 continue
@@ -924,6 +1087,8 @@ def generate(spec, boto, snap):
             elif "." not in path:
                 for when, v, quote in conditioned_defaults(text, kind, enum, name, top_props, enums_of):
                     add_default(t, path, v, "docs", quote, when=when)
+            if "." not in path:
+                cross.extend(value_bullet_defaults(text, name, enum, top_spec))
             if not known(t, path) and "*" not in path:
                 s = chosen_sentence(text)
                 if s:
@@ -985,6 +1150,36 @@ def generate(spec, boto, snap):
                     hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind, spelled)
                     if hit:
                         add_default(t, path, hit[0], "api-model", hit[1])
+            # 5. The same member in another operation that writes the
+            # type (`<Verb>...<Name>...`) or this property's own block
+            # (`<Verb><Property>`), when every such operation that
+            # documents a default states the same one.
+            if not known(t, path):
+                hits = []
+                for op_name, model, shape, prop in setter_ops:
+                    segs = path.split(".")
+                    if prop is not None:
+                        if segs[0] != prop or len(segs) < 2:
+                            continue
+                        segs = segs[1:]
+                    member = None
+                    for seg in segs:
+                        member, shape = Botocore.member(model, shape, seg)
+                        if member is None:
+                            break
+                    if member is None:
+                        continue
+                    hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind, spelled)
+                    if hit:
+                        hits.append((op_name, hit))
+                if len({json.dumps(h[0], sort_keys=True) for _, h in hits}) == 1:
+                    op_name, hit = hits[0]
+                    add_default(t, path, hit[0], "api-model", "%s: %s" % (op_name, hit[1]))
+        # Sibling defaults stated under a listed value, unless the sibling
+        # has an unconditioned default of its own.
+        for sib, when, v, quote in cross:
+            if not any(k[:2] == (t, sib) and k[2] == "null" for k in defaults):
+                add_default(t, sib, v, "docs", quote, when=when)
         # Deprecated API members stored under their current name.
         objects = sorted({path.rsplit(".", 1)[0] for path, _, _ in props if "." in path})
         for parent in [""] + objects:

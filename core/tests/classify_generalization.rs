@@ -2,7 +2,9 @@
 //! forms by shape on values (and types) no corpus case holds, each paired
 //! with a real change next to it that must still surface.
 
-use realdrift_core::classify::{classify, ClassifyContext, ResourceInput, SiblingPolicyNames};
+use realdrift_core::classify::{
+    classify, classify_with, ClassifyContext, Knowledge, ResourceInput, SiblingPolicyNames,
+};
 use realdrift_core::declared::DeclaredValue;
 use realdrift_core::schema::SchemaFacts;
 use realdrift_core::{Finding, Tier};
@@ -26,14 +28,34 @@ fn resource(t: &str, declared: Value) -> ResourceInput {
     }
 }
 
-fn run(t: &str, declared: Value, live: Value) -> Vec<Finding> {
-    let ctx = ClassifyContext {
+fn context() -> ClassifyContext {
+    ClassifyContext {
         account_id: Some("123456789012".into()),
         region: Some("eu-central-1".into()),
         stack_name: Some("Stack".into()),
         ..ClassifyContext::default()
-    };
-    classify(&resource(t, declared), &live, &SchemaFacts::default(), &ctx)
+    }
+}
+
+fn run(t: &str, declared: Value, live: Value) -> Vec<Finding> {
+    classify(
+        &resource(t, declared),
+        &live,
+        &SchemaFacts::default(),
+        &context(),
+    )
+}
+
+/// Classifies with the mined (schema, docs, api-model) facts alone.
+fn run_general(t: &str, declared: Value, live: Value) -> Vec<Finding> {
+    let r = resource(t, declared);
+    classify_with(
+        &r,
+        &live,
+        &SchemaFacts::default(),
+        &context(),
+        Knowledge::WithoutObserved,
+    )
 }
 
 fn drift(fs: &[Finding]) -> Vec<(Tier, String)> {
@@ -214,6 +236,66 @@ fn documented_defaults_fold_and_stay_conditioned() {
     assert!(fs
         .iter()
         .any(|f| f.tier == Tier::Undeclared && f.path == "HealthCheckIntervalSeconds"));
+}
+
+#[test]
+fn a_default_conditioned_on_a_sibling_holds_only_when_the_sibling_matches() {
+    // "If the target type is `instance`, `ip`, or `alb`, health checks are
+    // always enabled" / "If the target type is `lambda`, health checks are
+    // disabled by default" (mined docs; observed facts off). The template
+    // leaves TargetType out: AWS's own value, read live, decides.
+    let tg = "AWS::ElasticLoadBalancingV2::TargetGroup";
+    let declared = json!({"Protocol": "TCP_QUIC", "Port": 4433});
+    let live = json!({"Protocol": "TCP_QUIC", "Port": 4433, "TargetType": "ip",
+        "HealthCheckEnabled": true, "HealthCheckPort": "traffic-port"});
+    let fs = run_general(tg, declared.clone(), live);
+    for path in ["HealthCheckEnabled", "HealthCheckPort"] {
+        assert!(
+            fs.iter()
+                .any(|f| f.tier == Tier::AtDefault && f.path == path),
+            "{path}: {fs:?}"
+        );
+    }
+    // A lambda target group with health checks switched on, and a TCP_QUIC
+    // group checked on port 80 (GENEVE's default): both stay reported.
+    let live = json!({"Protocol": "TCP_QUIC", "Port": 4433, "TargetType": "lambda",
+        "HealthCheckEnabled": true, "HealthCheckPort": "80"});
+    let fs = run_general(tg, declared, live);
+    for path in ["HealthCheckEnabled", "HealthCheckPort"] {
+        assert!(
+            fs.iter()
+                .any(|f| f.tier == Tier::Undeclared && f.path == path),
+            "{path}: {fs:?}"
+        );
+    }
+}
+
+#[test]
+fn a_sibling_default_stated_under_a_listed_value_follows_that_value() {
+    // BillingMode's documentation: "`FIXED_RETENTION_PRICING` - ... The
+    // default retention period for this billing mode is 2557 days."
+    let t = "AWS::CloudTrail::EventDataStore";
+    let fixed = json!({"BillingMode": "FIXED_RETENTION_PRICING"});
+    let mut live = fixed.clone();
+    live["RetentionPeriod"] = json!(2557);
+    let fs = run_general(t, fixed, live.clone());
+    assert!(
+        fs.iter()
+            .any(|f| f.tier == Tier::AtDefault && f.path == "RetentionPeriod"),
+        "{fs:?}"
+    );
+    // The same 2557 days under the extendable mode (default 366) is a choice.
+    live["BillingMode"] = json!("EXTENDABLE_RETENTION_PRICING");
+    let fs = run_general(
+        t,
+        json!({"BillingMode": "EXTENDABLE_RETENTION_PRICING"}),
+        live,
+    );
+    assert!(
+        fs.iter()
+            .any(|f| f.tier == Tier::Undeclared && f.path == "RetentionPeriod"),
+        "{fs:?}"
+    );
 }
 
 #[test]
