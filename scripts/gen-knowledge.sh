@@ -46,7 +46,7 @@ python3 "$ROOT/scripts/gen_knowledge.py" \
   --out "$OUT"
 
 if [[ $CHECK -eq 1 ]]; then
-  for f in defaults.json type-rules.json coverage.json MANIFEST.json; do
+  for f in defaults.json type-rules.json coverage.json refuted.json MANIFEST.json; do
     if ! cmp -s "$OUT/$f" "$DEST/$f"; then
       echo "core/data/generated/$f differs from what the generator produces" >&2
       exit 1

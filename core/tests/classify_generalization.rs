@@ -324,6 +324,34 @@ fn another_services_api_model_never_states_a_default() {
     assert!(wrong.is_empty(), "{wrong:?}");
 }
 
+#[test]
+fn a_documented_default_a_real_deploy_contradicts_never_folds() {
+    // ELBv2 documents a 6-second health-check timeout for HTTP target
+    // groups; fresh ones hold 5 (known-defaults.json). A change to 6 is a
+    // change, whatever the documentation says.
+    let http = json!({"Protocol": "HTTP", "TargetType": "instance"});
+    let mut live = http.clone();
+    live["HealthCheckTimeoutSeconds"] = json!(6);
+    let fs = run(
+        "AWS::ElasticLoadBalancingV2::TargetGroup",
+        http.clone(),
+        live,
+    );
+    assert!(
+        fs.iter()
+            .any(|f| f.tier == Tier::Undeclared && f.path == "HealthCheckTimeoutSeconds"),
+        "{fs:?}"
+    );
+    // TCP keeps its documented (and observed) 10.
+    let tcp = json!({"Protocol": "TCP", "TargetType": "instance"});
+    let mut live = tcp.clone();
+    live["HealthCheckTimeoutSeconds"] = json!(10);
+    let fs = run("AWS::ElasticLoadBalancingV2::TargetGroup", tcp, live);
+    assert!(fs
+        .iter()
+        .any(|f| f.tier == Tier::AtDefault && f.path == "HealthCheckTimeoutSeconds"));
+}
+
 // ---- sets by what they hold or where they sit -----------------------------
 
 fn run_schema(t: &str, schema: SchemaFacts, declared: Value, live: Value) -> Vec<Finding> {
