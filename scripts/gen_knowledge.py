@@ -928,6 +928,18 @@ class Botocore:
 
 
     @staticmethod
+    def member_at(op, path):
+        """The member at a CloudFormation path of an operation's (model,
+        input or output shape), or None."""
+        model, shape = op
+        member = None
+        for seg in path.split("."):
+            member, shape = Botocore.member(model, shape, seg)
+            if member is None:
+                return None
+        return member
+
+    @staticmethod
     def deprecated_aliases(shape):
         """{deprecated member: its replacement}: a member the model marks
         deprecated whose documentation is, word for word, that of exactly
@@ -1118,12 +1130,7 @@ def generate(spec, boto, snap):
                     )
             # 3. The service API model's documentation of the same member.
             if create and not known(t, path):
-                model, shape = create
-                member = None
-                for seg in path.split("."):
-                    member, shape = Botocore.member(model, shape, seg)
-                    if member is None:
-                        break
+                member = Botocore.member_at(create, path)
                 if member is not None:
                     api_text = strip_html(member.get("documentation"))
                     hit = stated_default(api_text, kind, enum, name, item_kind, spelled)
@@ -1140,12 +1147,7 @@ def generate(spec, boto, snap):
                             add_default(t, path + "." + mname, hit[0], "api-model", hit[1])
             # 4. The same member as the read operation's answer documents it.
             if read and not known(t, path):
-                model, shape = read
-                member = None
-                for seg in path.split("."):
-                    member, shape = Botocore.member(model, shape, seg)
-                    if member is None:
-                        break
+                member = Botocore.member_at(read, path)
                 if member is not None:
                     hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind, spelled)
                     if hit:
