@@ -123,6 +123,12 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"(?P<v>`[^`]+`)\s+is\s+(?:assigned|used)\s+as\s+the\s+default(?:\s+value)?(?P<tail>)\s*\.?$",
         re.I,
     ),
+    # "If one isn't specified, the `LATEST` platform version is used by
+    # default." (a quoted value only).
+    re.compile(
+        r"^if\s+one\s+(?:isn't|is\s+not)\s+specified,\s+the\s+(?P<v>`[^`]+`)\s+(?:[a-z]+\s+){1,3}is\s+used(?P<tail>\s+by\s+default)?\s*\.?$",
+        re.I,
+    ),
     # "If not specified, `Default` is used." / "If you don't specify a
     # value, `ipv4` is used by default."
     re.compile(
@@ -375,6 +381,24 @@ def tail_ok(m):
 VALID_LIST_DEFAULT = re.compile(r"^valid\s+values\s*(?:are|include)?\s*:?\s.*?`(?P<v>[^`]+)`\s*\((?:the\s+)?default\)", re.I)
 # "- `instance` - Register targets by instance ID. This is the default
 # value.": a listed value whose own item calls it the default.
+# "No longer used. If included, the only allowed value is
+# `RequestBasedUsage` .": a retired property whose one accepted value the
+# service ignores; what AWS reports is that value and no setting can change
+# behaviour. Only for a property documented as no longer used or deprecated:
+# elsewhere "the only valid value" speaks of what a request may send when the
+# property is set (Cloud Map's `HTTP` type), not of the unset state.
+ONLY_VALUE = re.compile(
+    r"^(?:if\s+included,\s+)?the\s+only\s+(?:allowed|valid|supported)\s+value\s+is\s+(?P<v>`[^`]+`)\s*\.?$", re.I
+)
+RETIRED = re.compile(r"\bno\s+longer\s+used\b|\bdeprecated\b", re.I)
+# "If you omit this, the default event bus is used." on `EventBusName`: the
+# name of the default <noun> is the word `default` (EventBridge's own bus).
+# The entry only ever folds that literal, so where the default resource has
+# another name nothing folds and nothing is hidden.
+DEFAULT_NAMED = re.compile(
+    r"^if\s+you\s+omit\s+this(?:\s+(?:field|property|parameter))?,\s+the\s+default\s+(?P<noun>[a-z][a-z ]{1,30}?)\s+is\s+used\s*\.?$",
+    re.I,
+)
 ITEM_DEFAULT_LINE = re.compile(
     r"^(?:[-*]\s*)?`(?P<v>[^`]+)`\s*[-–:]\s+[^`]*?\bthis\s+is\s+the\s+default(?:\s+(?:value|option|setting|mode))?\s*\.", re.I
 )
@@ -470,6 +494,16 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
         allowed = enum if isinstance(enum, list) else spelled
         if m and allowed and m.group("v") in allowed:
             v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
+            if v is not None:
+                found.append((v, s))
+            continue
+        m = DEFAULT_NAMED.match(s)
+        if m and kind == "string" and prop_name == camel(m.group("noun").split()) + "Name":
+            found.append(("default", s))
+            continue
+        m = ONLY_VALUE.match(s)
+        if m and RETIRED.search(doc):
+            v = parse_value(m.group("v"), kind, enum, None, prop_name, doc, item_kind, spelled)
             if v is not None:
                 found.append((v, s))
             continue
