@@ -482,3 +482,87 @@ fn an_undeclared_attribute_list_is_judged_key_by_key_against_documented_defaults
         )]
     );
 }
+
+// ---- the account's own identity and AWS-owned defaults -------------------
+
+fn tier_of(fs: &[Finding], path: &str) -> Option<Tier> {
+    fs.iter().find(|f| f.path == path).map(|f| f.tier)
+}
+
+#[test]
+fn own_account_region_and_aws_owned_defaults_fold_on_an_unseen_type() {
+    let live = json!({
+        "OwnerAccountId": "123456789012",
+        "HomeRegion": "eu-central-1",
+        "Regions": ["eu-central-1"],
+        "RoleArn": "arn:aws:iam::123456789012:role/aws-service-role/example.amazonaws.com/AWSServiceRoleForExample",
+        "KmsKeyId": "arn:aws:kms:eu-central-1:123456789012:alias/aws/example"
+    });
+    let fs = run_general("AWS::Example::Widget", json!({}), live);
+    for p in [
+        "OwnerAccountId",
+        "HomeRegion",
+        "Regions",
+        "RoleArn",
+        "KmsKeyId",
+    ] {
+        assert_eq!(tier_of(&fs, p), Some(Tier::AtDefault), "{p}: {fs:?}");
+    }
+}
+
+#[test]
+fn another_account_region_role_or_key_still_surfaces() {
+    let live = json!({
+        "OwnerAccountId": "999988887777",
+        "HomeRegion": "us-west-2",
+        "Regions": ["eu-central-1", "us-west-2"],
+        "RoleArn": "arn:aws:iam::123456789012:role/MyOwnRole",
+        "KmsKeyId": "arn:aws:kms:eu-central-1:123456789012:alias/my-key",
+        "OtherKey": "arn:aws:kms:eu-central-1:999988887777:alias/aws/example"
+    });
+    let fs = run_general("AWS::Example::Widget", json!({}), live);
+    for p in [
+        "OwnerAccountId",
+        "HomeRegion",
+        "Regions",
+        "RoleArn",
+        "KmsKeyId",
+        "OtherKey",
+    ] {
+        assert_eq!(tier_of(&fs, p), Some(Tier::Undeclared), "{p}: {fs:?}");
+    }
+}
+
+#[test]
+fn documented_forms_fold_their_value_and_nothing_else() {
+    // "If you omit this, the default event bus is used." on EventBusName.
+    let fs = run_general(
+        "AWS::Events::Rule",
+        json!({}),
+        json!({"EventBusName": "default"}),
+    );
+    assert_eq!(tier_of(&fs, "EventBusName"), Some(Tier::AtDefault));
+    let fs = run_general(
+        "AWS::Events::Rule",
+        json!({}),
+        json!({"EventBusName": "audit-bus"}),
+    );
+    assert_eq!(tier_of(&fs, "EventBusName"), Some(Tier::Undeclared));
+    // "No longer used. If included, the only allowed value is ...".
+    let fs = run_general(
+        "AWS::Location::Map",
+        json!({}),
+        json!({"PricingPlan": "RequestBasedUsage"}),
+    );
+    assert_eq!(tier_of(&fs, "PricingPlan"), Some(Tier::AtDefault));
+    // "The only valid value is HTTP" on a property that is in use (Cloud
+    // Map's Type) is not a default: DNS_HTTP and HTTP both surface.
+    for v in ["DNS_HTTP", "HTTP"] {
+        let fs = run_general(
+            "AWS::ServiceDiscovery::Service",
+            json!({}),
+            json!({"Type": v}),
+        );
+        assert_eq!(tier_of(&fs, "Type"), Some(Tier::Undeclared), "{v}");
+    }
+}

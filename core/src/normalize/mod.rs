@@ -3,6 +3,7 @@
 //! One file per mechanism family; each is a pure function over JSON values.
 //! Per-type facts live in `core/data/*.json` (see [`aws_facts`]).
 
+pub mod account_owned;
 pub mod arn;
 pub mod arrays;
 pub mod aws_facts;
