@@ -566,3 +566,21 @@ fn documented_forms_fold_their_value_and_nothing_else() {
         assert_eq!(tier_of(&fs, "Type"), Some(Tier::Undeclared), "{v}");
     }
 }
+
+#[test]
+fn a_restatement_of_a_declared_list_is_silent_but_an_extra_member_is_not() {
+    let declared = json!({"Subnets": ["subnet-1", "subnet-2"]});
+    let same = json!({"Subnets": ["subnet-1", "subnet-2"],
+        "SubnetMappings": [{"SubnetId": "subnet-2"}, {"SubnetId": "subnet-1"}]});
+    let fs = run_general("AWS::Example::Balancer", declared.clone(), same);
+    assert_eq!(tier_of(&fs, "SubnetMappings"), None, "{fs:?}");
+    let more = json!({"Subnets": ["subnet-1", "subnet-2"],
+        "SubnetMappings": [{"SubnetId": "subnet-1"}, {"SubnetId": "subnet-2"},
+                           {"SubnetId": "subnet-3"}]});
+    let fs = run_general("AWS::Example::Balancer", declared, more);
+    assert_eq!(
+        tier_of(&fs, "SubnetMappings"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+}

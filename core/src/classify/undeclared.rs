@@ -14,6 +14,7 @@ use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::generated::is_cfn_minted_name;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::base64_encode;
+use crate::normalize::shapes::is_restatement;
 use serde_json::{Map, Value};
 
 /// True when an undeclared value is an identifier AWS or CloudFormation
@@ -148,7 +149,10 @@ pub(crate) fn classify_value(
     }
     let verdict = match path.segs() {
         [Seg::Key(k)] => {
-            if is_echo(scope, k, v) || Scope::any(&scope.facts.owned_elsewhere, path) {
+            if is_echo(scope, k, v)
+                || Scope::any(&scope.facts.owned_elsewhere, path)
+                || scope.declared.values().any(|d| is_restatement(v, d))
+            {
                 return;
             }
             siblings::top_level_verdict(scope, k, v)

@@ -223,6 +223,37 @@ pub fn shape_identity<'v>(declared: &'v [Value], live: &[Value]) -> Option<&'v s
         .find(|k| unique(declared, k) && unique(live, k))
 }
 
+/// The string leaves of a value, or `None` when it holds a number or a
+/// boolean (a value that says more than names and ids).
+fn string_leaves<'v>(v: &'v Value, out: &mut Vec<&'v str>) -> Option<()> {
+    match v {
+        Value::String(s) => out.push(s),
+        Value::Null => {}
+        Value::Array(a) => a.iter().try_for_each(|x| string_leaves(x, out))?,
+        Value::Object(o) => o.values().try_for_each(|x| string_leaves(x, out))?,
+        Value::Bool(_) | Value::Number(_) => return None,
+    }
+    Some(())
+}
+
+/// True when a live list or object only restates a declared value in
+/// another arrangement: its leaves are all strings and, as a multiset,
+/// exactly the declared value's strings (ELB `SubnetMappings` of
+/// `{SubnetId}` beside declared `Subnets`). It carries nothing the declared
+/// value does not, and that value is compared on its own.
+pub fn is_restatement(live: &Value, declared: &Value) -> bool {
+    if !(live.is_array() || live.is_object()) {
+        return false;
+    }
+    let (mut l, mut d) = (Vec::new(), Vec::new());
+    if string_leaves(live, &mut l).is_none() || string_leaves(declared, &mut d).is_none() {
+        return false;
+    }
+    l.sort_unstable();
+    d.sort_unstable();
+    !d.is_empty() && l == d
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,6 +421,24 @@ mod tests {
             json!({"Key": "a", "Value": "2"}),
         ];
         assert!(!is_attribute_bag(Some("Attributes"), &dup, &l));
+    }
+
+    #[test]
+    fn a_restatement_carries_only_the_declared_strings() {
+        let declared = json!(["subnet-a", "subnet-b"]);
+        let live = json!([{"SubnetId": "subnet-b"}, {"SubnetId": "subnet-a"}]);
+        assert!(is_restatement(&live, &declared));
+        // A third subnet, a weight or an allocation id says more.
+        let more =
+            json!([{"SubnetId": "subnet-a"}, {"SubnetId": "subnet-b"}, {"SubnetId": "subnet-c"}]);
+        assert!(!is_restatement(&more, &declared));
+        let weighted = json!([{"SubnetId": "subnet-a", "Weight": 5}, {"SubnetId": "subnet-b"}]);
+        assert!(!is_restatement(&weighted, &declared));
+        let eip = json!([{"SubnetId": "subnet-a", "AllocationId": "eipalloc-1"}, {"SubnetId": "subnet-b"}]);
+        assert!(!is_restatement(&eip, &declared));
+        // A scalar is compared as itself, never as a restatement.
+        assert!(!is_restatement(&json!("subnet-a"), &json!("subnet-a")));
+        assert!(!is_restatement(&json!([]), &json!([])));
     }
 
     #[test]
