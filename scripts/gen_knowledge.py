@@ -123,6 +123,13 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"(?P<v>`[^`]+`)\s+is\s+(?:assigned|used)\s+as\s+the\s+default(?:\s+value)?(?P<tail>)\s*\.?$",
         re.I,
     ),
+    # "A compute environment must be created in the `ENABLED` state." on
+    # `State`: every new resource starts in that state (`own` must be this
+    # property).
+    re.compile(
+        r"^an?\s+[a-z][a-z ]{1,40}?\s+must\s+be\s+created\s+in\s+the\s+(?P<v>`[^`]+`)\s+(?P<own>state)(?P<tail>)\s*\.?$",
+        re.I,
+    ),
     # "If one isn't specified, the `LATEST` platform version is used by
     # default." (a quoted value only).
     re.compile(
@@ -395,6 +402,13 @@ RETIRED = re.compile(r"\bno\s+longer\s+used\b|\bdeprecated\b", re.I)
 # name of the default <noun> is the word `default` (EventBridge's own bus).
 # The entry only ever folds that literal, so where the default resource has
 # another name nothing folds and nothing is hidden.
+# "If this parameter is omitted, a container is assumed to be essential."
+# on the boolean `Essential`: the adjective is the property, and omitted
+# means true.
+ASSUMED_STATE = re.compile(
+    r"^if\s+this\s+(?:parameter|property|field)\s+is\s+omitted,\s+an?\s+[a-z][a-z ]{1,30}?\s+is\s+assumed\s+to\s+be\s+(?P<adj>[a-z]+)\s*\.?$",
+    re.I,
+)
 DEFAULT_NAMED = re.compile(
     r"^if\s+you\s+omit\s+this(?:\s+(?:field|property|parameter))?,\s+the\s+default\s+(?P<noun>[a-z][a-z ]{1,30}?)\s+is\s+used\s*\.?$",
     re.I,
@@ -496,6 +510,10 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
             v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
             if v is not None:
                 found.append((v, s))
+            continue
+        m = ASSUMED_STATE.match(s)
+        if m and kind == "boolean" and m.group("adj").lower() == prop_name.lower():
+            found.append((True, s))
             continue
         m = DEFAULT_NAMED.match(s)
         if m and kind == "string" and prop_name == camel(m.group("noun").split()) + "Name":

@@ -555,6 +555,19 @@ fn documented_forms_fold_their_value_and_nothing_else() {
         json!({"PricingPlan": "RequestBasedUsage"}),
     );
     assert_eq!(tier_of(&fs, "PricingPlan"), Some(Tier::AtDefault));
+    // "A compute environment must be created in the `ENABLED` state."
+    let fs = run_general(
+        "AWS::Batch::ComputeEnvironment",
+        json!({}),
+        json!({"State": "ENABLED"}),
+    );
+    assert_eq!(tier_of(&fs, "State"), Some(Tier::AtDefault));
+    let fs = run_general(
+        "AWS::Batch::ComputeEnvironment",
+        json!({}),
+        json!({"State": "DISABLED"}),
+    );
+    assert_eq!(tier_of(&fs, "State"), Some(Tier::Undeclared));
     // "The only valid value is HTTP" on a property that is in use (Cloud
     // Map's Type) is not a default: DNS_HTTP and HTTP both surface.
     for v in ["DNS_HTTP", "HTTP"] {
