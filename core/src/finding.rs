@@ -137,6 +137,11 @@ pub struct Finding {
     /// Revert must rewrite the whole array: the array's path and its desired value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub whole_array_revert: Option<WholeArrayRevert>,
+    /// The live value holds exactly the declared members in another order,
+    /// and nothing says whether AWS keeps this list's order: potential
+    /// drift (tier `undeclared`), reverted by writing the declared value.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub order_only: bool,
     /// An undeclared value with no baseline entry (potential drift, not confirmed).
     #[serde(default, skip_serializing_if = "is_false")]
     pub unrecorded: bool,
@@ -168,6 +173,7 @@ impl Finding {
             attribute_key: None,
             free_form_key: false,
             whole_array_revert: None,
+            order_only: false,
             unrecorded: false,
             cause: None,
         }

@@ -104,12 +104,20 @@ fn a_sorted_permutation_folds_but_a_replaced_element_is_drift() {
         declared_paths(&run("AWS::Example::Thing", declared.clone(), replaced)),
         vec!["Hostnames"]
     );
-    // Any other order is an order change: reported (order may matter).
+    // Any other order is still reported (order may matter), as potential
+    // drift: the members are the declared ones.
     let shuffled = json!({"Hostnames": ["mike.internal", "zulu.internal", "alpha.internal"]});
     assert_eq!(
-        declared_paths(&run("AWS::Example::Thing", declared, shuffled)),
+        order_only_paths(&run("AWS::Example::Thing", declared, shuffled)),
         vec!["Hostnames"]
     );
+}
+
+fn order_only_paths(fs: &[Finding]) -> Vec<String> {
+    fs.iter()
+        .filter(|f| f.tier == Tier::Undeclared && f.order_only)
+        .map(|f| f.path.clone())
+        .collect()
 }
 
 #[test]
@@ -405,8 +413,10 @@ fn a_create_only_array_in_another_order_folds_but_a_positional_one_does_not() {
     let declared = json!({"BrokerNodes": ["b-1:9092", "b-2:9092"], "Layers": ["l1", "l2"]});
     let live = json!({"BrokerNodes": ["b-2:9092", "b-1:9092"], "Layers": ["l2", "l1"]});
     let fs = run_schema("AWS::Example::Stream", schema, declared, live);
-    // Layers are not create-only: their order is a setting and surfaces.
-    assert_eq!(declared_paths(&fs), vec!["Layers"]);
+    // Layers are not create-only: their order may be a setting and
+    // surfaces, as potential drift (the members are the declared ones).
+    assert!(declared_paths(&fs).is_empty(), "{fs:?}");
+    assert_eq!(order_only_paths(&fs), vec!["Layers"]);
 }
 
 #[test]
@@ -596,4 +606,36 @@ fn a_restatement_of_a_declared_list_is_silent_but_an_extra_member_is_not() {
         Some(Tier::Undeclared),
         "{fs:?}"
     );
+}
+
+// ---- a declared list AWS may return in its own order ----------------------
+
+#[test]
+fn a_declared_list_in_another_order_is_potential_drift_not_declared() {
+    let declared = json!({"Projection": {"NonKeyAttributes": ["zeta", "alpha", "mike"]},
+        "Filters": [{"Type": "HATE", "Strength": "HIGH"}, {"Type": "VIOLENCE", "Strength": "LOW"}]});
+    let live = json!({"Projection": {"NonKeyAttributes": ["alpha", "zeta", "mike"]},
+        "Filters": [{"Type": "VIOLENCE", "Strength": "LOW"}, {"Type": "HATE", "Strength": "HIGH"}]});
+    let fs = run_general("AWS::Example::Index", declared.clone(), live);
+    assert!(declared_paths(&fs).is_empty(), "{fs:?}");
+    for p in ["Projection.NonKeyAttributes", "Filters"] {
+        let f = fs.iter().find(|f| f.path == p).expect(p);
+        assert_eq!((f.tier, f.order_only), (Tier::Undeclared, true), "{p}");
+        assert!(f.desired.is_some() && f.actual.is_some());
+    }
+    // A member changed, added or removed is declared drift as before.
+    for live in [
+        json!({"Projection": {"NonKeyAttributes": ["alpha", "zeta", "oscar"]},
+               "Filters": [{"Type": "HATE", "Strength": "HIGH"}, {"Type": "VIOLENCE", "Strength": "LOW"}]}),
+        json!({"Projection": {"NonKeyAttributes": ["zeta", "alpha", "mike"]},
+               "Filters": [{"Type": "VIOLENCE", "Strength": "HIGH"}, {"Type": "HATE", "Strength": "HIGH"}]}),
+    ] {
+        let fs = run_general("AWS::Example::Index", declared.clone(), live);
+        assert_eq!(declared_paths(&fs).len(), 1, "{fs:?}");
+        assert!(fs.iter().all(|f| !f.order_only));
+    }
+    // A permutation AWS sorted is the same set: silent.
+    let sorted = json!({"Projection": {"NonKeyAttributes": ["alpha", "mike", "zeta"]},
+        "Filters": [{"Type": "HATE", "Strength": "HIGH"}, {"Type": "VIOLENCE", "Strength": "LOW"}]});
+    assert!(drift(&run_general("AWS::Example::Index", declared, sorted)).is_empty());
 }

@@ -151,6 +151,16 @@ impl Cmp<'_, '_> {
         }
     }
 
+    /// True when `d` and `l` differ only in the order of arrays: with every
+    /// array on both sides sorted (innermost first, by canonical text) they
+    /// compare equal. The members are the same; only their order is not.
+    pub fn eq_ignoring_order(&self, path: &mut Path, d: &Value, l: &Value) -> bool {
+        let (mut ds, mut ls) = (d.clone(), l.clone());
+        sort_arrays(&mut ds);
+        sort_arrays(&mut ls);
+        self.eq(path, &ds, &ls)
+    }
+
     /// True when the arrays at `path` are sets by what they hold or where
     /// they sit: address ranges, a DNS record set's values, or a value of a
     /// create-only property (it cannot be changed in place, so a different
@@ -371,5 +381,18 @@ impl Cmp<'_, '_> {
             }
             path.pop();
         }
+    }
+}
+
+/// Sorts every array in `v` by the canonical text of its elements, inner
+/// arrays first, so two values that differ only in array order become equal.
+fn sort_arrays(v: &mut Value) {
+    match v {
+        Value::Array(a) => {
+            a.iter_mut().for_each(sort_arrays);
+            a.sort_by_cached_key(crate::normalize::arrays::canonical_text);
+        }
+        Value::Object(o) => o.values_mut().for_each(sort_arrays),
+        _ => {}
     }
 }

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 const NOTE_WRITE_ONLY: &str = "write-only — cannot be read back";
 const NOTE_NOT_RETURNED: &str = "declared but not returned by live read";
+const NOTE_ORDER_ONLY: &str = "the declared members in another order: AWS may return this list in its own order (potential drift; record it, or revert to the declared order)";
 const NOTE_MASKED: &str =
     "declared value unverifiable — CloudFormation GetTemplate masks non-ASCII characters as \"?\"";
 
@@ -134,6 +135,14 @@ fn compare(
                 continue;
             }
         }
+        if is_order_only(cmp, &m) {
+            let f = out.push(Tier::Undeclared, &m.path);
+            f.order_only = true;
+            f.note = Some(NOTE_ORDER_ONLY.to_string());
+            f.desired = Some(m.desired);
+            f.actual = m.actual;
+            continue;
+        }
         let f = out.push(Tier::Declared, &m.path);
         f.desired = Some(m.desired);
         f.actual = m.actual;
@@ -146,6 +155,17 @@ fn compare(
         }
     }
     nested::collect(scope, live, path, d, l, out);
+}
+
+/// True when a mismatch is only the order of a list whose order nothing
+/// says AWS keeps (a known set never reaches here): the same members, so
+/// not certain drift — but a reorder can matter, so it is not folded.
+fn is_order_only(cmp: &Cmp<'_, '_>, m: &Mismatch) -> bool {
+    let Some(actual) = m.actual.as_ref() else {
+        return false;
+    };
+    (m.desired.is_array() || m.desired.is_object())
+        && cmp.eq_ignoring_order(&mut m.path.clone(), &m.desired, actual)
 }
 
 /// The schema `propertyTransform` fold: the mismatch vanishes when the

@@ -7,6 +7,7 @@ use crate::classify::{
 };
 use crate::declared::DeclaredValue;
 use crate::finding::Finding;
+use crate::schema::{SchemaFacts, SchemaSource};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -95,7 +96,28 @@ pub fn replay_case(case: &CorpusCase) -> Vec<Finding> {
 pub fn replay_case_with(case: &CorpusCase, knowledge: Knowledge) -> Vec<Finding> {
     let resource = resource_from_case(case);
     let ctx = context_from_opts(&case.opts, case.resource.construct_path.as_deref());
-    classify_with(&resource, &case.live_raw, &case.schema, &ctx, knowledge)
+    let bundled = recorded_without_schema(&case.schema)
+        .then(|| bundled_facts(&resource.resource_type))
+        .flatten();
+    let schema = bundled.as_deref().unwrap_or(&case.schema);
+    classify_with(&resource, &case.live_raw, schema, &ctx, knowledge)
+}
+
+/// True when a case was recorded with no registry-schema fact at all (the
+/// recorder could not describe the type).
+fn recorded_without_schema(s: &SchemaFacts) -> bool {
+    *s == SchemaFacts::default()
+}
+
+/// The bundled registry schema's facts for a type: what realdrift itself
+/// falls back to when the account cannot describe a type, so a case
+/// recorded without schema facts replays as realdrift would run it.
+fn bundled_facts(type_name: &str) -> Option<std::sync::Arc<SchemaFacts>> {
+    crate::schema::BundledSchemas::shared()
+        .ok()?
+        .facts(type_name)
+        .ok()
+        .flatten()
 }
 
 /// Replays every `*.json` case in `dir`, sorted by file name.

@@ -61,6 +61,18 @@ pub(crate) fn decide(f: &Finding, remove_unrecorded: bool) -> Result<Option<Deci
                 "the finding carries no template value".into(),
             )),
         },
+        // A declared list in another order: the template's value is the target.
+        Tier::Undeclared if f.order_only => match &f.desired {
+            Some(v) => Ok(Some(Decision {
+                change: Change::Set(v.clone()),
+                kind: ItemKind::Template,
+                unrecorded: false,
+            })),
+            None => Err((
+                RefusalReason::NoTarget,
+                "the finding carries no template value".into(),
+            )),
+        },
         Tier::Undeclared => undeclared(f, remove_unrecorded).map(Some),
         Tier::Added => added(f, remove_unrecorded).map(Some),
     }
@@ -174,6 +186,32 @@ mod tests {
         ] {
             assert_eq!(decide(&finding(t, "P"), true).map_err(|e| e.0), Err(r));
         }
+    }
+
+    #[test]
+    fn a_declared_list_in_another_order_reverts_to_the_template_never_removed() {
+        let mut f = finding(Tier::Undeclared, "Layers");
+        f.order_only = true;
+        f.desired = Some(json!(["a", "b"]));
+        f.actual = Some(json!(["b", "a"]));
+        // Unrecorded, or confirmed by the baseline as appeared since record:
+        // the target is the template's order, whatever the removal flag says.
+        for (unrecorded, note) in [(true, None), (false, Some(NOTE_APPEARED))] {
+            f.unrecorded = unrecorded;
+            f.note = note.map(str::to_string);
+            for remove in [false, true] {
+                let d = decide(&f, remove).unwrap().unwrap();
+                assert_eq!(
+                    (d.change, d.kind),
+                    (Change::Set(json!(["a", "b"])), ItemKind::Template)
+                );
+            }
+        }
+        f.desired = None;
+        assert_eq!(
+            decide(&f, true).map_err(|e| e.0),
+            Err(RefusalReason::NoTarget)
+        );
     }
 
     #[test]
