@@ -521,6 +521,23 @@ fn own_account_region_and_aws_owned_defaults_fold_on_an_unseen_type() {
 }
 
 #[test]
+fn the_own_account_inside_a_declared_object_is_a_setting_not_a_default() {
+    // A condition naming the own account, added out of band inside a
+    // declared policy-like object, is a change: only a managed key folds
+    // below the top level.
+    let declared = json!({"Access": {"Effect": "Allow"}});
+    let live = json!({"Access": {"Effect": "Allow", "SourceAccount": "123456789012",
+        "Key": "alias/aws/example"}});
+    let fs = run_general("AWS::Example::Widget", declared, live);
+    assert_eq!(
+        tier_of(&fs, "Access.SourceAccount"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+    assert_eq!(tier_of(&fs, "Access.Key"), Some(Tier::AtDefault), "{fs:?}");
+}
+
+#[test]
 fn another_account_region_role_or_key_still_surfaces() {
     let live = json!({
         "OwnerAccountId": "999988887777",
