@@ -656,3 +656,20 @@ fn a_declared_list_in_another_order_is_potential_drift_not_declared() {
         "Filters": [{"Type": "HATE", "Strength": "HIGH"}, {"Type": "VIOLENCE", "Strength": "LOW"}]});
     assert!(drift(&run_general("AWS::Example::Index", declared, sorted)).is_empty());
 }
+
+#[test]
+fn a_declared_reference_repeated_under_another_field_is_silent_but_another_is_not() {
+    let declared = json!({"GatewayId": "igw-0a1b2c3d4e5f60718"});
+    let echoed =
+        json!({"GatewayId": "igw-0a1b2c3d4e5f60718", "VpcEndpointId": "igw-0a1b2c3d4e5f60718"});
+    let fs = run_general("AWS::Example::Route", declared.clone(), echoed);
+    assert_eq!(tier_of(&fs, "VpcEndpointId"), None, "{fs:?}");
+    let other =
+        json!({"GatewayId": "igw-0a1b2c3d4e5f60718", "VpcEndpointId": "vpce-0a1b2c3d4e5f60718"});
+    let fs = run_general("AWS::Example::Route", declared, other);
+    assert_eq!(
+        tier_of(&fs, "VpcEndpointId"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+}

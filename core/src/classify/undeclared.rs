@@ -14,7 +14,7 @@ use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::generated::is_cfn_minted_name;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::base64_encode;
-use crate::normalize::shapes::is_restatement;
+use crate::normalize::shapes::{is_restated_reference, is_restatement};
 use serde_json::{Map, Value};
 
 /// True when an undeclared value is an identifier AWS or CloudFormation
@@ -156,7 +156,10 @@ pub(crate) fn classify_value(
         [Seg::Key(k)] => {
             if is_echo(scope, k, v)
                 || Scope::any(&scope.facts.owned_elsewhere, path)
-                || scope.declared.values().any(|d| is_restatement(v, d))
+                || scope
+                    .declared
+                    .values()
+                    .any(|d| is_restatement(v, d) || is_restated_reference(v, d))
             {
                 return;
             }

@@ -223,6 +223,34 @@ pub fn shape_identity<'v>(declared: &'v [Value], live: &[Value]) -> Option<&'v s
         .find(|k| unique(declared, k) && unique(live, k))
 }
 
+/// True for an AWS resource id (`igw-0c78...`, `subnet-0a1b2c3d`) or an ARN.
+fn is_resource_reference(s: &str) -> bool {
+    if s.starts_with("arn:") {
+        return super::arn::parse_arn(s).is_some();
+    }
+    let Some((prefix, hex)) = s.rsplit_once('-') else {
+        return false;
+    };
+    !prefix.is_empty()
+        && prefix.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+        && (8..=17).contains(&hex.len())
+        && hex
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+}
+
+/// True when a live top-level string names the same AWS resource (by id or
+/// ARN) a declared property names: the read repeats the declared reference
+/// under another field (Cloud Control's EC2 route echoes `GatewayId` as
+/// `VpcEndpointId`). Only identifiers count: a short word equal to a
+/// declared one by chance is a setting.
+pub fn is_restated_reference(live: &Value, declared: &Value) -> bool {
+    match (live, declared) {
+        (Value::String(l), Value::String(d)) => l == d && is_resource_reference(l),
+        _ => false,
+    }
+}
+
 /// The string leaves of a value, or `None` when it holds a number or a
 /// boolean (a value that says more than names and ids).
 fn string_leaves<'v>(v: &'v Value, out: &mut Vec<&'v str>) -> Option<()> {
@@ -421,6 +449,25 @@ mod tests {
             json!({"Key": "a", "Value": "2"}),
         ];
         assert!(!is_attribute_bag(Some("Attributes"), &dup, &l));
+    }
+
+    #[test]
+    fn a_declared_reference_repeated_under_another_field_is_a_restatement() {
+        let igw = json!("igw-0c7816775f3353a51");
+        assert!(is_restated_reference(&igw, &igw));
+        let arn = json!("arn:aws:lambda:eu-west-1:123456789012:function:f");
+        assert!(is_restated_reference(&arn, &arn));
+        assert!(!is_restated_reference(
+            &json!("igw-0c7816775f3353a52"),
+            &igw
+        ));
+        // Words and names are settings, even when equal by chance.
+        assert!(!is_restated_reference(&json!("admin"), &json!("admin")));
+        assert!(!is_restated_reference(
+            &json!("my-queue"),
+            &json!("my-queue")
+        ));
+        assert!(!is_restated_reference(&json!("true"), &json!("true")));
     }
 
     #[test]
