@@ -562,39 +562,31 @@ fn another_account_region_role_or_key_still_surfaces() {
 
 #[test]
 fn documented_forms_fold_their_value_and_nothing_else() {
-    // "If you omit this, the default event bus is used." on EventBusName.
-    let fs = run_general(
-        "AWS::Events::Rule",
-        json!({}),
-        json!({"EventBusName": "default"}),
-    );
-    assert_eq!(tier_of(&fs, "EventBusName"), Some(Tier::AtDefault));
-    let fs = run_general(
-        "AWS::Events::Rule",
-        json!({}),
-        json!({"EventBusName": "audit-bus"}),
-    );
-    assert_eq!(tier_of(&fs, "EventBusName"), Some(Tier::Undeclared));
-    // "No longer used. If included, the only allowed value is ...".
-    let fs = run_general(
-        "AWS::Location::Map",
-        json!({}),
-        json!({"PricingPlan": "RequestBasedUsage"}),
-    );
-    assert_eq!(tier_of(&fs, "PricingPlan"), Some(Tier::AtDefault));
-    // "A compute environment must be created in the `ENABLED` state."
-    let fs = run_general(
-        "AWS::Batch::ComputeEnvironment",
-        json!({}),
-        json!({"State": "ENABLED"}),
-    );
-    assert_eq!(tier_of(&fs, "State"), Some(Tier::AtDefault));
-    let fs = run_general(
-        "AWS::Batch::ComputeEnvironment",
-        json!({}),
-        json!({"State": "DISABLED"}),
-    );
-    assert_eq!(tier_of(&fs, "State"), Some(Tier::Undeclared));
+    // (type, property, the documented value, another value)
+    let cases = [
+        // "If you omit this, the default event bus is used."
+        ("AWS::Events::Rule", "EventBusName", "default", "audit-bus"),
+        // "No longer used. If included, the only allowed value is ...".
+        (
+            "AWS::Location::Map",
+            "PricingPlan",
+            "RequestBasedUsage",
+            "MobileAssetTracking",
+        ),
+        // "A compute environment must be created in the `ENABLED` state."
+        (
+            "AWS::Batch::ComputeEnvironment",
+            "State",
+            "ENABLED",
+            "DISABLED",
+        ),
+    ];
+    for (t, prop, documented, other) in cases {
+        let fs = run_general(t, json!({}), json!({ prop: documented }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{t} {prop}");
+        let fs = run_general(t, json!({}), json!({ prop: other }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::Undeclared), "{t} {prop}");
+    }
     // "The only valid value is HTTP" on a property that is in use (Cloud
     // Map's Type) is not a default: DNS_HTTP and HTTP both surface.
     for v in ["DNS_HTTP", "HTTP"] {

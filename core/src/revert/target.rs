@@ -50,31 +50,26 @@ pub(crate) fn decide(f: &Finding, remove_unrecorded: bool) -> Result<Option<Deci
             RefusalReason::Skipped,
             "the resource was not read; nothing was compared".into(),
         )),
-        Tier::Declared => match &f.desired {
-            Some(v) => Ok(Some(Decision {
-                change: Change::Set(v.clone()),
-                kind: ItemKind::Template,
-                unrecorded: false,
-            })),
-            None => Err((
-                RefusalReason::NoTarget,
-                "the finding carries no template value".into(),
-            )),
-        },
+        Tier::Declared => template_target(f).map(Some),
         // A declared list in another order: the template's value is the target.
-        Tier::Undeclared if f.order_only => match &f.desired {
-            Some(v) => Ok(Some(Decision {
-                change: Change::Set(v.clone()),
-                kind: ItemKind::Template,
-                unrecorded: false,
-            })),
-            None => Err((
-                RefusalReason::NoTarget,
-                "the finding carries no template value".into(),
-            )),
-        },
+        Tier::Undeclared if f.order_only => template_target(f).map(Some),
         Tier::Undeclared => undeclared(f, remove_unrecorded).map(Some),
         Tier::Added => added(f, remove_unrecorded).map(Some),
+    }
+}
+
+/// Writing the template's value back (the finding's `desired`).
+fn template_target(f: &Finding) -> Result<Decision, Refused> {
+    match &f.desired {
+        Some(v) => Ok(Decision {
+            change: Change::Set(v.clone()),
+            kind: ItemKind::Template,
+            unrecorded: false,
+        }),
+        None => Err((
+            RefusalReason::NoTarget,
+            "the finding carries no template value".into(),
+        )),
     }
 }
 
