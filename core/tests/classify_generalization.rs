@@ -601,14 +601,14 @@ fn documented_forms_fold_their_value_and_nothing_else() {
 
 #[test]
 fn a_restatement_of_a_declared_list_is_silent_but_an_extra_member_is_not() {
-    let declared = json!({"Subnets": ["subnet-1", "subnet-2"]});
-    let same = json!({"Subnets": ["subnet-1", "subnet-2"],
-        "SubnetMappings": [{"SubnetId": "subnet-2"}, {"SubnetId": "subnet-1"}]});
+    let declared = json!({"Subnets": ["subnet-0aaa1111", "subnet-0bbb2222"]});
+    let same = json!({"Subnets": ["subnet-0aaa1111", "subnet-0bbb2222"],
+        "SubnetMappings": [{"SubnetId": "subnet-0bbb2222"}, {"SubnetId": "subnet-0aaa1111"}]});
     let fs = run_general("AWS::Example::Balancer", declared.clone(), same);
     assert_eq!(tier_of(&fs, "SubnetMappings"), None, "{fs:?}");
-    let more = json!({"Subnets": ["subnet-1", "subnet-2"],
-        "SubnetMappings": [{"SubnetId": "subnet-1"}, {"SubnetId": "subnet-2"},
-                           {"SubnetId": "subnet-3"}]});
+    let more = json!({"Subnets": ["subnet-0aaa1111", "subnet-0bbb2222"],
+        "SubnetMappings": [{"SubnetId": "subnet-0aaa1111"}, {"SubnetId": "subnet-0bbb2222"},
+                           {"SubnetId": "subnet-0ccc3333"}]});
     let fs = run_general("AWS::Example::Balancer", declared, more);
     assert_eq!(
         tier_of(&fs, "SubnetMappings"),
@@ -661,6 +661,27 @@ fn a_declared_reference_repeated_under_another_field_is_silent_but_another_is_no
     let fs = run_general("AWS::Example::Route", declared, other);
     assert_eq!(
         tier_of(&fs, "VpcEndpointId"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+}
+
+#[test]
+fn a_setting_whose_words_equal_a_declared_one_is_not_a_restatement() {
+    // S3 transfer acceleration switched on out of band beside declared
+    // versioning: both say "Enabled", and the new one is a real change.
+    let declared = json!({"VersioningConfiguration": {"Status": "Enabled"}});
+    let live = json!({"VersioningConfiguration": {"Status": "Enabled"},
+        "AccelerateConfiguration": {"AccelerationStatus": "Enabled"}});
+    let fs = run("AWS::S3::Bucket", declared.clone(), live.clone());
+    assert_eq!(
+        tier_of(&fs, "AccelerateConfiguration"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+    let fs = run_general("AWS::S3::Bucket", declared, live);
+    assert_eq!(
+        tier_of(&fs, "AccelerateConfiguration"),
         Some(Tier::Undeclared),
         "{fs:?}"
     );

@@ -264,11 +264,13 @@ fn string_leaves<'v>(v: &'v Value, out: &mut Vec<&'v str>) -> Option<()> {
     Some(())
 }
 
-/// True when a live list or object only restates a declared value in
-/// another arrangement: its leaves are all strings and, as a multiset,
-/// exactly the declared value's strings (ELB `SubnetMappings` of
-/// `{SubnetId}` beside declared `Subnets`). It carries nothing the declared
-/// value does not, and that value is compared on its own.
+/// True when a live list or object only restates declared references in
+/// another arrangement: its leaves are all AWS resource ids or ARNs and, as
+/// a multiset, exactly the declared value's (ELB `SubnetMappings` of
+/// `{SubnetId}` beside declared `Subnets`). It names nothing the declared
+/// value does not, and that value is compared on its own. Words never
+/// count: `{AccelerationStatus: Enabled}` beside a declared
+/// `{Status: Enabled}` is a setting of its own.
 pub fn is_restatement(live: &Value, declared: &Value) -> bool {
     if !(live.is_array() || live.is_object()) {
         return false;
@@ -279,7 +281,7 @@ pub fn is_restatement(live: &Value, declared: &Value) -> bool {
     }
     l.sort_unstable();
     d.sort_unstable();
-    !d.is_empty() && l == d
+    !d.is_empty() && l.iter().all(|s| is_resource_reference(s)) && l == d
 }
 
 #[cfg(test)]
@@ -472,19 +474,28 @@ mod tests {
 
     #[test]
     fn a_restatement_carries_only_the_declared_strings() {
-        let declared = json!(["subnet-a", "subnet-b"]);
-        let live = json!([{"SubnetId": "subnet-b"}, {"SubnetId": "subnet-a"}]);
+        let declared = json!(["subnet-0aaa1111", "subnet-0bbb2222"]);
+        let live = json!([{"SubnetId": "subnet-0bbb2222"}, {"SubnetId": "subnet-0aaa1111"}]);
         assert!(is_restatement(&live, &declared));
         // A third subnet, a weight or an allocation id says more.
-        let more =
-            json!([{"SubnetId": "subnet-a"}, {"SubnetId": "subnet-b"}, {"SubnetId": "subnet-c"}]);
+        let more = json!([{"SubnetId": "subnet-0aaa1111"}, {"SubnetId": "subnet-0bbb2222"}, {"SubnetId": "subnet-0ccc3333"}]);
         assert!(!is_restatement(&more, &declared));
-        let weighted = json!([{"SubnetId": "subnet-a", "Weight": 5}, {"SubnetId": "subnet-b"}]);
+        let weighted =
+            json!([{"SubnetId": "subnet-0aaa1111", "Weight": 5}, {"SubnetId": "subnet-0bbb2222"}]);
         assert!(!is_restatement(&weighted, &declared));
-        let eip = json!([{"SubnetId": "subnet-a", "AllocationId": "eipalloc-1"}, {"SubnetId": "subnet-b"}]);
+        let eip = json!([{"SubnetId": "subnet-0aaa1111", "AllocationId": "eipalloc-0123abcd"}, {"SubnetId": "subnet-0bbb2222"}]);
         assert!(!is_restatement(&eip, &declared));
+        // Words are settings, whatever they equal.
+        let versioning = json!({"Status": "Enabled"});
+        assert!(!is_restatement(
+            &json!({"AccelerationStatus": "Enabled"}),
+            &versioning
+        ));
         // A scalar is compared as itself, never as a restatement.
-        assert!(!is_restatement(&json!("subnet-a"), &json!("subnet-a")));
+        assert!(!is_restatement(
+            &json!("subnet-0aaa1111"),
+            &json!("subnet-0aaa1111")
+        ));
         assert!(!is_restatement(&json!([]), &json!([])));
     }
 
