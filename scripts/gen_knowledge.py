@@ -487,6 +487,31 @@ def switch_default(s, kind, enum, prop_name):
     return None
 
 
+# "If you don't specify this value, then Secrets Manager uses the key
+# `aws/secretsmanager` ." on a key property: the service's AWS-managed key
+# is the default, by alias or by that alias's ARN in this account. Only on
+# the documentation's own word: elsewhere unset means unencrypted or an
+# AWS-owned key, and the managed key is a real change (SNS, SQS, DynamoDB).
+MANAGED_KEY_SENTENCE = re.compile(
+    r"^(?:if\s+you\s+(?:don't|do\s+not)\s+(?:specify|include)\b|by\s+default,)[^`]*`(?:alias/)?aws/(?P<svc>[a-z0-9-]+)`",
+    re.I,
+)
+KEY_PROPERTY = re.compile(r"Kms|KeyId$|KeyArn$")
+
+
+def managed_key_default(doc, prop_name):
+    """(values, sentence) when the documentation names the AWS-managed key
+    a key property defaults to."""
+    if not KEY_PROPERTY.search(prop_name):
+        return None
+    for s in sentences(doc):
+        m = MANAGED_KEY_SENTENCE.match(s)
+        if m:
+            alias = "alias/aws/" + m.group("svc")
+            return ([alias, "arn:aws:kms:${Region}:${AccountId}:" + alias], s)
+    return None
+
+
 def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     """(value, sentence) for the one unconditioned default a doc text
     states, else None."""
@@ -1148,6 +1173,10 @@ def generate(spec, boto, snap):
             hit = stated_default(text, kind, enum, name, item_kind, spelled)
             if hit:
                 add_default(t, path, hit[0], "docs", hit[1])
+            managed = managed_key_default(text, name) if kind == "string" else None
+            if managed and not known(t, path):
+                add_default(t, path, managed[0][0], "docs", managed[1])
+                defaults[(t, path, json.dumps(None, sort_keys=True))]["values"] = managed[0]
             elif "." not in path:
                 for when, v, quote in conditioned_defaults(text, kind, enum, name, top_props, enums_of):
                     add_default(t, path, v, "docs", quote, when=when)

@@ -500,22 +500,15 @@ fn tier_of(fs: &[Finding], path: &str) -> Option<Tier> {
 }
 
 #[test]
-fn own_account_region_and_aws_owned_defaults_fold_on_an_unseen_type() {
+fn own_account_region_and_service_linked_role_fold_on_an_unseen_type() {
     let live = json!({
         "OwnerAccountId": "123456789012",
         "HomeRegion": "eu-central-1",
         "Regions": ["eu-central-1"],
-        "RoleArn": "arn:aws:iam::123456789012:role/aws-service-role/example.amazonaws.com/AWSServiceRoleForExample",
-        "KmsKeyId": "arn:aws:kms:eu-central-1:123456789012:alias/aws/example"
+        "RoleArn": "arn:aws:iam::123456789012:role/aws-service-role/example.amazonaws.com/AWSServiceRoleForExample"
     });
     let fs = run_general("AWS::Example::Widget", json!({}), live);
-    for p in [
-        "OwnerAccountId",
-        "HomeRegion",
-        "Regions",
-        "RoleArn",
-        "KmsKeyId",
-    ] {
+    for p in ["OwnerAccountId", "HomeRegion", "Regions", "RoleArn"] {
         assert_eq!(tier_of(&fs, p), Some(Tier::AtDefault), "{p}: {fs:?}");
     }
 }
@@ -523,29 +516,28 @@ fn own_account_region_and_aws_owned_defaults_fold_on_an_unseen_type() {
 #[test]
 fn the_own_account_inside_a_declared_object_is_a_setting_not_a_default() {
     // A condition naming the own account, added out of band inside a
-    // declared policy-like object, is a change: only a managed key folds
-    // below the top level.
+    // declared policy-like object, is a change.
     let declared = json!({"Access": {"Effect": "Allow"}});
-    let live = json!({"Access": {"Effect": "Allow", "SourceAccount": "123456789012",
-        "Key": "alias/aws/example"}});
+    let live = json!({"Access": {"Effect": "Allow", "SourceAccount": "123456789012"}});
     let fs = run_general("AWS::Example::Widget", declared, live);
     assert_eq!(
         tier_of(&fs, "Access.SourceAccount"),
         Some(Tier::Undeclared),
         "{fs:?}"
     );
-    assert_eq!(tier_of(&fs, "Access.Key"), Some(Tier::AtDefault), "{fs:?}");
 }
 
 #[test]
-fn another_account_region_role_or_key_still_surfaces() {
+fn another_account_region_role_or_any_key_still_surfaces() {
     let live = json!({
         "OwnerAccountId": "999988887777",
         "HomeRegion": "us-west-2",
         "Regions": ["eu-central-1", "us-west-2"],
         "RoleArn": "arn:aws:iam::123456789012:role/MyOwnRole",
         "KmsKeyId": "arn:aws:kms:eu-central-1:123456789012:alias/my-key",
-        "OtherKey": "arn:aws:kms:eu-central-1:999988887777:alias/aws/example"
+        // An AWS-managed key is not a default by shape: unset SNS
+        // encryption is no encryption, and the managed key is a change.
+        "KmsMasterKeyId": "alias/aws/sns"
     });
     let fs = run_general("AWS::Example::Widget", json!({}), live);
     for p in [
@@ -554,9 +546,47 @@ fn another_account_region_role_or_key_still_surfaces() {
         "Regions",
         "RoleArn",
         "KmsKeyId",
-        "OtherKey",
+        "KmsMasterKeyId",
     ] {
         assert_eq!(tier_of(&fs, p), Some(Tier::Undeclared), "{p}: {fs:?}");
+    }
+    let fs = run_general(
+        "AWS::SNS::Topic",
+        json!({}),
+        json!({"KmsMasterKeyId": "alias/aws/sns"}),
+    );
+    assert_eq!(
+        tier_of(&fs, "KmsMasterKeyId"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+}
+
+#[test]
+fn a_documented_managed_key_default_folds_by_alias_or_arn() {
+    // "If you don't specify this value, then Secrets Manager uses the key
+    // `aws/secretsmanager`."
+    for v in [
+        "alias/aws/secretsmanager",
+        "arn:aws:kms:eu-central-1:123456789012:alias/aws/secretsmanager",
+    ] {
+        let fs = run_general(
+            "AWS::SecretsManager::Secret",
+            json!({}),
+            json!({"KmsKeyId": v}),
+        );
+        assert_eq!(tier_of(&fs, "KmsKeyId"), Some(Tier::AtDefault), "{v}");
+    }
+    for v in [
+        "alias/my-key",
+        "arn:aws:kms:eu-central-1:999988887777:alias/aws/secretsmanager",
+    ] {
+        let fs = run_general(
+            "AWS::SecretsManager::Secret",
+            json!({}),
+            json!({"KmsKeyId": v}),
+        );
+        assert_eq!(tier_of(&fs, "KmsKeyId"), Some(Tier::Undeclared), "{v}");
     }
 }
 

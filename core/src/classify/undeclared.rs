@@ -9,7 +9,7 @@ use super::keyed::keyed_undeclared;
 use super::scope::Scope;
 use super::siblings::{self, Verdict};
 use crate::finding::Tier;
-use crate::normalize::account_owned::{account_owned, Account, Owned};
+use crate::normalize::account_owned::{account_owned, Account};
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::generated::is_cfn_minted_name;
 use crate::normalize::path::{Path, Seg};
@@ -101,22 +101,16 @@ fn is_service_attached(scope: &Scope<'_>, path: &Path, v: &Value) -> bool {
     })
 }
 
-/// True when the value is the stack's own account or region, or a default
-/// AWS owns (a service-linked role, an AWS-managed key): see
-/// [`account_owned`]. Below the top level only a managed key counts: the
-/// own account inside a policy or a condition is a grant, not a default.
+/// True when a top-level value is the stack's own account or region, or the
+/// service-linked role a service falls back to: see [`account_owned`].
+/// Below the top level the own account is a grant (a policy condition, a
+/// principal), not a default.
 fn is_account_owned(scope: &Scope<'_>, path: &Path, v: &Value) -> bool {
-    let ctx = scope.ctx;
     let acct = Account {
-        id: ctx.account_id.as_deref(),
-        region: ctx.region.as_deref(),
-        managed_keys: ctx.kms_alias_targets.as_ref(),
+        id: scope.ctx.account_id.as_deref(),
+        region: scope.ctx.region.as_deref(),
     };
-    match account_owned(v, acct) {
-        Some(Owned::ManagedKey) => true,
-        Some(_) => path.len() == 1,
-        None => false,
-    }
+    path.len() == 1 && account_owned(v, acct).is_some()
 }
 
 /// True when a value carries nothing once echoes of this resource's own
