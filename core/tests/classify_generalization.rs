@@ -716,3 +716,27 @@ fn a_setting_whose_words_equal_a_declared_one_is_not_a_restatement() {
         "{fs:?}"
     );
 }
+
+#[test]
+fn an_order_only_finding_inside_an_array_element_keeps_the_revert_hint() {
+    let declared = json!({"Indexes": [{"IndexName": "by-a", "Attrs": ["zeta", "alpha", "mike"]}]});
+    let live = json!({"Indexes": [{"IndexName": "by-a", "Attrs": ["alpha", "zeta", "mike"]}]});
+    let fs = run_general("AWS::Example::Index", declared.clone(), live);
+    let f = fs
+        .iter()
+        .find(|f| f.order_only)
+        .expect("an order-only finding");
+    assert_eq!(f.tier, Tier::Undeclared, "{fs:?}");
+    // The same finding as declared drift would carry (a changed member).
+    let changed = json!({"Indexes": [{"IndexName": "by-a", "Attrs": ["alpha", "zeta", "oscar"]}]});
+    let fs2 = run_general("AWS::Example::Index", declared, changed);
+    let d = fs2
+        .iter()
+        .find(|f| f.tier == Tier::Declared)
+        .expect("declared drift");
+    assert_eq!(f.path, d.path);
+    assert_eq!(
+        f.whole_array_revert.is_some(),
+        d.whole_array_revert.is_some()
+    );
+}

@@ -135,15 +135,19 @@ fn compare(
                 continue;
             }
         }
-        if is_order_only(cmp, &m) {
-            let f = out.push(Tier::Undeclared, &m.path);
+        // Only the order of a list differs: potential drift, reverted like
+        // declared drift (the same template value and array hint).
+        let order_only = is_order_only(cmp, &m);
+        let tier = if order_only {
+            Tier::Undeclared
+        } else {
+            Tier::Declared
+        };
+        let f = out.push(tier, &m.path);
+        if order_only {
             f.order_only = true;
             f.note = Some(NOTE_ORDER_ONLY.to_string());
-            f.desired = Some(m.desired);
-            f.actual = m.actual;
-            continue;
         }
-        let f = out.push(Tier::Declared, &m.path);
         f.desired = Some(m.desired);
         f.actual = m.actual;
         f.attribute_key = m.attribute_key;
