@@ -740,3 +740,18 @@ fn an_order_only_finding_inside_an_array_element_keeps_the_revert_hint() {
         d.whole_array_revert.is_some()
     );
 }
+
+#[test]
+fn reordered_lambda_layers_stay_declared_drift() {
+    let (a, b) = (
+        "arn:aws:lambda:eu-central-1:123456789012:layer:base:3",
+        "arn:aws:lambda:eu-central-1:123456789012:layer:extra:1",
+    );
+    let fs = run_general(
+        "AWS::Lambda::Function",
+        json!({"Layers": [a, b]}),
+        json!({"Layers": [b, a]}),
+    );
+    assert_eq!(declared_paths(&fs), vec!["Layers"], "{fs:?}");
+    assert!(fs.iter().all(|f| !f.order_only));
+}

@@ -7,6 +7,7 @@ use super::emit::Out;
 use super::nested;
 use super::scope::Scope;
 use crate::finding::Tier;
+use crate::normalize::arrays::holds_ordered_list;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::path::Path;
 use crate::normalize::scalars::is_masked_non_ascii;
@@ -163,12 +164,14 @@ fn compare(
 
 /// True when a mismatch is only the order of a list whose order nothing
 /// says AWS keeps (a known set never reaches here): the same members, so
-/// not certain drift — but a reorder can matter, so it is not folded.
+/// not certain drift — but a reorder can matter, so it is not folded. A
+/// list whose order is known to matter (Lambda layers) stays declared.
 fn is_order_only(cmp: &Cmp<'_, '_>, m: &Mismatch) -> bool {
     let Some(actual) = m.actual.as_ref() else {
         return false;
     };
     (m.desired.is_array() || m.desired.is_object())
+        && !holds_ordered_list(&m.desired)
         && cmp.eq_ignoring_order(&mut m.path.clone(), &m.desired, actual)
 }
 

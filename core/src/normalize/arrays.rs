@@ -65,6 +65,19 @@ fn is_layer_arn(s: &str) -> bool {
     s.starts_with("arn:") && s.contains(":lambda:") && s.contains(":layer:")
 }
 
+/// True when `v` holds, at any depth, a list whose order is known to carry
+/// meaning: Lambda layer ARNs (later layers overlay earlier ones).
+pub fn holds_ordered_list(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => {
+            a.iter().any(|e| e.as_str().is_some_and(is_layer_arn))
+                || a.iter().any(holds_ordered_list)
+        }
+        Value::Object(o) => o.values().any(holds_ordered_list),
+        _ => false,
+    }
+}
+
 /// True when every element is an AWS id, an ARN or an HTTP verb, and no
 /// element is a Lambda layer ARN (later layers overlay earlier ones).
 pub fn is_id_set(arr: &[Value]) -> bool {
@@ -178,6 +191,14 @@ mod tests {
         assert_eq!(v["Tags"][0]["Key"], "a");
         assert_eq!(v["SubnetIds"][0], "subnet-0aaaaaaaaaaaaaaaa");
         assert_eq!(v["Names"][0], "b");
+    }
+
+    #[test]
+    fn layer_lists_are_known_to_be_ordered_at_any_depth() {
+        let layer = "arn:aws:lambda:eu-west-1:123456789012:layer:base:3";
+        assert!(holds_ordered_list(&json!({"Layers": [layer]})));
+        assert!(holds_ordered_list(&json!([{"Inner": [layer, "x"]}])));
+        assert!(!holds_ordered_list(&json!({"Names": ["a", "b"]})));
     }
 
     #[test]
