@@ -228,15 +228,7 @@ fn is_resource_reference(s: &str) -> bool {
     if s.starts_with("arn:") {
         return super::arn::parse_arn(s).is_some();
     }
-    let Some((prefix, hex)) = s.rsplit_once('-') else {
-        return false;
-    };
-    !prefix.is_empty()
-        && prefix.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
-        && (8..=17).contains(&hex.len())
-        && hex
-            .bytes()
-            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    super::arrays::is_aws_id(s)
 }
 
 /// True when a live top-level string names the same AWS resource (by id or
