@@ -647,6 +647,51 @@ fn a_restatement_of_a_declared_list_is_silent_but_an_extra_member_is_not() {
     );
 }
 
+#[test]
+fn a_nested_member_restating_its_siblings_reference_is_silent_but_another_target_is_not() {
+    let tg =
+        "arn:aws:elasticloadbalancing:eu-central-1:123456789012:targetgroup/web/0a1b2c3d4e5f6071";
+    let other =
+        "arn:aws:elasticloadbalancing:eu-central-1:123456789012:targetgroup/api/1a2b3c4d5e6f7081";
+    let declared = json!({"Actions": [{"Type": "forward", "TargetGroupArn": tg}]});
+    let live = |fwd: Value| json!({"Actions": [{"Type": "forward", "TargetGroupArn": tg, "Forward": fwd}]});
+    let same =
+        live(json!({"TargetGroups": [{"TargetGroupArn": tg}], "Stickiness": {"Enabled": false}}));
+    let fs = run_general("AWS::Example::Router", declared.clone(), same);
+    assert!(fs.iter().all(|f| f.path != "Actions.0.Forward"), "{fs:?}");
+    for changed in [
+        json!({"TargetGroups": [{"TargetGroupArn": other}]}),
+        json!({"TargetGroups": [{"TargetGroupArn": tg}, {"TargetGroupArn": other}]}),
+        json!({"TargetGroups": [{"TargetGroupArn": tg}], "Stickiness": {"Enabled": true}}),
+    ] {
+        let fs = run_general("AWS::Example::Router", declared.clone(), live(changed));
+        assert_eq!(
+            tier_of(&fs, "Actions.0.Forward"),
+            Some(Tier::Undeclared),
+            "{fs:?}"
+        );
+    }
+}
+
+#[test]
+fn an_encoded_copy_of_a_declared_string_is_silent_but_another_encoding_is_not() {
+    let declared = json!({"Match": {"SearchString": "cdkrd-hunt"}});
+    let live =
+        |enc: &str| json!({"Match": {"SearchString": "cdkrd-hunt", "SearchStringBase64": enc}});
+    let fs = run_general(
+        "AWS::Example::Filter",
+        declared.clone(),
+        live("Y2RrcmQtaHVudA=="),
+    );
+    assert_eq!(tier_of(&fs, "Match.SearchStringBase64"), None, "{fs:?}");
+    let fs = run_general("AWS::Example::Filter", declared, live("ZXZpbA=="));
+    assert_eq!(
+        tier_of(&fs, "Match.SearchStringBase64"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+}
+
 // ---- a declared list AWS may return in its own order ----------------------
 
 #[test]

@@ -13,8 +13,9 @@ use crate::normalize::account_owned::{account_owned, Account};
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::generated::is_cfn_minted_name;
 use crate::normalize::path::{Path, Seg};
-use crate::normalize::scalars::base64_encode;
-use crate::normalize::shapes::{is_restated_reference, is_restatement};
+use crate::normalize::shapes::{
+    is_encoded_sibling, is_restated_reference, is_restatement, restates_siblings,
+};
 use serde_json::{Map, Value};
 
 /// True when an undeclared value is an identifier AWS or CloudFormation
@@ -75,19 +76,6 @@ fn is_meaningful_off(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path) 
     })
 }
 
-/// True when the value is an encoded copy of a sibling value in the same
-/// live object (WAF's `SearchStringBase64` beside `SearchString`).
-fn is_derived_echo(scope: &Scope<'_>, parent: &Map<String, Value>, path: &Path, v: &Value) -> bool {
-    scope.facts.derived_echoes.iter().any(|(p, e)| {
-        p.matches(path)
-            && e.encoding == "base64"
-            && parent
-                .get(&e.sibling)
-                .and_then(Value::as_str)
-                .is_some_and(|src| v.as_str() == Some(base64_encode(src).as_str()))
-    })
-}
-
 /// True when the value is one a service attaches on its own (an AWS log
 /// delivery's resource policy), equal to its known shape.
 fn is_service_attached(scope: &Scope<'_>, path: &Path, v: &Value) -> bool {
@@ -143,7 +131,13 @@ pub(crate) fn classify_value(
     if nested && is_trivially_empty(v) {
         return;
     }
-    if is_derived_echo(scope, parent, path, v) || is_service_attached(scope, path, v) {
+    // Another spelling of what a sibling states (an encoded copy, a
+    // restated reference): the sibling is compared on its own.
+    if path
+        .last_key()
+        .is_some_and(|k| is_encoded_sibling(k, v, parent) || restates_siblings(k, v, parent))
+        || is_service_attached(scope, path, v)
+    {
         return;
     }
     let verdict = match path.segs() {

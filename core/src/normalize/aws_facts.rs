@@ -348,27 +348,6 @@ pub struct KeyAlias {
     pub source: Option<Source>,
 }
 
-/// A live value the service derives from a sibling value in the same object
-/// (an encoded copy), dropped when it equals the encoding of that sibling.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DerivedEcho {
-    /// Resource type.
-    #[serde(rename = "type")]
-    pub type_name: String,
-    /// Path of the derived value (`*` allowed).
-    pub path: String,
-    /// The sibling key it is derived from.
-    pub sibling: String,
-    /// The derivation (`base64`).
-    pub encoding: String,
-    /// Why.
-    pub reason: String,
-    /// Where the fact comes from.
-    #[serde(default)]
-    pub source: Option<Source>,
-}
-
 /// An undeclared switch AWS turns ON at creation: its OFF state (false /
 /// an all-false object) is a real divergence, not unset noise.
 #[derive(Debug, Clone, Deserialize)]
@@ -446,8 +425,6 @@ struct TypeRulesFile {
     equivalences: Vec<EquivalenceRule>,
     #[serde(default, rename = "serviceAttached")]
     service_attached: Vec<KnownDefaultEntry>,
-    #[serde(default, rename = "derivedEchoes")]
-    derived_echoes: Vec<DerivedEcho>,
     #[serde(default, rename = "meaningfulWhenOff")]
     meaningful_when_off: Vec<OffRule>,
 }
@@ -547,8 +524,6 @@ pub struct TypeFacts {
     pub equivalences: Vec<(Pattern, Equivalence)>,
     /// Undeclared values a service attaches on its own (dropped when equal).
     pub service_attached: Vec<KnownDefault>,
-    /// Values derived from a sibling value (encoded copies).
-    pub derived_echoes: Vec<(Pattern, DerivedEcho)>,
     /// Switches whose OFF state is a divergence.
     pub meaningful_when_off: Vec<(Pattern, OffRule)>,
 }
@@ -623,7 +598,6 @@ impl TypeRulesFile {
         admit(&mut self.key_aliases, k, |r| r.source);
         admit(&mut self.equivalences, k, |r| r.source);
         admit(&mut self.service_attached, k, |r| r.source);
-        admit(&mut self.derived_echoes, k, |r| r.source);
         admit(&mut self.meaningful_when_off, k, |r| r.source);
     }
 }
@@ -708,11 +682,6 @@ pub fn load_with(knowledge: Knowledge) -> Result<AwsFacts, FactsError> {
     for r in tr.meaningful_when_off {
         entry(by, &r.type_name.clone())
             .meaningful_when_off
-            .push((Pattern::parse(&r.path), r));
-    }
-    for r in tr.derived_echoes {
-        entry(by, &r.type_name.clone())
-            .derived_echoes
             .push((Pattern::parse(&r.path), r));
     }
     for mut e in tr.service_attached {
@@ -977,7 +946,6 @@ mod tests {
                 .iter()
                 .map(|r| (r.path.clone(), r.source)),
         );
-        rules.extend(tr.derived_echoes.iter().map(|r| (r.path.clone(), r.source)));
         rules.extend(
             tr.meaningful_when_off
                 .iter()

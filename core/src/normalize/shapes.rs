@@ -8,7 +8,7 @@ use super::arrays::{canonical_text, SORT_IDENTITY_KEYS};
 use super::scalars::{
     is_access_string_equal, is_dns_name_equal, is_rate_expression_equal, is_version_prefix_match,
 };
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The last segment of a property name, lower-cased, for shape decisions.
 fn ends_with_any(key: &str, suffixes: &[&str]) -> bool {
@@ -276,6 +276,57 @@ pub fn is_restatement(live: &Value, declared: &Value) -> bool {
     !d.is_empty() && l.iter().all(|s| is_resource_reference(s)) && l == d
 }
 
+/// True when a live member `<X>Base64` holds the standard base64 encoding
+/// of its sibling `<X>`: the service returns one value in two spellings (WAF
+/// `SearchString` and `SearchStringBase64`). The sibling is compared on its
+/// own, so the encoded copy says nothing more; a different encoding is kept.
+pub fn is_encoded_sibling(key: &str, v: &Value, parent: &Map<String, Value>) -> bool {
+    let (Some(stem), Some(enc)) = (key.strip_suffix("Base64"), v.as_str()) else {
+        return false;
+    };
+    parent
+        .get(stem)
+        .and_then(Value::as_str)
+        .is_some_and(|src| enc == super::scalars::base64_encode(src))
+}
+
+/// The scalar leaves of a value with the member name that holds each (an
+/// array's items take the array's name), or `None` for a leaf that is not a
+/// string. Unset leaves (`false`, `""`, `{}`) say nothing and are skipped.
+fn named_leaves<'v>(name: &'v str, v: &'v Value, out: &mut Vec<(&'v str, &'v str)>) -> Option<()> {
+    match v {
+        Value::Null => {}
+        _ if super::empty::is_trivially_empty(v) => {}
+        Value::String(s) => out.push((name, s)),
+        Value::Array(a) => a.iter().try_for_each(|x| named_leaves(name, x, out))?,
+        Value::Object(o) => o.iter().try_for_each(|(k, x)| named_leaves(k, x, out))?,
+        Value::Bool(_) | Value::Number(_) => return None,
+    }
+    Some(())
+}
+
+/// True when a live object or list under `key` only restates, member name
+/// for member name, the resource references its siblings already state: an
+/// ELBv2 action's `ForwardConfig {TargetGroups: [{TargetGroupArn}],
+/// TargetGroupStickinessConfig: {Enabled: false}}` beside the action's own
+/// `TargetGroupArn`. Every set leaf must be an AWS id or ARN equal to the
+/// sibling of the same name, so another target, a weight or a switch turned
+/// on is kept.
+pub fn restates_siblings(key: &str, v: &Value, parent: &Map<String, Value>) -> bool {
+    if !(v.is_array() || v.is_object()) {
+        return false;
+    }
+    let mut leaves = Vec::new();
+    if named_leaves(key, v, &mut leaves).is_none() || leaves.is_empty() {
+        return false;
+    }
+    leaves.iter().all(|(name, s)| {
+        *name != key
+            && is_resource_reference(s)
+            && parent.get(*name).and_then(Value::as_str) == Some(*s)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -505,5 +556,62 @@ mod tests {
         assert_eq!(shape_identity(&no_name, &no_name), None);
         let cidrs = [json!({"Cidr": "10.0.0.0/16", "Description": "a"})];
         assert_eq!(shape_identity(&cidrs, &cidrs), Some("Cidr"));
+    }
+
+    #[test]
+    fn an_encoded_copy_of_a_sibling_is_not_a_setting() {
+        let parent = json!({"SearchString": "cdkrd-hunt", "PositionalConstraint": "CONTAINS"});
+        let parent = parent.as_object().unwrap();
+        assert!(is_encoded_sibling(
+            "SearchStringBase64",
+            &json!("Y2RrcmQtaHVudA=="),
+            parent
+        ));
+        // Another string's encoding, or a key without a sibling, stays.
+        assert!(!is_encoded_sibling(
+            "SearchStringBase64",
+            &json!("eA=="),
+            parent
+        ));
+        assert!(!is_encoded_sibling(
+            "PatternBase64",
+            &json!("Y2RrcmQtaHVudA=="),
+            parent
+        ));
+        assert!(!is_encoded_sibling(
+            "SearchString",
+            &json!("cdkrd-hunt"),
+            parent
+        ));
+    }
+
+    #[test]
+    fn a_member_restating_its_siblings_references_is_not_a_setting() {
+        let tg =
+            "arn:aws:elasticloadbalancing:eu-west-1:111111111111:targetgroup/web/0123456789abcdef";
+        let other =
+            "arn:aws:elasticloadbalancing:eu-west-1:111111111111:targetgroup/api/fedcba9876543210";
+        let action = json!({"Type": "forward", "TargetGroupArn": tg});
+        let action = action.as_object().unwrap();
+        let same = json!({"TargetGroups": [{"TargetGroupArn": tg}]});
+        assert!(restates_siblings("ForwardConfig", &same, action));
+        // Another target group, a second one, or a weight is configuration.
+        let moved = json!({"TargetGroups": [{"TargetGroupArn": other}]});
+        assert!(!restates_siblings("ForwardConfig", &moved, action));
+        let two = json!({"TargetGroups": [{"TargetGroupArn": tg}, {"TargetGroupArn": other}]});
+        assert!(!restates_siblings("ForwardConfig", &two, action));
+        let weighted = json!({"TargetGroups": [{"TargetGroupArn": tg, "Weight": 1}]});
+        assert!(!restates_siblings("ForwardConfig", &weighted, action));
+        // An unset switch beside the restated reference says nothing more;
+        // the same switch turned on does.
+        let off = json!({"TargetGroups": [{"TargetGroupArn": tg}],
+            "TargetGroupStickinessConfig": {"Enabled": false}});
+        assert!(restates_siblings("ForwardConfig", &off, action));
+        let on = json!({"TargetGroups": [{"TargetGroupArn": tg}],
+            "TargetGroupStickinessConfig": {"Enabled": true, "DurationSeconds": 3600}});
+        assert!(!restates_siblings("ForwardConfig", &on, action));
+        // Words never count, even under a same-named sibling.
+        let words = json!({"Type": "forward"});
+        assert!(!restates_siblings("Extra", &words, action));
     }
 }
