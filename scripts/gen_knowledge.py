@@ -246,13 +246,27 @@ UNIT_WORDS = {
 CHOSEN_TRIGGER = re.compile(
     # "The default is a 30-minute window selected at random from an 8-hour
     # block of time for each AWS Region" (RDS PreferredMaintenanceWindow).
-    r"(?:^default\s*:|^the\s+default\s+is\s+an?\b|if\s+(?:you\s+(?:don't|do\s+not)\s+specify|not\s+specified|omitted|none\s+is\s+specified|no\s+value))",
+    r"(?:^default\s*:|^the\s+default\s+is\s+an?\b|if\s+(?:you\s+(?:don't|do\s+not)\s+(?:specify|provide)|not\s+specified|omitted|none\s+is\s+specified|no\s+value))",
     re.I,
 )
 CHOSEN_VERB = re.compile(
     r"\b(?:selected\s+at\s+random|chosen\s+at\s+random|randomly\s+(?:selected|chosen|assigned)|system[- ]chosen|"
     r"(?:aws|amazon\s+[a-z0-9]+|the\s+service)\s+(?:selects|chooses|picks)|"
+    # "ElastiCache automatically chooses an appropriate time range", "a
+    # private IPv4 address will be automatically assigned".
+    r"automatically\s+(?:chooses|selects|picks|assigns)|(?:is|are|will\s+be)\s+automatically\s+(?:assigned|selected|chosen)|"
     r"default\s+(?:vpc\s+)?security\s+group)\b",
+    re.I,
+)
+# Whole sentences that say the same without a trigger word: "To let Amazon
+# choose the IPv6 CIDR block for you, omit this parameter." (EC2
+# VPCCidrBlock), "We recommend ... letting Amazon EKS specify it for you."
+# (EKS AccessEntry Username), "The default value for this parameter is 7
+# days from creation time." (AppSync ApiKey Expires).
+CHOSEN_WHOLE = re.compile(
+    r"\bto\s+let\s+(?:aws|amazon)\b[^.]*\b(?:choose|select|assign)\b[^.]*\bomit\b|"
+    r"\bletting\s+(?:aws|amazon(?:\s+[a-z0-9]+)?|the\s+service)\s+(?:specify|choose|select|assign)\s+it\s+for\s+you\b|"
+    r"\bdefault\b[^.]*\bfrom\s+(?:the\s+)?(?:creation\s+time|time\s+of\s+creation)\b",
     re.I,
 )
 # Names CloudFormation mints are the `generated` tier's business, not a default.
@@ -484,6 +498,30 @@ def switch_default(s, kind, enum, prop_name):
             return (w == "enabled") != neg
         if w not in ("enabled", "disabled") and participle_names(w, prop_name):
             return not neg
+    return None
+
+
+def enum_words(v):
+    """The lower-case words an enum value spells (`ByLogStream` -> by log
+    stream, `AWS_OWNED_KEY` -> aws owned key)."""
+    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", v)]
+
+
+def enum_phrase_default(doc, enum):
+    """(value, sentence) when a "By default, ..." sentence's main clause
+    spells exactly one of the property's enum values in words ("By default,
+    log data is grouped by log stream, but the grouping can be set to
+    random" -> `ByLogStream`), else None."""
+    if not isinstance(enum, list):
+        return None
+    for s in sentences(doc):
+        if not re.match(r"^by\s+default,", s, re.I):
+            continue
+        clause = re.split(r",\s*but\b|;|\bunless\b|\bexcept\b|\bif\b|\bwhen\b", s, flags=re.I)[0]
+        words = " %s " % " ".join(w.lower() for w in re.findall(r"[A-Za-z0-9]+", clause))
+        hits = [e for e in enum if isinstance(e, str) and enum_words(e) and " %s " % " ".join(enum_words(e)) in words]
+        if len(hits) == 1:
+            return hits[0], s
     return None
 
 
@@ -758,7 +796,9 @@ def switch_names(what, prop_name):
 
 def chosen_sentence(doc):
     for s in sentences(doc):
-        if CHOSEN_TRIGGER.search(s) and CHOSEN_VERB.search(s) and not GENERATED_NAME.search(s):
+        if GENERATED_NAME.search(s):
+            continue
+        if (CHOSEN_TRIGGER.search(s) and CHOSEN_VERB.search(s)) or CHOSEN_WHOLE.search(s):
             return s
     return None
 
@@ -1173,6 +1213,9 @@ def generate(spec, boto, snap):
             hit = stated_default(text, kind, enum, name, item_kind, spelled)
             if hit:
                 add_default(t, path, hit[0], "docs", hit[1])
+            hit = enum_phrase_default(text, enum or spelled) if kind == "string" else None
+            if hit:
+                add_default(t, path, hit[0], "docs", hit[1])
             managed = managed_key_default(text, name) if kind == "string" else None
             if managed and not known(t, path):
                 add_default(t, path, managed[0][0], "docs", managed[1])
@@ -1186,6 +1229,12 @@ def generate(spec, boto, snap):
                 s = chosen_sentence(text)
                 if s:
                     add_default(t, path, None, "docs", s, chosen=True)
+                elif create and Botocore.member_at(create, path) is not None:
+                    # The same sentence in the create operation's own
+                    # documentation of the member (RDS PreferredBackupWindow).
+                    s = chosen_sentence(strip_html(Botocore.member_at(create, path).get("documentation")))
+                    if s:
+                        add_default(t, path, None, "api-model", s, chosen=True)
             if kind == "string" and "*" not in path.split(".")[-1:]:
                 s = lowercase_sentence(text)
                 if s:
@@ -1215,6 +1264,8 @@ def generate(spec, boto, snap):
                 if member is not None:
                     api_text = strip_html(member.get("documentation"))
                     hit = stated_default(api_text, kind, enum, name, item_kind, spelled)
+                    if not hit and kind == "string":
+                        hit = enum_phrase_default(api_text, enum or spelled or api_enum(boto, create, path))
                     if hit:
                         add_default(t, path, hit[0], "api-model", hit[1])
                     if single and not known(t, path + "." + single[0]):

@@ -610,6 +610,21 @@ fn documented_forms_fold_their_value_and_nothing_else() {
             "ENABLED",
             "DISABLED",
         ),
+        // "By default, log data is grouped by log stream, but the grouping
+        // can be set to random": the enum value spelled in words.
+        (
+            "AWS::Logs::SubscriptionFilter",
+            "Distribution",
+            "ByLogStream",
+            "Random",
+        ),
+        // "By default, `SELF-MANAGED` is specified." (API model).
+        (
+            "AWS::CloudFormation::StackSet",
+            "PermissionModel",
+            "SELF_MANAGED",
+            "SERVICE_MANAGED",
+        ),
     ];
     for (t, prop, documented, other) in cases {
         let fs = run_general(t, json!({}), json!({ prop: documented }));
@@ -626,6 +641,39 @@ fn documented_forms_fold_their_value_and_nothing_else() {
             json!({"Type": v}),
         );
         assert_eq!(tier_of(&fs, "Type"), Some(Tier::Undeclared), "{v}");
+    }
+}
+
+#[test]
+fn values_the_documentation_says_aws_chooses_fold_on_a_first_run() {
+    // (type, property, a value AWS chose): "To let Amazon choose the IPv6
+    // CIDR block for you, omit this parameter."; "If you do not specify this
+    // parameter, ElastiCache automatically chooses an appropriate time
+    // range."; the API model's "The default is a 30-minute window selected
+    // at random" (RDS backup window, absent from the CloudFormation text).
+    let cases = [
+        (
+            "AWS::EC2::VPCCidrBlock",
+            "Ipv6CidrBlock",
+            "2600:1f18:aa00:1200::/56",
+        ),
+        (
+            "AWS::ElastiCache::CacheCluster",
+            "SnapshotWindow",
+            "04:30-05:30",
+        ),
+        (
+            "AWS::RDS::DBInstance",
+            "PreferredBackupWindow",
+            "09:12-09:42",
+        ),
+    ];
+    for (t, prop, chosen) in cases {
+        let fs = run_general(t, json!({}), json!({ prop: chosen }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{t} {prop}");
+        // Declared, it is compared like any other value.
+        let fs = run_general(t, json!({ prop: "x" }), json!({ prop: chosen }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::Declared), "{t} {prop}");
     }
 }
 
