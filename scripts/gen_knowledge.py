@@ -427,6 +427,37 @@ DEFAULT_NAMED = re.compile(
     r"^if\s+you\s+omit\s+this(?:\s+(?:field|property|parameter))?,\s+the\s+default\s+(?P<noun>[a-z][a-z ]{1,30}?)\s+is\s+used\s*\.?$",
     re.I,
 )
+# "If you don't specify a value, then Amazon RDS uses the default DB
+# parameter group for the specified DB engine and version.", "If this
+# argument is omitted, the default parameter group for the specified engine
+# is used.", "Default: The default Amazon Redshift cluster parameter group.":
+# on a `<...>GroupName` property the value is the service's own default
+# group, whose name is `default` or starts with `default.` / `default:` (a
+# prefix these services reserve: `default.mysql8.0`, `default.redis7`). The
+# entry folds only such a name, never a group the user made.
+DEFAULT_GROUP = re.compile(
+    r"^(?:default\s*:|if\s+(?:you\s+(?:don't|do\s+not)\s+specify|you\s+omit|this\s+(?:argument|parameter|property)\s+is\s+omitted|omitted|not\s+specified))"
+    r"[^.]*?\bthe\s+default\s+(?P<noun>(?:[A-Za-z]+\s+){0,4}?group)\b",
+    re.I,
+)
+DEFAULT_GROUP_NAME = "re:^default(?:[.:][A-Za-z0-9._:-]+)?$"
+
+
+def names_default_group(noun, prop_name):
+    """True when the words of "the default <noun>" and the property (less
+    `Name`) end alike in at least two words: "DB parameter group" for
+    `DBParameterGroupName`, "parameter group" for `CacheParameterGroupName`,
+    "Amazon Redshift cluster parameter group" for `ClusterParameterGroupName`."""
+    if not prop_name.endswith("GroupName"):
+        return False
+    a = [w.lower() for w in noun.split()]
+    b = [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", prop_name[: -len("Name")])]
+    n = 0
+    while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return n >= 2 and (n == len(a) or n == len(b))
+
+
 ITEM_DEFAULT_LINE = re.compile(
     r"^(?:[-*]\s*)?`(?P<v>[^`]+)`\s*[-–:]\s+[^`]*?\bthis\s+is\s+the\s+default(?:\s+(?:value|option|setting|mode))?\s*\.", re.I
 )
@@ -581,6 +612,10 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
         m = DEFAULT_NAMED.match(s)
         if m and kind == "string" and prop_name == camel(m.group("noun").split()) + "Name":
             found.append(("default", s))
+            continue
+        m = DEFAULT_GROUP.match(s)
+        if m and kind == "string" and names_default_group(m.group("noun"), prop_name):
+            found.append((DEFAULT_GROUP_NAME, s))
             continue
         m = ONLY_VALUE.match(s)
         if m and RETIRED.search(doc):

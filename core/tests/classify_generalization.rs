@@ -618,6 +618,20 @@ fn documented_forms_fold_their_value_and_nothing_else() {
             "ByLogStream",
             "Random",
         ),
+        // "If this argument is omitted, the default parameter group for the
+        // specified engine is used.": AWS's own group, named `default.*`.
+        (
+            "AWS::ElastiCache::CacheCluster",
+            "CacheParameterGroupName",
+            "default.redis7",
+            "orders-redis7",
+        ),
+        (
+            "AWS::RDS::DBInstance",
+            "DBParameterGroupName",
+            "default.postgres17",
+            "defaults-tuned",
+        ),
         // "By default, `SELF-MANAGED` is specified." (API model).
         (
             "AWS::CloudFormation::StackSet",
