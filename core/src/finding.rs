@@ -133,7 +133,6 @@ pub struct Finding {
     /// A key under a free-form map property.
     #[serde(default, skip_serializing_if = "is_false")]
     pub free_form_key: bool,
-    /// Revert must rewrite the whole array. Recorded cases carry either
     /// Revert must rewrite the whole array: the array's path and its desired value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub whole_array_revert: Option<WholeArrayRevert>,
@@ -142,6 +141,11 @@ pub struct Finding {
     /// drift (tier `undeclared`), reverted by writing the declared value.
     #[serde(default, skip_serializing_if = "is_false")]
     pub order_only: bool,
+    /// An undeclared value of a create-only property: set when the resource
+    /// was created and unchangeable without replacing it (tier `atDefault`),
+    /// recorded so a resource re-created with another value surfaces.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub create_only: bool,
     /// An undeclared value with no baseline entry (potential drift, not confirmed).
     #[serde(default, skip_serializing_if = "is_false")]
     pub unrecorded: bool,
@@ -174,6 +178,7 @@ impl Finding {
             free_form_key: false,
             whole_array_revert: None,
             order_only: false,
+            create_only: false,
             unrecorded: false,
             cause: None,
         }

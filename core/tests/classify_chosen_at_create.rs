@@ -91,3 +91,47 @@ fn constants_at_their_default_are_still_never_recorded() {
     .baseline;
     assert!(!recorded.recorded.iter().any(|e| e.path == "Tenancy"));
 }
+
+// ---- create-only properties ------------------------------------------------
+
+const FUNCTION: &str = "AWS__Lambda__Function.Handler886CB40B_config_rich";
+const FUNCTION_STACK: &str = "CdkRealDriftIntegLambdaConfigRich";
+
+#[test]
+fn a_create_only_value_is_recorded_so_a_recreated_resource_surfaces() {
+    // PackageType is create-only: the function cannot switch to an image
+    // without being replaced, so `Zip` is no potential drift on a first run,
+    // but a function re-created out of band as an image under the same name
+    // must not pass silently.
+    let ctx = ctx_for(FUNCTION_STACK, &[FUNCTION]);
+    let first = replay_case(&case(FUNCTION));
+    let f = first.iter().find(|f| f.path == "PackageType").unwrap();
+    assert_eq!((f.tier, f.create_only), (Tier::AtDefault, true));
+    // Not create-only: never flagged.
+    assert!(first
+        .iter()
+        .all(|f| f.path == "PackageType" || !f.create_only));
+
+    let recorded = record(RecordInput {
+        classified: &first,
+        existing: None,
+        ctx: &ctx,
+        selection: &Selection::All,
+        captured_at: "2026-12-01T00:00:00Z",
+    })
+    .baseline;
+    assert!(recorded
+        .recorded
+        .iter()
+        .any(|e| e.path == "PackageType" && e.value == json!("Zip")));
+
+    let recreated = with_live(case(FUNCTION), "PackageType", json!("Image"));
+    let out = apply_baseline(replay_case(&recreated), Some(&recorded), &ctx).unwrap();
+    let f = out
+        .findings
+        .iter()
+        .find(|f| f.path == "PackageType")
+        .expect("the re-created function is reported");
+    assert_eq!(f.tier, Tier::Undeclared);
+    assert_eq!(f.note.as_deref(), Some(NOTE_CHANGED));
+}

@@ -659,6 +659,42 @@ fn documented_forms_fold_their_value_and_nothing_else() {
 }
 
 #[test]
+fn an_undeclared_create_only_value_is_at_default_on_any_type() {
+    // The registry schema says `Engine` and `Zone` are set at creation only;
+    // `Mode` can change in place only in some states (conditionally
+    // create-only) and `Size` any time.
+    let schema = SchemaFacts {
+        create_only: vec!["Engine".into(), "Zone".into()],
+        conditional_create_only_paths: vec!["Mode".into()],
+        ..SchemaFacts::default()
+    };
+    let live = json!({"Engine": "v2", "Zone": "eu-central-1b", "Mode": "fast", "Size": 20});
+    let fs = classify_with(
+        &resource("AWS::Example::Store", json!({})),
+        &live,
+        &schema,
+        &context(),
+        Knowledge::WithoutObserved,
+    );
+    for p in ["Engine", "Zone"] {
+        let f = fs.iter().find(|f| f.path == p).expect(p);
+        assert_eq!((f.tier, f.create_only), (Tier::AtDefault, true), "{p}");
+    }
+    for p in ["Mode", "Size"] {
+        assert_eq!(tier_of(&fs, p), Some(Tier::Undeclared), "{p}");
+    }
+    // Declared, a create-only value is compared like any other.
+    let fs = classify_with(
+        &resource("AWS::Example::Store", json!({"Engine": "v1"})),
+        &live,
+        &schema,
+        &context(),
+        Knowledge::WithoutObserved,
+    );
+    assert_eq!(tier_of(&fs, "Engine"), Some(Tier::Declared));
+}
+
+#[test]
 fn values_the_documentation_says_aws_chooses_fold_on_a_first_run() {
     // (type, property, a value AWS chose): "To let Amazon choose the IPv6
     // CIDR block for you, omit this parameter."; "If you do not specify this

@@ -50,5 +50,7 @@ pub fn classify_with(
     let live = prepare::prepare_live(&scope, live.as_object().unwrap_or(&empty));
     let consumed = declared::run(&scope, &live, &mut out);
     undeclared::run(&scope, &live, &consumed, &mut out);
-    out.findings
+    let mut findings = out.findings;
+    undeclared::mark_create_only(&scope, &mut findings);
+    findings
 }
