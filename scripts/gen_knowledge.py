@@ -419,6 +419,12 @@ RETIRED = re.compile(r"\bno\s+longer\s+used\b|\bdeprecated\b", re.I)
 # "If this parameter is omitted, a container is assumed to be essential."
 # on the boolean `Essential`: the adjective is the property, and omitted
 # means true.
+# "A null or zero CPU value is passed to Docker as `0` ..." (ECS container
+# `Cpu`): the documentation treats zero and no value alike, so an unset
+# number reads back as 0. The noun must be the property's name.
+NULL_OR_ZERO = re.compile(
+    r"^(?:a\s+)?null(?:,)?\s+(?:and|or)\s+zero\s+(?P<subj>[a-z]+)\s+values?\s+(?:is|are)\s+passed\b", re.I
+)
 ASSUMED_STATE = re.compile(
     r"^if\s+this\s+(?:parameter|property|field)\s+is\s+omitted,\s+an?\s+[a-z][a-z ]{1,30}?\s+is\s+assumed\s+to\s+be\s+(?P<adj>[a-z]+)\s*\.?$",
     re.I,
@@ -604,6 +610,10 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
             v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
             if v is not None:
                 found.append((v, s))
+            continue
+        m = NULL_OR_ZERO.match(s)
+        if m and kind in ("integer", "number") and m.group("subj").lower() == prop_name.lower():
+            found.append((0, s))
             continue
         m = ASSUMED_STATE.match(s)
         if m and kind == "boolean" and m.group("adj").lower() == prop_name.lower():

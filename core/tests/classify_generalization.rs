@@ -695,6 +695,27 @@ fn an_undeclared_create_only_value_is_at_default_on_any_type() {
 }
 
 #[test]
+fn a_number_documented_as_unset_when_zero_folds_only_at_zero() {
+    // ECS: "A null or zero CPU value is passed to Docker as `0`": a
+    // container declared without `cpu` reads back 0.
+    let declared = json!({"ContainerDefinitions": [{"Name": "web", "Image": "nginx:1.27"}]});
+    let live = |cpu: i64| json!({"ContainerDefinitions": [{"Name": "web", "Image": "nginx:1.27", "Cpu": cpu}]});
+    let t = "AWS::ECS::TaskDefinition";
+    let fs = run_general(t, declared.clone(), live(0));
+    assert_eq!(
+        tier_of(&fs, "ContainerDefinitions[web].Cpu"),
+        Some(Tier::AtDefault),
+        "{fs:?}"
+    );
+    let fs = run_general(t, declared, live(256));
+    assert_eq!(
+        tier_of(&fs, "ContainerDefinitions[web].Cpu"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+}
+
+#[test]
 fn values_the_documentation_says_aws_chooses_fold_on_a_first_run() {
     // (type, property, a value AWS chose): "To let Amazon choose the IPv6
     // CIDR block for you, omit this parameter."; "If you do not specify this
