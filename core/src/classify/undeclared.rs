@@ -129,7 +129,7 @@ fn is_create_only(scope: &Scope<'_>, path: &Path) -> bool {
 /// whichever rule folded it, so `record` snapshots it alike.
 pub(crate) fn mark_create_only(scope: &Scope<'_>, findings: &mut [Finding]) {
     for f in findings.iter_mut().filter(|f| f.tier == Tier::AtDefault) {
-        f.create_only = scope.schema.create_only.iter().any(|c| *c == f.path);
+        f.create_only = scope.schema.create_only.contains(&f.path);
     }
 }
 
