@@ -544,7 +544,7 @@ def enum_words(v):
     return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", v)]
 
 
-def enum_phrase_default(doc, enum):
+def enum_phrase_default(doc, enum, prop_name=None):
     """(value, sentence) when a "By default, ..." sentence's main clause
     spells exactly one of the property's enum values in words ("By default,
     log data is grouped by log stream, but the grouping can be set to
@@ -552,9 +552,17 @@ def enum_phrase_default(doc, enum):
     if not isinstance(enum, list):
         return None
     for s in sentences(doc):
-        if not re.match(r"^by\s+default,", s, re.I):
+        # "The default tier when you begin using Parameter Store is the
+        # standard-parameter tier." (SSM `Tier`): the noun must be the
+        # property, and only what follows "is" counts.
+        own = re.match(r"^the\s+default\s+(?P<noun>[a-z]+)\b[^.]*?\bis\s+(?P<rest>.*)$", s, re.I)
+        if own and own.group("noun").lower() == (prop_name or "").lower():
+            s_words = own.group("rest")
+        elif re.match(r"^by\s+default,", s, re.I):
+            s_words = s
+        else:
             continue
-        clause = re.split(r",\s*but\b|;|\bunless\b|\bexcept\b|\bif\b|\bwhen\b", s, flags=re.I)[0]
+        clause = re.split(r",\s*but\b|;|\bunless\b|\bexcept\b|\bif\b|\bwhen\b", s_words, flags=re.I)[0]
         words = " %s " % " ".join(w.lower() for w in re.findall(r"[A-Za-z0-9]+", clause))
         hits = [e for e in enum if isinstance(e, str) and enum_words(e) and " %s " % " ".join(enum_words(e)) in words]
         if len(hits) == 1:
@@ -1258,7 +1266,7 @@ def generate(spec, boto, snap):
             hit = stated_default(text, kind, enum, name, item_kind, spelled)
             if hit:
                 add_default(t, path, hit[0], "docs", hit[1])
-            hit = enum_phrase_default(text, enum or spelled) if kind == "string" else None
+            hit = enum_phrase_default(text, enum or spelled, name) if kind == "string" else None
             if hit:
                 add_default(t, path, hit[0], "docs", hit[1])
             managed = managed_key_default(text, name) if kind == "string" else None
@@ -1310,7 +1318,7 @@ def generate(spec, boto, snap):
                     api_text = strip_html(member.get("documentation"))
                     hit = stated_default(api_text, kind, enum, name, item_kind, spelled)
                     if not hit and kind == "string":
-                        hit = enum_phrase_default(api_text, enum or spelled or api_enum(boto, create, path))
+                        hit = enum_phrase_default(api_text, enum or spelled or api_enum(boto, create, path), name)
                     if hit:
                         add_default(t, path, hit[0], "api-model", hit[1])
                     if single and not known(t, path + "." + single[0]):

@@ -632,6 +632,9 @@ fn documented_forms_fold_their_value_and_nothing_else() {
             "default.postgres17",
             "defaults-tuned",
         ),
+        // "The default tier when you begin using Parameter Store is the
+        // standard-parameter tier." (API model; the noun is the property).
+        ("AWS::SSM::Parameter", "Tier", "Standard", "Advanced"),
         // "By default, `SELF-MANAGED` is specified." (API model).
         (
             "AWS::CloudFormation::StackSet",
