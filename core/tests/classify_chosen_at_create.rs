@@ -6,7 +6,9 @@
 #[path = "fixtures/baselines/support.rs"]
 mod support;
 
-use realdrift_core::baseline::{apply_baseline, record, RecordInput, Selection, NOTE_CHANGED};
+use realdrift_core::baseline::{
+    apply_baseline, record, RecordInput, Selection, NOTE_APPEARED, NOTE_CHANGED,
+};
 use realdrift_core::corpus::{replay_case, CorpusCase};
 use realdrift_core::{Finding, Tier};
 use serde_json::json;
@@ -134,4 +136,46 @@ fn a_create_only_value_is_recorded_so_a_recreated_resource_surfaces() {
         .expect("the re-created function is reported");
     assert_eq!(f.tier, Tier::Undeclared);
     assert_eq!(f.note.as_deref(), Some(NOTE_CHANGED));
+}
+
+#[test]
+fn a_create_only_value_appearing_on_a_recorded_resource_surfaces() {
+    // Recorded while the function had no PackageType; later one appears (a
+    // function re-created out of band). A file from before create-only
+    // values were recorded holds none, so there it stays folded.
+    let ctx = ctx_for(FUNCTION_STACK, &[FUNCTION]);
+    let mut before = case(FUNCTION);
+    if let Some(o) = before.live_raw.as_object_mut() {
+        o.remove("PackageType");
+    }
+    let first = replay_case(&before);
+    assert!(first.iter().all(|f| f.path != "PackageType"));
+    let mut recorded = record(RecordInput {
+        classified: &first,
+        existing: None,
+        ctx: &ctx,
+        selection: &Selection::All,
+        captured_at: "2026-12-01T00:00:00Z",
+    })
+    .baseline;
+    assert!(recorded.create_only_recorded);
+
+    let later = replay_case(&with_live(case(FUNCTION), "PackageType", json!("Image")));
+    let out = apply_baseline(later.clone(), Some(&recorded), &ctx).unwrap();
+    let f = out
+        .findings
+        .iter()
+        .find(|f| f.path == "PackageType")
+        .unwrap();
+    assert_eq!(f.tier, Tier::Undeclared);
+    assert_eq!(f.note.as_deref(), Some(NOTE_APPEARED));
+
+    recorded.create_only_recorded = false;
+    let out = apply_baseline(later, Some(&recorded), &ctx).unwrap();
+    let f = out
+        .findings
+        .iter()
+        .find(|f| f.path == "PackageType")
+        .unwrap();
+    assert_eq!((f.tier, f.unrecorded), (Tier::AtDefault, false));
 }

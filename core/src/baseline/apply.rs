@@ -193,6 +193,11 @@ pub fn apply_baseline(
 
     let mut out = Vec::with_capacity(findings.len());
     let mut suppressed = Vec::new();
+    // A create-only value (folded `atDefault`) is watched like an undeclared
+    // one once a record has snapshotted such values: missing from a complete
+    // resource, it appeared since (a resource re-created out of band).
+    let watched =
+        |f: &Finding| f.tier == Tier::Undeclared || (f.create_only && b.create_only_recorded);
     for mut f in findings {
         let undeclared_side =
             matches!(f.tier, Tier::Undeclared | Tier::AtDefault | Tier::Generated);
@@ -220,15 +225,16 @@ pub fn apply_baseline(
                 Judgement::Changed(recorded) => {
                     out.push(drift(f, Some(recorded), NOTE_CHANGED));
                 }
-                Judgement::Appeared if f.tier == Tier::Undeclared => {
+                Judgement::Appeared if watched(&f) => {
                     out.push(drift(f, None, NOTE_APPEARED));
                 }
                 Judgement::Appeared => out.push(f),
-                Judgement::NoEntry if f.tier == Tier::Undeclared => {
+                Judgement::NoEntry if watched(&f) => {
                     if complete(&f.logical_id) {
                         out.push(drift(f, None, NOTE_APPEARED));
                     } else {
-                        f.unrecorded = true;
+                        // Potential drift; a create-only value stays folded.
+                        f.unrecorded = f.tier == Tier::Undeclared;
                         out.push(f);
                     }
                 }

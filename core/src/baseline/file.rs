@@ -114,6 +114,11 @@ pub struct BaselineFile {
     /// Parents whose child inventory was recorded complete.
     #[serde(default)]
     pub enumerated_parents: Vec<ResourceRef>,
+    /// Written by a record that snapshots create-only values (`atDefault`
+    /// with `createOnly`); a file without it holds none, so a create-only
+    /// value missing from it is not judged.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub create_only_recorded: bool,
     /// Top-level fields this engine does not know, kept verbatim.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -121,6 +126,10 @@ pub struct BaselineFile {
 
 fn v1() -> u64 {
     1
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 #[derive(Deserialize)]
@@ -146,6 +155,7 @@ impl BaselineFile {
             recorded_source_fingerprints: BTreeMap::new(),
             observed_defaults: Vec::new(),
             enumerated_parents: Vec::new(),
+            create_only_recorded: true,
             extra: Map::new(),
         }
     }

@@ -301,6 +301,7 @@ pub fn record(input: RecordInput<'_>) -> RecordOutcome {
         recorded_source_fingerprints: fingerprints,
         observed_defaults: observed_defaults(classified, old, ctx, &voids),
         enumerated_parents: parents,
+        create_only_recorded: true,
         extra: old.extra.clone(),
     };
     let mut baseline = baseline;
