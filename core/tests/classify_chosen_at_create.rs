@@ -7,7 +7,7 @@
 mod support;
 
 use realdrift_core::baseline::{
-    apply_baseline, record, RecordInput, Selection, NOTE_APPEARED, NOTE_CHANGED,
+    apply_baseline, record, BaselineFile, RecordInput, Selection, NOTE_APPEARED, NOTE_CHANGED,
 };
 use realdrift_core::corpus::{replay_case, CorpusCase};
 use realdrift_core::{Finding, Tier};
@@ -96,76 +96,67 @@ fn constants_at_their_default_are_still_never_recorded() {
 
 // ---- create-only properties ------------------------------------------------
 
-const FUNCTION: &str = "AWS__Lambda__Function.Handler886CB40B_config_rich";
-const FUNCTION_STACK: &str = "CdkRealDriftIntegLambdaConfigRich";
+const GATEWAY: &str = "AWS__EC2__VPNGateway.Vgw";
+const GATEWAY_STACK: &str = "CdkRealDriftHunt0708Vpn";
 
-#[test]
-fn a_create_only_value_is_recorded_so_a_recreated_resource_surfaces() {
-    // PackageType is create-only: the function cannot switch to an image
-    // without being replaced, so `Zip` is no potential drift on a first run,
-    // but a function re-created out of band as an image under the same name
-    // must not pass silently.
-    let ctx = ctx_for(FUNCTION_STACK, &[FUNCTION]);
-    let first = replay_case(&case(FUNCTION));
-    let f = first.iter().find(|f| f.path == "PackageType").unwrap();
-    assert_eq!((f.tier, f.create_only), (Tier::AtDefault, true));
-    // Not create-only: never flagged.
-    assert!(first
-        .iter()
-        .all(|f| f.path == "PackageType" || !f.create_only));
-
-    let recorded = record(RecordInput {
-        classified: &first,
+fn record_all(first: &[Finding], ctx: &realdrift_core::baseline::RunContext) -> BaselineFile {
+    record(RecordInput {
+        classified: first,
         existing: None,
-        ctx: &ctx,
+        ctx,
         selection: &Selection::All,
         captured_at: "2026-12-01T00:00:00Z",
     })
-    .baseline;
+    .baseline
+}
+
+#[test]
+fn a_create_only_value_is_recorded_so_a_recreated_resource_surfaces() {
+    // AmazonSideAsn is create-only and nothing documents AWS's 64512: the
+    // gateway cannot change it in place, so it is no potential drift on a
+    // first run, but a gateway re-created out of band under the same id
+    // with another ASN must not pass silently.
+    let ctx = ctx_for(GATEWAY_STACK, &[GATEWAY]);
+    let first = replay_case(&case(GATEWAY));
+    let f = first.iter().find(|f| f.path == "AmazonSideAsn").unwrap();
+    assert_eq!((f.tier, f.create_only), (Tier::AtDefault, true));
+
+    let recorded = record_all(&first, &ctx);
+    assert!(recorded.create_only_recorded);
     assert!(recorded
         .recorded
         .iter()
-        .any(|e| e.path == "PackageType" && e.value == json!("Zip")));
+        .any(|e| e.path == "AmazonSideAsn" && e.value == json!(64512)));
 
-    let recreated = with_live(case(FUNCTION), "PackageType", json!("Image"));
+    let recreated = with_live(case(GATEWAY), "AmazonSideAsn", json!(65000));
     let out = apply_baseline(replay_case(&recreated), Some(&recorded), &ctx).unwrap();
     let f = out
         .findings
         .iter()
-        .find(|f| f.path == "PackageType")
-        .expect("the re-created function is reported");
+        .find(|f| f.path == "AmazonSideAsn")
+        .expect("the re-created gateway is reported");
     assert_eq!(f.tier, Tier::Undeclared);
     assert_eq!(f.note.as_deref(), Some(NOTE_CHANGED));
 }
 
 #[test]
 fn a_create_only_value_appearing_on_a_recorded_resource_surfaces() {
-    // Recorded while the function had no PackageType; later one appears (a
-    // function re-created out of band). A file from before create-only
-    // values were recorded holds none, so there it stays folded.
-    let ctx = ctx_for(FUNCTION_STACK, &[FUNCTION]);
-    let mut before = case(FUNCTION);
+    // Recorded while the gateway reported no ASN; later one appears. A file
+    // from before create-only values were recorded holds none, so there it
+    // stays folded (no alert for every create-only value on upgrade).
+    let ctx = ctx_for(GATEWAY_STACK, &[GATEWAY]);
+    let mut before = case(GATEWAY);
     if let Some(o) = before.live_raw.as_object_mut() {
-        o.remove("PackageType");
+        o.remove("AmazonSideAsn");
     }
-    let first = replay_case(&before);
-    assert!(first.iter().all(|f| f.path != "PackageType"));
-    let mut recorded = record(RecordInput {
-        classified: &first,
-        existing: None,
-        ctx: &ctx,
-        selection: &Selection::All,
-        captured_at: "2026-12-01T00:00:00Z",
-    })
-    .baseline;
-    assert!(recorded.create_only_recorded);
+    let mut recorded = record_all(&replay_case(&before), &ctx);
 
-    let later = replay_case(&with_live(case(FUNCTION), "PackageType", json!("Image")));
+    let later = replay_case(&case(GATEWAY));
     let out = apply_baseline(later.clone(), Some(&recorded), &ctx).unwrap();
     let f = out
         .findings
         .iter()
-        .find(|f| f.path == "PackageType")
+        .find(|f| f.path == "AmazonSideAsn")
         .unwrap();
     assert_eq!(f.tier, Tier::Undeclared);
     assert_eq!(f.note.as_deref(), Some(NOTE_APPEARED));
@@ -175,7 +166,15 @@ fn a_create_only_value_appearing_on_a_recorded_resource_surfaces() {
     let f = out
         .findings
         .iter()
-        .find(|f| f.path == "PackageType")
+        .find(|f| f.path == "AmazonSideAsn")
         .unwrap();
     assert_eq!((f.tier, f.unrecorded), (Tier::AtDefault, false));
+}
+
+#[test]
+fn a_create_only_value_another_rule_explains_is_not_recorded() {
+    // Lambda PackageType `Zip` is a known default: no choice to keep.
+    let first = replay_case(&case("AWS__Lambda__Function.Handler886CB40B_config_rich"));
+    let f = first.iter().find(|f| f.path == "PackageType").unwrap();
+    assert_eq!((f.tier, f.create_only), (Tier::AtDefault, false));
 }

@@ -97,7 +97,8 @@ pub fn is_recordable(f: &Finding) -> bool {
         Tier::Generated => facts().is_recordable_generated(&f.resource_type, &f.path),
         // A value AWS chose at create time that a user can change (a
         // security group, a window): recorded so a later change surfaces.
-        // So is a create-only value: only a re-created resource changes it.
+        // So is a value only the create-only rule explains: only a
+        // re-created resource changes it.
         Tier::AtDefault => {
             f.create_only
                 || crate::normalize::aws_facts::is_chosen_at_create(&f.resource_type, &f.path)

@@ -92,7 +92,10 @@ fn absent(scope: &Scope<'_>, path: &Path, d: &Value, out: &mut Out<'_, '_>) {
     if collection
         && !is_trivially_empty(d)
         && !Scope::any(&scope.facts.readgap_collections, path)
-        && !is_create_only_top(scope, path)
+        // A create-only property is set once at create and never removed in
+        // place, so a read that omits it shows a handler that does not
+        // return it (Budgets' NotificationsWithSubscribers), not a removal.
+        && !scope.is_create_only_top(path)
     {
         let f = out.push(Tier::Declared, path);
         f.desired = Some(d.clone());
@@ -100,17 +103,6 @@ fn absent(scope: &Scope<'_>, path: &Path, d: &Value, out: &mut Out<'_, '_>) {
     }
     let f = out.push(Tier::ReadGap, path);
     f.note = Some(NOTE_NOT_RETURNED.to_string());
-}
-
-/// A top-level property the schema marks create-only: set once at create
-/// and never removed in place, so a read that omits it entirely shows a
-/// handler that does not return it (Budgets' NotificationsWithSubscribers),
-/// not a removal — a read gap, reported as one.
-fn is_create_only_top(scope: &Scope<'_>, path: &Path) -> bool {
-    path.len() == 1
-        && path
-            .top()
-            .is_some_and(|k| scope.schema.create_only.iter().any(|c| c == k))
 }
 
 fn compare(

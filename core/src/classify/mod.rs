@@ -50,7 +50,5 @@ pub fn classify_with(
     let live = prepare::prepare_live(&scope, live.as_object().unwrap_or(&empty));
     let consumed = declared::run(&scope, &live, &mut out);
     undeclared::run(&scope, &live, &consumed, &mut out);
-    let mut findings = out.findings;
-    undeclared::mark_create_only(&scope, &mut findings);
-    findings
+    out.findings
 }

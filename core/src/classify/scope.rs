@@ -121,6 +121,16 @@ impl<'a> Scope<'a> {
         Self::any_dotted(&self.unordered, path) || Self::any(&self.facts.unordered, path)
     }
 
+    /// True when `path` is a top-level property the schema marks
+    /// create-only (unconditionally: a conditionally create-only one can
+    /// change in place).
+    pub fn is_create_only_top(&self, path: &Path) -> bool {
+        path.len() == 1
+            && path
+                .top()
+                .is_some_and(|k| self.schema.create_only.iter().any(|c| c == k))
+    }
+
     /// True when `path` is, or lies inside, a create-only property (one the
     /// service cannot change without replacing the resource).
     pub fn is_create_only(&self, path: &Path) -> bool {

@@ -8,7 +8,7 @@ use super::emit::Out;
 use super::keyed::keyed_undeclared;
 use super::scope::Scope;
 use super::siblings::{self, Verdict};
-use crate::finding::{Finding, Tier};
+use crate::finding::Tier;
 use crate::normalize::account_owned::{account_owned, Account};
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::generated::is_cfn_minted_name;
@@ -115,24 +115,6 @@ fn is_structural_noise(v: &Value, physical_id: &str) -> bool {
 const NOTE_CREATE_ONLY: &str =
     "create-only: set when the resource was created; changing it replaces the resource";
 
-/// True when the value sits at a property the registry schema lists as
-/// create-only (unconditionally: a conditionally create-only property can
-/// change in place).
-fn is_create_only(scope: &Scope<'_>, path: &Path) -> bool {
-    match path.segs() {
-        [Seg::Key(k)] => scope.schema.create_only.iter().any(|c| c == k),
-        _ => false,
-    }
-}
-
-/// Flags every top-level `atDefault` finding of a create-only property,
-/// whichever rule folded it, so `record` snapshots it alike.
-pub(crate) fn mark_create_only(scope: &Scope<'_>, findings: &mut [Finding]) {
-    for f in findings.iter_mut().filter(|f| f.tier == Tier::AtDefault) {
-        f.create_only = scope.schema.create_only.contains(&f.path);
-    }
-}
-
 /// Classifies one undeclared live value at `path` and emits its finding.
 pub(crate) fn classify_value(
     scope: &Scope<'_>,
@@ -224,10 +206,13 @@ pub(crate) fn classify_value(
     }
     // A create-only property the template leaves out holds what AWS set at
     // creation (registry schema `createOnlyProperties`): nothing can change
-    // it in place, so it is not potential drift. Recorded, so a resource
-    // re-created out of band with another value still surfaces.
-    if is_create_only(scope, path) {
-        out.push_actual(Tier::AtDefault, path, v, nested).note = Some(NOTE_CREATE_ONLY.into());
+    // it in place, so it is not potential drift. Flagged so record keeps it
+    // and a resource re-created out of band with another value surfaces (a
+    // value another rule explains is no such choice).
+    if scope.is_create_only_top(path) {
+        let f = out.push_actual(Tier::AtDefault, path, v, nested);
+        f.create_only = true;
+        f.note = Some(NOTE_CREATE_ONLY.into());
         return;
     }
 
