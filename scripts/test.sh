@@ -22,6 +22,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
 cargo test --workspace --locked
 
+echo "== generated knowledge (core/data/generated is what scripts/gen-knowledge.sh produces)"
+bash scripts/gen-knowledge.sh --check
+
 echo "== emulator suite (moto + Cloud Control endpoint + CDK fixture)"
 bash tests/emulator/run.sh
 
