@@ -28,6 +28,18 @@ fn at(fs: &[Finding], path: &str) -> Option<Tier> {
     fs.iter().find(|f| f.path == path).map(|f| f.tier)
 }
 
+/// Records every recordable finding of a first run.
+fn record_all(first: &[Finding], ctx: &realdrift_core::baseline::RunContext) -> BaselineFile {
+    record(RecordInput {
+        classified: first,
+        existing: None,
+        ctx,
+        selection: &Selection::All,
+        captured_at: "2026-12-01T00:00:00Z",
+    })
+    .baseline
+}
+
 #[test]
 fn a_swapped_default_security_group_surfaces_once_recorded() {
     let ctx = ctx_for(STACK, &[INSTANCE]);
@@ -35,14 +47,7 @@ fn a_swapped_default_security_group_surfaces_once_recorded() {
     // First run: the default group AWS attached folds (silent).
     assert_eq!(at(&first, "SecurityGroupIds"), Some(Tier::AtDefault));
 
-    let recorded = record(RecordInput {
-        classified: &first,
-        existing: None,
-        ctx: &ctx,
-        selection: &Selection::All,
-        captured_at: "2026-11-30T00:00:00Z",
-    })
-    .baseline;
+    let recorded = record_all(&first, &ctx);
     assert!(
         recorded
             .recorded
@@ -83,14 +88,7 @@ fn constants_at_their_default_are_still_never_recorded() {
     let ctx = ctx_for(STACK, &[INSTANCE]);
     let first = replay_case(&case(INSTANCE));
     assert_eq!(at(&first, "Tenancy"), Some(Tier::AtDefault));
-    let recorded = record(RecordInput {
-        classified: &first,
-        existing: None,
-        ctx: &ctx,
-        selection: &Selection::All,
-        captured_at: "2026-11-30T00:00:00Z",
-    })
-    .baseline;
+    let recorded = record_all(&first, &ctx);
     assert!(!recorded.recorded.iter().any(|e| e.path == "Tenancy"));
 }
 
@@ -98,17 +96,6 @@ fn constants_at_their_default_are_still_never_recorded() {
 
 const GATEWAY: &str = "AWS__EC2__VPNGateway.Vgw";
 const GATEWAY_STACK: &str = "CdkRealDriftHunt0708Vpn";
-
-fn record_all(first: &[Finding], ctx: &realdrift_core::baseline::RunContext) -> BaselineFile {
-    record(RecordInput {
-        classified: first,
-        existing: None,
-        ctx,
-        selection: &Selection::All,
-        captured_at: "2026-12-01T00:00:00Z",
-    })
-    .baseline
-}
 
 #[test]
 fn a_create_only_value_is_recorded_so_a_recreated_resource_surfaces() {
