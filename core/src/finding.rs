@@ -89,7 +89,8 @@ pub struct WholeArrayRevert {
     pub value: Value,
 }
 
-fn is_false(b: &bool) -> bool {
+/// Serde `skip_serializing_if` for a flag that is written only when set.
+pub(crate) fn is_false(b: &bool) -> bool {
     !*b
 }
 

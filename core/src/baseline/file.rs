@@ -117,7 +117,7 @@ pub struct BaselineFile {
     /// Written by a record that snapshots create-only values (`atDefault`
     /// with `createOnly`); a file without it holds none, so a create-only
     /// value missing from it is not judged.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "crate::finding::is_false")]
     pub create_only_recorded: bool,
     /// Top-level fields this engine does not know, kept verbatim.
     #[serde(flatten)]
@@ -126,10 +126,6 @@ pub struct BaselineFile {
 
 fn v1() -> u64 {
     1
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 #[derive(Deserialize)]

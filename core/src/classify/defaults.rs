@@ -355,10 +355,7 @@ fn is_known_default_here(
     {
         return true;
     }
-    let create_only = path.len() == 1
-        && path
-            .top()
-            .is_some_and(|k| scope.schema.create_only.iter().any(|c| c == k));
+    let create_only = scope.is_create_only_top(path);
     let cross = scope
         .knowledge
         .cross_type_defaults

@@ -117,7 +117,7 @@ pub struct PlanItem {
     /// Where the target comes from.
     pub kind: ItemKind,
     /// A removal of a value nobody recorded (asked for with remove-unrecorded).
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "crate::finding::is_false")]
     pub unrecorded: bool,
     /// The live value the check reported.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -132,10 +132,6 @@ pub struct PlanItem {
     pub writer: Writer,
     /// The write itself.
     pub operation: Operation,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 /// The write an item performs.

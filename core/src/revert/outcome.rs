@@ -41,12 +41,8 @@ pub struct WriteError {
     /// A readable message (the operation and the service's words).
     pub message: String,
     /// True when the failure was transient and retries ran out at the deadline.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "crate::finding::is_false")]
     pub transient: bool,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 /// The outcome of one batch's write (one resource, one writer).
