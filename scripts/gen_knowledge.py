@@ -49,20 +49,23 @@ UNIT = r"(?:\s+(?P<unit>[A-Za-z]+))?"
 # What may follow the value: nothing, a parenthetical, "or <the same in other
 # units>", or ", but ..." - never a condition.
 # ", which sends requests to targets using HTTP/1.1" only explains the value.
-TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|\s+if\s+no\s+value\s+is\s+provided)?)\s*\.?$"
+TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not))\s+(?:provided|specified))?)\s*\.?$"
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
-    r"^(?:the\s+)?default(?:\s+value)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
+    # "The default setting is `false` ." (CodeBuild PrivilegedMode).
+    r"^(?:the\s+)?default(?:\s+value|\s+setting)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
     r"^(?:this\s+(?:property|parameter|value|setting)\s+)?defaults?\s+to\s+",
-    r"^by\s+default,?\s+(?:this\s+(?:value|property|parameter|setting)\s+is\s+(?:set\s+to\s+)?|the\s+value\s+is\s+)",
+    # "By default this is set to false." (SMS Voice DeletionProtectionEnabled).
+    r"^by\s+default,?\s+(?:this(?:\s+(?:value|property|parameter|setting))?\s+is\s+(?:set\s+to\s+)?|the\s+value\s+is\s+)",
     r"^if\s+no\s+value\s+is\s+provided,\s+(?:the\s+value|it)\s+will\s+default\s+to\s+",
     r"^if\s+no\s+value\s+is\s+provided,\s+the\s+[a-z ]{1,40}\s+will\s+be\s+set\s+to\s+",
     # "If no value is specified, the default is `UNCOMPRESSED`." / "If you
     # don't specify a value for `RequestInterval`, the default value is `30`
     # seconds." (the named property must be this one: `own`).
     r"^if\s+(?:not\s+specified|omitted|unspecified|no\s+value\s+is\s+(?:specified|provided)|"
-    r"this\s+(?:property|parameter|field|value)\s+is\s+(?:omitted|not\s+specified)|"
-    r"you\s+(?:don't|do\s+not)\s+specify\s+(?:a\s+value(?:\s+for\s+`(?P<own>[A-Za-z0-9]+)`)?|this\s+(?:property|parameter|value)|one)),?\s+"
+    # "If you omit this, the default is `false`." (CloudWatch Logs).
+    r"(?:this|the)\s+(?:property|parameter|field|value)\s+(?:is\s+(?:omitted|not\s+specified)|isn't\s+specified)|you\s+omit\s+this(?:\s+(?:field|property|parameter|value))?|"
+    r"you\s+(?:don't|do\s+not)\s+specify\s+(?:(?:a\s+value\s+for\s+)?`(?P<own>[A-Za-z0-9]+)`|a\s+value|this\s+(?:property|parameter|value)|one))\s*,?\s+"
     # "If not specified, the default port used is `8182`."
     r"(?:the\s+default(?:\s+value)?(?:\s+[a-z]+\s+used)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to|"
     r"aws\s+cloudformation\s+uses\s+the\s+default\s+value\s+of)\s+",
@@ -78,13 +81,20 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
     # "If you do not specify a health check grace period value, the default
     # value of 0 is used." / "..., the default value of one hour is applied."
     re.compile(
-        r"^(?:if\s+you\s+(?:don't|do\s+not)\s+specify\s+[^,]{1,80},\s+|if\s+you\s+omit\s+this\s+(?:field|property|parameter),\s+"
+        r"^(?:if\s+you\s+(?:don't|do\s+not)\s+specify\s+[^,]{1,80},\s+|if\s+you\s+omit\s+this(?:\s+(?:field|property|parameter))?,\s+"
+        # "If the parameter is not specified, the default value of 30
+        # seconds is used."
+        r"|if\s+the\s+(?:field|property|parameter)\s+(?:is\s+not|isn't)\s+specified,\s+"
         # "If no deployment controller is specified, the default value of
         # `ECS` is used." / "If this parameter is omitted, the default
         # setting of `MUTABLE` will be used which will allow image tags to
         # be overwritten." (`subj` must name this property).
-        r"|if\s+no\s+(?P<subj>[a-z][a-z ]{1,40}?)\s+is\s+specified,\s+|if\s+this\s+(?:field|property|parameter)\s+is\s+omitted,\s+)?"
-        r"the\s+default(?:\s+value|\s+setting)?\s+of\s+"
+        r"|if\s+no\s+value\s+is\s+(?:specified|provided),\s+"
+        r"|if\s+no\s+(?P<subj>(?!value\b)[a-z][a-z ]{1,40}?)\s+is\s+specified,\s+|if\s+this\s+(?:field|property|parameter)\s+is\s+omitted,\s+"
+        # "If the `swappiness` parameter isn't specified, a default value of
+        # `60` is used." (`own` must be this property).
+        r"|if\s+the\s+`(?P<own>[A-Za-z0-9]+)`\s+(?:field|property|parameter)\s+(?:isn't|is\s+not)\s+specified,\s+)?"
+        r"(?:the|a)\s+default(?:\s+value|\s+setting)?\s+of\s+"
         + VALUE + UNIT + r"\s+(?:is|will\s+be)\s+(?:used|applied)(?P<tail>,?\s+which\s+[^.]*)?\s*\.?$",
         re.I,
     ),
@@ -328,6 +338,10 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelle
     text = next((g for g in q.groups() if g is not None), None) if q else raw
     if text is None:
         return None
+    # One more layer of quoting: `"admin"`, `'STRING'`, " `DISABLED` ".
+    inner = re.match(r"^\s*(?:\"(?P<a>[^\"`']+)\"|'(?P<b>[^\"`']+)'|`(?P<c>[^\"`']+)`)\s*$", text) if q else None
+    if inner:
+        text = next(g for g in inner.groups() if g is not None)
     if re.match(r"^-?[0-9]{1,3}(?:,[0-9]{3})+$", text):
         text = text.replace(",", "")
     if not BARE_TOKEN.match(text):
@@ -381,7 +395,9 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelle
 
 # Tails that only restate the default: "(i.e., backups are disabled for
 # this cluster)", "by default", "if no value is provided".
-RESTATING_TAIL = re.compile(r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|if\s+no\s+value\s+is\s+(?:provided|specified))\s*$", re.I)
+RESTATING_TAIL = re.compile(
+    r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|,?\s*if\s+(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not))\s+(?:provided|specified))\s*$", re.I
+)
 
 
 # An explaining ", which ..." tail ("which enables public access for your

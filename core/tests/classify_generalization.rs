@@ -642,6 +642,8 @@ fn documented_forms_fold_their_value_and_nothing_else() {
             "SELF_MANAGED",
             "SERVICE_MANAGED",
         ),
+        // "If you omit this parameter, the default is `Web`." (API model).
+        ("AWS::RUM::AppMonitor", "Platform", "Web", "Android"),
     ];
     for (t, prop, documented, other) in cases {
         let fs = run_general(t, json!({}), json!({ prop: documented }));
@@ -659,6 +661,65 @@ fn documented_forms_fold_their_value_and_nothing_else() {
         );
         assert_eq!(tier_of(&fs, "Type"), Some(Tier::Undeclared), "{v}");
     }
+}
+
+#[test]
+fn nested_documented_forms_fold_their_value_and_nothing_else() {
+    // (type, top-level property, path below it, the documented value,
+    // another value)
+    let cases = [
+        // "The default setting is 300." (WAF immunity time).
+        (
+            "AWS::WAFv2::WebACL",
+            "CaptchaConfig",
+            "ImmunityTimeProperty.ImmunityTime",
+            json!(300),
+            json!(600),
+        ),
+        // "The default is `\"admin\"` ." (a value quoted twice).
+        (
+            "AWS::DMS::Endpoint",
+            "MongoDbSettings",
+            "AuthSource",
+            json!("admin"),
+            json!("orders"),
+        ),
+    ];
+    for (t, top, below, documented, other) in cases {
+        let nest = |v: &serde_json::Value| {
+            let node = below
+                .rsplit('.')
+                .fold(v.clone(), |n, seg| json!({ seg: n }));
+            json!({ top: node })
+        };
+        let fs = run_general(t, json!({}), nest(&documented));
+        assert!(
+            fs.iter().all(|f| f.tier != Tier::Undeclared),
+            "{t} {top}.{below}: {fs:?}"
+        );
+        let fs = run_general(t, json!({}), nest(&other));
+        assert!(
+            fs.iter().any(|f| f.tier == Tier::Undeclared),
+            "{t} {top}.{below}: {fs:?}"
+        );
+    }
+}
+
+#[test]
+fn a_member_default_named_in_its_own_condition_folds_only_at_that_value() {
+    // ECS: "If the `swappiness` parameter is not specified, a default value
+    // of `60` is used."
+    let declared = json!({"ContainerDefinitions": [{"Name": "web", "Image": "nginx:1.27", "LinuxParameters": {"InitProcessEnabled": true}}]});
+    let live = |swappiness: i64| {
+        json!({"ContainerDefinitions": [{"Name": "web", "Image": "nginx:1.27",
+            "LinuxParameters": {"InitProcessEnabled": true, "Swappiness": swappiness}}]})
+    };
+    let path = "ContainerDefinitions[web].LinuxParameters.Swappiness";
+    let t = "AWS::ECS::TaskDefinition";
+    let fs = run_general(t, declared.clone(), live(60));
+    assert_eq!(tier_of(&fs, path), Some(Tier::AtDefault), "{fs:?}");
+    let fs = run_general(t, declared, live(10));
+    assert_eq!(tier_of(&fs, path), Some(Tier::Undeclared), "{fs:?}");
 }
 
 #[test]
