@@ -336,7 +336,8 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelle
     raw = raw.strip()
     q = QUOTED.match(raw)
     text = next((g for g in q.groups() if g is not None), None) if q else raw
-    if text is None:
+    # "Default is `unset`." states no value at all.
+    if text is None or text.lower() == "unset":
         return None
     # One more layer of quoting: `"admin"`, `'STRING'`, " `DISABLED` ".
     inner = re.match(r"^\s*(?:\"(?P<a>[^\"`']+)\"|'(?P<b>[^\"`']+)'|`(?P<c>[^\"`']+)`)\s*$", text) if q else None
@@ -488,6 +489,15 @@ ITEM_DEFAULT_LINE = re.compile(
 SWITCH_SENTENCE = re.compile(
     r"^(?:this\s+(?:option|setting|feature|property|parameter)\s+is\s+)?(?P<state>enabled|disabled)\s+by\s+default\b", re.I
 )
+# "If you don't include this parameter, token revocation is automatically
+# activated for the new user pool client." on a boolean switch whose name
+# the subject spells (`what`).
+OMITTED_SWITCH = re.compile(
+    r"^if\s+(?:you\s+(?:don't|do\s+not)\s+(?:include|specify)\s+this\s+(?:parameter|property)|this\s+(?:parameter|property)\s+is\s+(?:omitted|not\s+specified)),\s+"
+    r"(?P<what>[a-z]+(?:\s+[a-z]+){0,3}?)\s+(?:is|are)\s+(?:automatically\s+)?(?P<state>activated|deactivated|enabled|disabled|turned\s+on|turned\s+off)"
+    r"(?:\s+for\s+(?:the|a|each)\s+new\s+[a-z ]{1,40}?)?\s*\.?$",
+    re.I,
+)
 # "By default, mapping is disabled." / "By default, tags are not copied." /
 # "By default, it isn't encrypted.": the switch is off (or on) with no
 # condition; the participle must name the property ("copied" ->
@@ -634,6 +644,10 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
             v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
             if v is not None:
                 found.append((v, s))
+            continue
+        m = OMITTED_SWITCH.match(s)
+        if m and kind == "boolean" and switch_names(m.group("what"), prop_name):
+            found.append((m.group("state").lower() in ("activated", "enabled", "turned on"), s))
             continue
         m = NULL_OR_ZERO.match(s)
         if m and kind in ("integer", "number") and m.group("subj").lower() == prop_name.lower():
@@ -856,8 +870,11 @@ def value_bullet_defaults(text, prop_name, own_enum, top):
 
 def switch_names(what, prop_name):
     """True when a switch's subject ("health checks") spells the property
-    less its `Enabled` (HealthCheckEnabled)."""
+    less its `Enabled` (HealthCheckEnabled) or `Enable`
+    (EnableTokenRevocation)."""
     base = re.sub(r"Enabled?$", "", prop_name)
+    if base == prop_name:
+        base = re.sub(r"^Enable(?=[A-Z])", "", prop_name)
     words = what.lower().split()
     spelled = camel(words)
     return base != prop_name and base.lower() in (spelled.lower(), spelled.lower().rstrip("s"))
