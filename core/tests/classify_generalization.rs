@@ -983,3 +983,71 @@ fn reordered_lambda_layers_stay_declared_drift() {
     assert_eq!(declared_paths(&fs), vec!["Layers"], "{fs:?}");
     assert!(fs.iter().all(|f| !f.order_only));
 }
+
+#[test]
+fn an_unset_value_where_a_known_default_is_set_is_a_change_not_noise() {
+    // Documented "token revocation is automatically activated" / KMS keys
+    // are created enabled: found off, each was turned off.
+    for (t, prop) in [
+        ("AWS::Cognito::UserPoolClient", "EnableTokenRevocation"),
+        ("AWS::KMS::Key", "Enabled"),
+    ] {
+        let fs = run_general(t, json!({}), json!({ prop: false }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::Undeclared), "{t} {prop}");
+        let fs = run_general(t, json!({}), json!({ prop: true }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{t} {prop}");
+    }
+    // Nested too: App Mesh "The default is `True`, if a value isn't
+    // specified." for TLS enforcement, found off inside a declared block.
+    let tls = |enforce: Option<bool>| {
+        let mut t = json!({"Validation": {"Trust": {"ACM": {"CertificateAuthorityArns":
+            ["arn:aws:acm-pca:eu-west-1:123456789012:certificate-authority/0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"]}}}});
+        if let Some(e) = enforce {
+            t["Enforce"] = json!(e);
+        }
+        json!({"MeshName": "m", "Spec": {"BackendDefaults": {"ClientPolicy": {"TLS": t}}}})
+    };
+    let t = "AWS::AppMesh::VirtualNode";
+    let path = "Spec.BackendDefaults.ClientPolicy.TLS.Enforce";
+    let fs = run_general(t, tls(None), tls(Some(false)));
+    assert_eq!(tier_of(&fs, path), Some(Tier::Undeclared), "{fs:?}");
+    let fs = run_general(t, tls(None), tls(Some(true)));
+    assert_eq!(drift(&fs), vec![], "{fs:?}");
+    // Where the known default is itself unset, unset stays noise: CodeBuild
+    // "The default setting is `false`".
+    let fs = run_general(
+        "AWS::CodeBuild::Project",
+        json!({"Environment": {"Type": "LINUX_CONTAINER", "ComputeType": "BUILD_GENERAL1_SMALL", "Image": "aws/codebuild/standard:7.0"}}),
+        json!({"Environment": {"Type": "LINUX_CONTAINER", "ComputeType": "BUILD_GENERAL1_SMALL", "Image": "aws/codebuild/standard:7.0", "PrivilegedMode": false}}),
+    );
+    assert_eq!(drift(&fs), vec![], "{fs:?}");
+}
+
+#[test]
+fn an_unset_value_is_judged_against_the_default_that_applies_to_it() {
+    // SNI is on by default for HTTPS checks only: off on an HTTP check is
+    // what AWS stores, off on an HTTPS check was turned off.
+    let t = "AWS::Route53::HealthCheck";
+    let check = |kind: &str| json!({"HealthCheckConfig": {"Type": kind, "FullyQualifiedDomainName": "example.com"}});
+    let live = |kind: &str| json!({"HealthCheckConfig": {"Type": kind, "FullyQualifiedDomainName": "example.com", "EnableSNI": false}});
+    assert_eq!(drift(&run(t, check("HTTP"), live("HTTP"))), vec![]);
+    assert_eq!(
+        tier_of(
+            &run(t, check("HTTPS"), live("HTTPS")),
+            "HealthCheckConfig.EnableSNI"
+        ),
+        Some(Tier::Undeclared)
+    );
+    // SQS turns SSE-SQS off when the queue uses a KMS key (one server-side
+    // encryption option per queue); without a key, off is a change.
+    let t = "AWS::SQS::Queue";
+    let key = "arn:aws:kms:eu-west-1:123456789012:key/0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0";
+    let fs = run(
+        t,
+        json!({"KmsMasterKeyId": key}),
+        json!({"KmsMasterKeyId": key, "SqsManagedSseEnabled": false}),
+    );
+    assert_eq!(tier_of(&fs, "SqsManagedSseEnabled"), None, "{fs:?}");
+    let fs = run(t, json!({}), json!({"SqsManagedSseEnabled": false}));
+    assert_eq!(tier_of(&fs, "SqsManagedSseEnabled"), Some(Tier::Undeclared));
+}

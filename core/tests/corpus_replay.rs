@@ -113,8 +113,11 @@ fn corpus_cases_reproduce() {
 /// floors only ever rise; a drop means general knowledge was lost. (Set
 /// back from 357 once, when the live-only walk began descending into
 /// unkeyed and keyed-set elements: the members AWS fills there are
-/// explained by observed facts only.)
-const WITHOUT_OBSERVED_EXACT_FLOOR: usize = 432;
+/// explained by observed facts only; and from 432 to 430 when an unset
+/// value where a known default is set began to surface: two KMS-encrypted
+/// SQS queues read `SqsManagedSseEnabled: false`, documented on by default,
+/// and only the observed rule knows a KMS key turns it off.)
+const WITHOUT_OBSERVED_EXACT_FLOOR: usize = 430;
 
 #[test]
 fn general_knowledge_alone_keeps_its_floor() {

@@ -333,6 +333,51 @@ fn is_default_member_wise(
     })
 }
 
+/// True when an unset (trivially empty) value stands where a known default
+/// (of any source) states a set one: a switch AWS turns on, found off, or a
+/// documented number found zero, is a change, not noise. Value-dependent
+/// entries (`any`, chosen at create, `sameAs`) cannot tell, so they never
+/// contradict.
+pub(crate) fn contradicts_known_default(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> bool {
+    let mut stated = Vec::new();
+    if path.len() == 1 {
+        stated.extend(path.top().and_then(|k| scope.schema.defaults.get(k)));
+    }
+    stated.extend(
+        scope
+            .schema
+            .default_paths
+            .iter()
+            .filter(|(p, _)| path.matches_dotted(p))
+            .map(|(_, d)| d),
+    );
+    let docs = scope
+        .knowledge
+        .doc_defaults_for(&scope.res.resource_type)
+        .into_iter()
+        .flat_map(|d| d.candidates(path.top()));
+    for kd in scope.facts.defaults.candidates(path.top()).chain(docs) {
+        let e = &kd.entry;
+        if !kd.pattern.matches(path) || !e.when.as_ref().is_none_or(|w| when_holds(scope, live, w))
+        {
+            continue;
+        }
+        if e.any || e.chosen_at_create || e.same_as.is_some() || e.same_as_fields.is_some() {
+            return false;
+        }
+        stated.extend(e.values.iter());
+    }
+    !stated.is_empty()
+        && stated
+            .iter()
+            .all(|d| !is_trivially_empty(d) && !matches_canonical(v, &expand(d, scope)))
+}
+
 /// True when one known default (of any source) states the value at `path`.
 fn is_known_default_here(
     scope: &Scope<'_>,

@@ -3,7 +3,9 @@
 //! resource's own minted identity -> `generated`; structural noise (trivially
 //! empty, physical-id echo) -> dropped; otherwise `undeclared`.
 
-use super::defaults::{expand, is_known_default, matches_canonical, matches_default};
+use super::defaults::{
+    contradicts_known_default, expand, is_known_default, matches_canonical, matches_default,
+};
 use super::emit::Out;
 use super::keyed::keyed_undeclared;
 use super::scope::Scope;
@@ -64,15 +66,24 @@ fn is_echo(scope: &Scope<'_>, key: &str, v: &Value) -> bool {
     })
 }
 
-/// True when an OFF value at `path` is a switch AWS turns on at creation
-/// (and no sibling property explains the OFF state).
-fn is_meaningful_off(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path) -> bool {
-    scope.facts.meaningful_when_off.iter().any(|(p, r)| {
-        p.matches(path)
-            && !r
-                .unless_present
-                .iter()
-                .any(|k| live.get(k).is_some_and(|x| !is_trivially_empty(x)))
+/// True when an OFF value at `path` is a change: a switch AWS turns on at
+/// creation (and no sibling property explains the OFF state, per the
+/// per-type rule), else a value where a known default states a set one.
+fn is_meaningful_off(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path, v: &Value) -> bool {
+    let mut rules = scope
+        .facts
+        .meaningful_when_off
+        .iter()
+        .filter(|(p, _)| p.matches(path))
+        .peekable();
+    if rules.peek().is_none() {
+        // A null is a value the read did not return, not one turned off.
+        return !v.is_null() && contradicts_known_default(scope, live, path, v);
+    }
+    rules.any(|(_, r)| {
+        !r.unless_present
+            .iter()
+            .any(|k| live.get(k).is_some_and(|x| !is_trivially_empty(x)))
     })
 }
 
@@ -126,7 +137,7 @@ pub(crate) fn classify_value(
     out: &mut Out<'_, '_>,
 ) {
     // A switch AWS turns on at creation, found off: a real divergence.
-    if is_trivially_empty(v) && is_meaningful_off(scope, live, path) {
+    if is_trivially_empty(v) && is_meaningful_off(scope, live, path, v) {
         out.push_actual(Tier::Undeclared, path, v, nested);
         return;
     }
