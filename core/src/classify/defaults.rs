@@ -333,10 +333,10 @@ fn is_default_member_wise(
     })
 }
 
-/// True when an unset (trivially empty) value stands where a known default
-/// (of any source) states a set one: a switch AWS turns on, found off, or a
-/// documented number found zero, is a change, not noise. Value-dependent
-/// entries (`any`, chosen at create, `sameAs`) cannot tell, so they never
+/// True when an unset (trivially empty) value stands where every known
+/// default that applies (of any source) states a set one: a switch AWS
+/// turns on, found off, is a change, not noise. Value-dependent entries
+/// (`any`, chosen at create, `sameAs`) cannot tell, so they never
 /// contradict.
 pub(crate) fn contradicts_known_default(
     scope: &Scope<'_>,
