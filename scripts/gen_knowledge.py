@@ -723,12 +723,61 @@ def bag_defaults(doc):
                 if text and NUMBER.match(text) and unit and unit.lower() not in ("or", "but", "and"):
                     u = UNITS.get(unit.lower())
                     if u is None or not re.search(UNIT_WORDS[u], key, re.I):
-                        break
+                        # "The default value is 1 day (86400 seconds)." on a
+                        # `..._seconds` key: the same in the key's unit.
+                        alt = re.match(r"^\s*\(\s*(?P<n>[0-9]+)\s+(?P<u>[a-z]+)\s*\)\s*$", d.group("tail") or "", re.I)
+                        au = alt and UNITS.get(alt.group("u").lower())
+                        if not (au and re.search(UNIT_WORDS[au], key, re.I)):
+                            break
+                        text, q = alt.group("n"), None
                 if text and (q or NUMBER.match(text)) and BARE_TOKEN.match(text):
                     found.add(text)
                 break
         if len(found) == 1:
             out[key] = found.pop()
+    return out
+
+
+# "The default for Network Load Balancers and Gateway Load Balancers is
+# `false`." in a key's bullet: a default per kind of the resource, each kind
+# an enum value of a top-level property (`Type`: `network`, `gateway`)
+# followed by the resource type's own noun.
+BAG_KIND_DEFAULT = re.compile(
+    r"^the\s+default\s+for\s+(?P<who>[A-Za-z ,]+?)\s+is\s+" + VALUE + r"(?:\s*,\s*and\s+can(?:'t|not)\s+be\s+changed)?" + TAIL, re.I
+)
+
+
+def type_noun(cfn_type):
+    """The words of a type's name: `AWS::ElasticLoadBalancingV2::LoadBalancer`
+    -> "load balancer"."""
+    return " ".join(w.lower() for w in re.findall(r"[A-Z][a-z0-9]*", cfn_type.split("::")[-1]))
+
+
+def bag_kind_defaults(doc, noun, kinds):
+    """[(key, {property: [value]}, default, quote)] for defaults a `{Key,
+    Value}` list's bullets state per kind of resource. `kinds` maps a
+    top-level property to its enum; each kind named must be one value of
+    the same property."""
+    out = []
+    for line in re.split(r"\n+", doc or ""):
+        m = BAG_ITEM.match(line.strip())
+        if not m:
+            continue
+        for sent in sentences(m.group("rest")):
+            d = BAG_KIND_DEFAULT.match(sent)
+            if not d or not tail_ok(d):
+                continue
+            q = QUOTED.match(d.group("v"))
+            value = next((g for g in q.groups() if g is not None), None) if q else None
+            names = [w.strip() for w in re.split(r",|\band\b|\bor\b", d.group("who")) if w.strip()]
+            words = [re.match(r"^(?P<w>[a-z]+)\s+%ss?$" % re.escape(noun), n, re.I) for n in names]
+            if not value or not names or not all(words):
+                continue
+            for prop, enum in sorted(kinds.items()):
+                picked = [next((e for e in enum if isinstance(e, str) and e.lower() == w.group("w").lower()), None) for w in words]
+                if all(picked):
+                    out.append((m.group("key"), {prop: sorted(set(picked))}, value, sent))
+                    break
     return out
 
 
@@ -1274,6 +1323,9 @@ def generate(spec, boto, snap):
                 for key, v in sorted(bag_defaults(text).items()):
                     add_default(t, "%s[%s]" % (path[: -len(".*.Key")], key), v, "docs", "%s" % (next(
                         (ln.strip() for ln in text.split("\n") if ln.strip().startswith("- `%s`" % key)), "")))
+                kinds = {n: e for n in top_props if isinstance(e := enums_of(n), list)}
+                for key, when, v, quote in bag_kind_defaults(text, type_noun(t), kinds):
+                    add_default(t, "%s[%s]" % (path[: -len(".*.Key")], key), v, "docs", quote, when=when)
                 continue
             # 1. The registry schema's own default annotation.
             if "defaultValue" in p:

@@ -1051,3 +1051,42 @@ fn an_unset_value_is_judged_against_the_default_that_applies_to_it() {
     let fs = run(t, json!({}), json!({"SqsManagedSseEnabled": false}));
     assert_eq!(tier_of(&fs, "SqsManagedSseEnabled"), Some(Tier::Undeclared));
 }
+
+#[test]
+fn an_attribute_default_stated_per_kind_of_resource_follows_the_kind() {
+    // "The default for Network Load Balancers and Gateway Load Balancers is
+    // `false`. The default for Application Load Balancers is `true`": each
+    // kind is a value of the load balancer's `Type`.
+    let t = "AWS::ElasticLoadBalancingV2::LoadBalancer";
+    let key = "LoadBalancerAttributes[load_balancing.cross_zone.enabled]";
+    let lb = |kind: &str, on: &str| {
+        json!({"Type": kind, "LoadBalancerAttributes": [
+            {"Key": "load_balancing.cross_zone.enabled", "Value": on}]})
+    };
+    for (kind, default, other) in [
+        ("application", "true", "false"),
+        ("network", "false", "true"),
+        ("gateway", "false", "true"),
+    ] {
+        let declared = json!({ "Type": kind });
+        let fs = run_general(t, declared.clone(), lb(kind, default));
+        assert_eq!(tier_of(&fs, key), Some(Tier::AtDefault), "{kind}: {fs:?}");
+        let fs = run_general(t, declared, lb(kind, other));
+        assert_eq!(tier_of(&fs, key), Some(Tier::Undeclared), "{kind}: {fs:?}");
+    }
+    // "The default value is 1 day (86400 seconds)." on a `_seconds` key.
+    let t = "AWS::ElasticLoadBalancingV2::TargetGroup";
+    let key = "TargetGroupAttributes[stickiness.lb_cookie.duration_seconds]";
+    let tg = |secs: &str| {
+        json!({"TargetGroupAttributes": [
+            {"Key": "stickiness.lb_cookie.duration_seconds", "Value": secs}]})
+    };
+    assert_eq!(
+        tier_of(&run_general(t, json!({}), tg("86400")), key),
+        Some(Tier::AtDefault)
+    );
+    assert_eq!(
+        tier_of(&run_general(t, json!({}), tg("3600")), key),
+        Some(Tier::Undeclared)
+    );
+}
