@@ -993,7 +993,14 @@ fn an_unset_value_where_a_known_default_is_set_is_a_change_not_noise() {
         ("AWS::KMS::Key", "Enabled"),
     ] {
         let fs = run_general(t, json!({}), json!({ prop: false }));
-        assert_eq!(tier_of(&fs, prop), Some(Tier::Undeclared), "{t} {prop}");
+        let f = fs.iter().find(|f| f.path == prop).expect(prop);
+        assert_eq!(f.tier, Tier::Undeclared, "{t} {prop}");
+        // The report says why an unset value is shown.
+        assert_eq!(
+            f.note.as_deref(),
+            Some("unset, where the known default is true"),
+            "{t} {prop}"
+        );
         let fs = run_general(t, json!({}), json!({ prop: true }));
         assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{t} {prop}");
     }

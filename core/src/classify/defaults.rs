@@ -333,18 +333,18 @@ fn is_default_member_wise(
     })
 }
 
-/// True when an unset (trivially empty) value stands where every known
-/// default that applies (of any source) states a set one: a switch AWS
-/// turns on, found off, is a change, not noise. Value-dependent entries
-/// (`any`, chosen at create, `sameAs`) cannot tell, so they never
+/// The known default an unset (trivially empty) value contradicts: every
+/// known default that applies (of any source) states a set value, so a
+/// switch AWS turns on, found off, is a change, not noise. Value-dependent
+/// entries (`any`, chosen at create, `sameAs`) cannot tell, so they never
 /// contradict.
-pub(crate) fn contradicts_known_default(
-    scope: &Scope<'_>,
+pub(crate) fn contradicted_default<'s>(
+    scope: &'s Scope<'_>,
     live: &Map<String, Value>,
     path: &Path,
     v: &Value,
-) -> bool {
-    let mut stated = Vec::new();
+) -> Option<&'s Value> {
+    let mut stated: Vec<&'s Value> = Vec::new();
     if path.len() == 1 {
         stated.extend(path.top().and_then(|k| scope.schema.defaults.get(k)));
     }
@@ -368,14 +368,14 @@ pub(crate) fn contradicts_known_default(
             continue;
         }
         if e.any || e.chosen_at_create || e.same_as.is_some() || e.same_as_fields.is_some() {
-            return false;
+            return None;
         }
         stated.extend(e.values.iter());
     }
-    !stated.is_empty()
-        && stated
-            .iter()
-            .all(|d| !is_trivially_empty(d) && !matches_canonical(v, &expand(d, scope)))
+    let contradicted = stated
+        .iter()
+        .all(|d| !is_trivially_empty(d) && !matches_canonical(v, &expand(d, scope)));
+    stated.first().copied().filter(|_| contradicted)
 }
 
 /// True when one known default (of any source) states the value at `path`.

@@ -4,7 +4,7 @@
 //! empty, physical-id echo) -> dropped; otherwise `undeclared`.
 
 use super::defaults::{
-    contradicts_known_default, expand, is_known_default, matches_canonical, matches_default,
+    contradicted_default, expand, is_known_default, matches_canonical, matches_default,
 };
 use super::emit::Out;
 use super::keyed::keyed_undeclared;
@@ -66,10 +66,16 @@ fn is_echo(scope: &Scope<'_>, key: &str, v: &Value) -> bool {
     })
 }
 
-/// True when an OFF value at `path` is a change: a switch AWS turns on at
-/// creation (and no sibling property explains the OFF state, per the
-/// per-type rule), else a value where a known default states a set one.
-fn is_meaningful_off(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path, v: &Value) -> bool {
+/// Why an OFF value at `path` is a change, if it is: a switch AWS turns on
+/// at creation (and no sibling property explains the OFF state, per the
+/// per-type rule; no note), else a value where a known default states a set
+/// one (the note names it).
+fn off_is_a_change(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> Option<Option<String>> {
     let mut rules = scope
         .facts
         .meaningful_when_off
@@ -78,13 +84,19 @@ fn is_meaningful_off(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path, 
         .peekable();
     if rules.peek().is_none() {
         // A null is a value the read did not return, not one turned off.
-        return !v.is_null() && contradicts_known_default(scope, live, path, v);
+        if v.is_null() {
+            return None;
+        }
+        let d = contradicted_default(scope, live, path, v)?;
+        return Some(Some(format!("unset, where the known default is {d}")));
     }
-    rules.any(|(_, r)| {
-        !r.unless_present
-            .iter()
-            .any(|k| live.get(k).is_some_and(|x| !is_trivially_empty(x)))
-    })
+    rules
+        .any(|(_, r)| {
+            !r.unless_present
+                .iter()
+                .any(|k| live.get(k).is_some_and(|x| !is_trivially_empty(x)))
+        })
+        .then_some(None)
 }
 
 /// True when the value is one a service attaches on its own (an AWS log
@@ -137,8 +149,11 @@ pub(crate) fn classify_value(
     out: &mut Out<'_, '_>,
 ) {
     // A switch AWS turns on at creation, found off: a real divergence.
-    if is_trivially_empty(v) && is_meaningful_off(scope, live, path, v) {
-        out.push_actual(Tier::Undeclared, path, v, nested);
+    if let Some(note) = is_trivially_empty(v)
+        .then(|| off_is_a_change(scope, live, path, v))
+        .flatten()
+    {
+        out.push_actual(Tier::Undeclared, path, v, nested).note = note;
         return;
     }
     // Inside a declared or descended object, an unset sub-option is noise.
