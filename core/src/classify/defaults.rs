@@ -4,7 +4,7 @@
 //! is equality-gated except the explicitly value-independent data entries.
 
 use super::scope::Scope;
-use crate::normalize::aws_facts::Source;
+use crate::normalize::aws_facts::{KnownDefault, Source};
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::path::{Path, Seg};
@@ -333,6 +333,50 @@ fn is_default_member_wise(
     })
 }
 
+/// The registry schema's own defaults at `path`: a top-level `default`
+/// annotation, then the nested ones.
+fn schema_defaults_at<'s: 'p, 'p>(
+    scope: &'s Scope<'_>,
+    path: &'p Path,
+) -> impl Iterator<Item = &'s Value> + 'p {
+    let top = path
+        .top()
+        .filter(|_| path.len() == 1)
+        .and_then(|k| scope.schema.defaults.get(k));
+    top.into_iter().chain(
+        scope
+            .schema
+            .default_paths
+            .iter()
+            .filter(|(p, _)| path.matches_dotted(p))
+            .map(|(_, d)| d),
+    )
+}
+
+/// The per-type known defaults that may hold at `path`: the hand-written
+/// and mined entries, then the description-stated ones.
+fn type_defaults_for<'s>(
+    scope: &'s Scope<'_>,
+    path: &'s Path,
+) -> impl Iterator<Item = &'static KnownDefault> + 's {
+    let docs = scope
+        .knowledge
+        .doc_defaults_for(&scope.res.resource_type)
+        .into_iter()
+        .flat_map(|d| d.candidates(path.top()));
+    scope.facts.defaults.candidates(path.top()).chain(docs)
+}
+
+/// True when an entry's path matches and its `when` conditions hold.
+fn applies(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path, kd: &KnownDefault) -> bool {
+    kd.pattern.matches(path)
+        && kd
+            .entry
+            .when
+            .as_ref()
+            .is_none_or(|w| when_holds(scope, live, w))
+}
+
 /// The known default an unset (trivially empty) value contradicts: every
 /// known default that applies (of any source) states a set value, so a
 /// switch AWS turns on, found off, is a change, not noise. Value-dependent
@@ -344,29 +388,9 @@ pub(crate) fn contradicted_default<'s>(
     path: &Path,
     v: &Value,
 ) -> Option<&'s Value> {
-    let mut stated: Vec<&'s Value> = Vec::new();
-    if path.len() == 1 {
-        stated.extend(path.top().and_then(|k| scope.schema.defaults.get(k)));
-    }
-    stated.extend(
-        scope
-            .schema
-            .default_paths
-            .iter()
-            .filter(|(p, _)| path.matches_dotted(p))
-            .map(|(_, d)| d),
-    );
-    let docs = scope
-        .knowledge
-        .doc_defaults_for(&scope.res.resource_type)
-        .into_iter()
-        .flat_map(|d| d.candidates(path.top()));
-    for kd in scope.facts.defaults.candidates(path.top()).chain(docs) {
+    let mut stated: Vec<&'s Value> = schema_defaults_at(scope, path).collect();
+    for kd in type_defaults_for(scope, path).filter(|kd| applies(scope, live, path, kd)) {
         let e = &kd.entry;
-        if !kd.pattern.matches(path) || !e.when.as_ref().is_none_or(|w| when_holds(scope, live, w))
-        {
-            continue;
-        }
         if e.any || e.chosen_at_create || e.same_as.is_some() || e.same_as_fields.is_some() {
             return None;
         }
@@ -385,19 +409,7 @@ fn is_known_default_here(
     path: &Path,
     v: &Value,
 ) -> bool {
-    if path.len() == 1 {
-        if let Some(d) = path.top().and_then(|k| scope.schema.defaults.get(k)) {
-            if matches_default(v, d) {
-                return true;
-            }
-        }
-    }
-    if scope
-        .schema
-        .default_paths
-        .iter()
-        .any(|(p, d)| path.matches_dotted(p) && matches_default(v, d))
-    {
+    if schema_defaults_at(scope, path).any(|d| matches_default(v, d)) {
         return true;
     }
     let create_only = scope.is_create_only_top(path);
@@ -406,31 +418,14 @@ fn is_known_default_here(
         .cross_type_defaults
         .candidates(path.top())
         .filter(|kd| !kd.entry.create_only || create_only);
-    // Description-stated defaults only decide values that would otherwise
-    // surface: an unset (trivially empty) value is dropped as noise anyway.
-    let docs = scope
-        .knowledge
-        .doc_defaults_for(&scope.res.resource_type)
-        .filter(|_| !is_trivially_empty(v))
-        .into_iter()
-        .flat_map(|d| d.candidates(path.top()));
     let empty = is_trivially_empty(v);
-    scope
-        .facts
-        .defaults
-        .candidates(path.top())
+    type_defaults_for(scope, path)
         .chain(cross)
-        .chain(docs)
         // Mined (general) defaults only decide values that would otherwise
         // surface: an unset value is dropped as noise anyway.
         .filter(|kd| !empty || kd.entry.source == Some(Source::Observed))
         .any(|kd| {
-            kd.pattern.matches(path)
-                && kd
-                    .entry
-                    .when
-                    .as_ref()
-                    .is_none_or(|w| when_holds(scope, live, w))
+            applies(scope, live, path, kd)
                 && ((kd.entry.any && !empty)
                     // A mined chosen value that another rule calls this
                     // resource's own identity stays generated.
