@@ -14,6 +14,7 @@ mod emit;
 mod keyed;
 mod nested;
 mod prepare;
+mod read_back;
 mod scope;
 mod siblings;
 mod undeclared;

@@ -8,6 +8,7 @@ use super::defaults::{
 };
 use super::emit::Out;
 use super::keyed::keyed_undeclared;
+use super::read_back;
 use super::scope::Scope;
 use super::siblings::{self, Verdict};
 use crate::finding::Tier;
@@ -209,7 +210,12 @@ pub(crate) fn classify_value(
         }
     }
     let named = siblings::eb_named_value(scope, v);
-    if is_known_default(scope, live, path, v)
+    let read_back = match path.segs() {
+        [Seg::Key(_)] => read_back::restates_write_only(scope, v),
+        _ => read_back::parsed_from_declared_document(scope, path, v),
+    };
+    if read_back
+        || is_known_default(scope, live, path, v)
         || named.is_some_and(|n| is_known_default(scope, live, path, &n))
     {
         out.push_actual(Tier::AtDefault, path, v, nested);
