@@ -1,6 +1,9 @@
-//! A value folds only where what the template declares explains it: a
-//! value read back in another form folds only while it still equals the
-//! declared one, and surfaces once it differs.
+//! A value folds only where what the template declares explains it: an
+//! observed default holds under the condition it was seen under (log class,
+//! stream mode, event source, check type, scheduler, shard count, job kind),
+//! and a value read back in another form folds only while it still equals
+//! the declared one. Each case pairs the folding value with the same value
+//! under another condition, where it is a real change that must surface.
 
 use realdrift_core::classify::{classify, ClassifyContext, ResourceInput, SiblingPolicyNames};
 use realdrift_core::declared::DeclaredValue;
@@ -42,6 +45,135 @@ fn tier_at(t: &str, declared: Value, live: Value, path: &str) -> Option<Tier> {
         .into_iter()
         .find(|f| f.path == path)
         .map(|f| f.tier)
+}
+
+/// Asserts `path` folds under `holds` and surfaces under `other`.
+fn folds_only_under(t: &str, path: &str, holds: (Value, Value), other: (Value, Value)) {
+    assert_eq!(
+        tier_at(t, holds.0, holds.1, path),
+        Some(Tier::AtDefault),
+        "{t} {path} under its condition"
+    );
+    assert_eq!(
+        tier_at(t, other.0, other.1, path),
+        Some(Tier::Undeclared),
+        "{t} {path} outside its condition"
+    );
+}
+
+#[test]
+fn a_short_retention_is_the_default_of_the_delivery_log_class_only() {
+    let t = "AWS::Logs::LogGroup";
+    folds_only_under(
+        t,
+        "RetentionInDays",
+        (
+            json!({"LogGroupClass": "DELIVERY"}),
+            json!({"LogGroupClass": "DELIVERY", "RetentionInDays": 2}),
+        ),
+        (
+            json!({"LogGroupClass": "STANDARD"}),
+            json!({"LogGroupClass": "STANDARD", "RetentionInDays": 2}),
+        ),
+    );
+}
+
+#[test]
+fn four_shards_are_the_start_of_an_on_demand_stream_only() {
+    let mode = |m: &str| json!({"StreamModeDetails": {"StreamMode": m}});
+    let live = |m: &str| json!({"StreamModeDetails": {"StreamMode": m}, "ShardCount": 4});
+    folds_only_under(
+        "AWS::Kinesis::Stream",
+        "ShardCount",
+        (mode("ON_DEMAND"), live("ON_DEMAND")),
+        (mode("PROVISIONED"), live("PROVISIONED")),
+    );
+}
+
+#[test]
+fn an_event_source_batch_default_follows_the_kind_of_source() {
+    let arn = |a: &str| json!({"EventSourceArn": a, "FunctionName": "fn"});
+    let live = |a: &str| json!({"EventSourceArn": a, "FunctionName": "fn", "BatchSize": 100});
+    let stream = "arn:aws:kinesis:eu-west-1:123456789012:stream/clicks";
+    let queue = "arn:aws:sqs:eu-west-1:123456789012:jobs";
+    // An SQS mapping defaults to 10: 100 there is someone's change.
+    folds_only_under(
+        "AWS::Lambda::EventSourceMapping",
+        "BatchSize",
+        (arn(stream), live(stream)),
+        (arn(queue), live(queue)),
+    );
+}
+
+#[test]
+fn port_80_is_the_default_of_an_http_health_check_only() {
+    let check = |t: &str| json!({"HealthCheckConfig": {"Type": t, "FullyQualifiedDomainName": "shop.example.org"}});
+    let live = |t: &str| json!({"HealthCheckConfig": {"Type": t, "FullyQualifiedDomainName": "shop.example.org", "Port": 80}});
+    folds_only_under(
+        "AWS::Route53::HealthCheck",
+        "HealthCheckConfig.Port",
+        (check("HTTP"), live("HTTP")),
+        (check("HTTPS"), live("HTTPS")),
+    );
+}
+
+#[test]
+fn rolling_percentages_are_the_replica_schedulers_defaults_only() {
+    let svc = |s: &str| json!({"Cluster": "c", "SchedulingStrategy": s, "TaskDefinition": "td"});
+    let live = |s: &str| {
+        json!({"Cluster": "c", "SchedulingStrategy": s, "TaskDefinition": "td",
+               "DeploymentConfiguration": {"MaximumPercent": 200, "MinimumHealthyPercent": 100}})
+    };
+    folds_only_under(
+        "AWS::ECS::Service",
+        "DeploymentConfiguration.MinimumHealthyPercent",
+        (
+            json!({"Cluster": "c", "TaskDefinition": "td", "DeploymentConfiguration": {"MaximumPercent": 200}}),
+            live("REPLICA"),
+        ),
+        (
+            json!({"Cluster": "c", "SchedulingStrategy": "DAEMON", "TaskDefinition": "td", "DeploymentConfiguration": {"MaximumPercent": 200}}),
+            live("DAEMON"),
+        ),
+    );
+    // The whole block left undeclared: the same split.
+    assert_eq!(
+        tier_at(
+            "AWS::ECS::Service",
+            svc("DAEMON"),
+            json!({"Cluster": "c", "SchedulingStrategy": "DAEMON", "TaskDefinition": "td",
+                   "DeploymentConfiguration": {"BakeTimeInMinutes": 0, "Strategy": "ROLLING",
+                     "DeploymentCircuitBreaker": {"Enable": false, "Rollback": false},
+                     "MaximumPercent": 200, "MinimumHealthyPercent": 100}}),
+            "DeploymentConfiguration"
+        ),
+        Some(Tier::Undeclared)
+    );
+}
+
+#[test]
+fn automatic_failover_is_the_default_of_a_multi_shard_group_only() {
+    let group = |n: u64| json!({"CacheNodeType": "cache.t4g.small", "Engine": "valkey", "NumNodeGroups": n, "ReplicationGroupDescription": "d"});
+    let live = |n: u64| json!({"CacheNodeType": "cache.t4g.small", "Engine": "valkey", "NumNodeGroups": n, "ReplicationGroupDescription": "d", "AutomaticFailoverEnabled": true});
+    // Seven shards: a count the recorded groups never had.
+    folds_only_under(
+        "AWS::ElastiCache::ReplicationGroup",
+        "AutomaticFailoverEnabled",
+        (group(7), live(7)),
+        (group(1), live(1)),
+    );
+}
+
+#[test]
+fn spark_capacity_is_not_the_default_of_a_python_shell_job() {
+    let job = |k: &str| json!({"Command": {"Name": k, "ScriptLocation": "s3://scripts/job.py"}, "Role": "r"});
+    let live = |k: &str| json!({"Command": {"Name": k, "ScriptLocation": "s3://scripts/job.py"}, "Role": "r", "MaxCapacity": 10});
+    folds_only_under(
+        "AWS::Glue::Job",
+        "MaxCapacity",
+        (job("gluestreaming"), live("gluestreaming")),
+        (job("pythonshell"), live("pythonshell")),
+    );
 }
 
 // ---- values read back in another form ------------------------------------

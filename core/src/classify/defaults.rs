@@ -120,6 +120,10 @@ fn same(a: &Value, b: &Value) -> bool {
         (Value::String(live), Value::String(d)) if d.starts_with("re:") => {
             regex_matches(&d[3..], live)
         }
+        // A count condition (`NumNodeGroups` above one) is a pattern too.
+        (Value::Number(n), Value::String(d)) if d.starts_with("re:") => {
+            regex_matches(&d[3..], &n.to_string())
+        }
         (Value::String(x), Value::String(y)) => match (parse_json_text(x), parse_json_text(y)) {
             (Some(mut p), Some(mut q)) => {
                 canonicalize_in_place(&mut p);
