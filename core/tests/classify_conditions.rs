@@ -176,6 +176,55 @@ fn spark_capacity_is_not_the_default_of_a_python_shell_job() {
     );
 }
 
+#[test]
+fn a_python_version_seen_on_spark_jobs_is_not_a_python_shell_default() {
+    let job = |k: &str| json!({"Command": {"Name": k, "ScriptLocation": "s3://scripts/job.py"}, "Role": "r"});
+    let live = |k: &str| json!({"Command": {"Name": k, "ScriptLocation": "s3://scripts/job.py", "PythonVersion": "2"}, "Role": "r"});
+    folds_only_under(
+        "AWS::Glue::Job",
+        "Command.PythonVersion",
+        (job("glueetl"), live("glueetl")),
+        (job("pythonshell"), live("pythonshell")),
+    );
+}
+
+#[test]
+fn a_value_aws_picks_by_what_exists_folds_at_any_value_on_a_first_run() {
+    // The third filter of a detector, an alias of an agent's fourth
+    // version, a cache on a newer major: values the recorded deploys never
+    // held. Record snapshots them (classify_chosen_at_create), so a later
+    // change surfaces.
+    let cases = [
+        (
+            "AWS::GuardDuty::Filter",
+            json!({"DetectorId": "d", "Name": "f", "FindingCriteria": {}}),
+            "Rank",
+            json!(3),
+        ),
+        (
+            "AWS::Bedrock::AgentAlias",
+            json!({"AgentId": "A1", "AgentAliasName": "live"}),
+            "RoutingConfiguration",
+            json!([{"AgentVersion": "4"}]),
+        ),
+        (
+            "AWS::ElastiCache::ServerlessCache",
+            json!({"Engine": "valkey", "ServerlessCacheName": "c"}),
+            "MajorEngineVersion",
+            json!("8"),
+        ),
+    ];
+    for (t, declared, path, value) in cases {
+        let mut live = declared.clone();
+        live[path] = value;
+        assert_eq!(
+            tier_at(t, declared, live, path),
+            Some(Tier::AtDefault),
+            "{t} {path}"
+        );
+    }
+}
+
 // ---- values read back in another form ------------------------------------
 
 fn write_only(keys: &[&str]) -> SchemaFacts {
