@@ -225,6 +225,34 @@ fn a_value_aws_picks_by_what_exists_folds_at_any_value_on_a_first_run() {
     }
 }
 
+#[test]
+fn a_lifecycle_hook_list_folds_only_while_every_hook_is_a_sibling_of_the_stack() {
+    let t = "AWS::AutoScaling::AutoScalingGroup";
+    let declared = json!({"MaxSize": "2", "MinSize": "0"});
+    let hook = |name: &str| {
+        json!({"LifecycleHookName": name, "LifecycleTransition": "autoscaling:EC2_INSTANCE_TERMINATING",
+               "HeartbeatTimeout": 300, "DefaultResult": "ABANDON"})
+    };
+    let tier = |hooks: Value| {
+        let mut live = declared.clone();
+        live["LifecycleHookSpecificationList"] = hooks;
+        tier_at(t, declared.clone(), live, "LifecycleHookSpecificationList")
+    };
+    // Declared as AWS::AutoScaling::LifecycleHook resources of this stack.
+    let sibling = hook("Stack-DrainHook-1Q2W3E4R5T6Y");
+    assert_eq!(tier(json!([sibling.clone()])), Some(Tier::AtDefault));
+    // One more, added in the console: the list says more than the stack.
+    assert_eq!(
+        tier(json!([sibling, hook("manual-drain")])),
+        Some(Tier::Undeclared)
+    );
+    // A hook minted by another stack is not this stack's.
+    assert_eq!(
+        tier(json!([hook("OtherStack-DrainHook-1Q2W3E4R5T6Y")])),
+        Some(Tier::Undeclared)
+    );
+}
+
 // ---- values read back in another form ------------------------------------
 
 fn write_only(keys: &[&str]) -> SchemaFacts {

@@ -7,6 +7,7 @@ use super::scope::Scope;
 use crate::normalize::aws_facts::{KnownDefault, Source};
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::empty::is_trivially_empty;
+use crate::normalize::generated::is_cfn_minted_name;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{is_stringly_equal, parse_json_text};
 use serde_json::{Map, Value};
@@ -395,7 +396,12 @@ pub(crate) fn contradicted_default<'s>(
     let mut stated: Vec<&'s Value> = schema_defaults_at(scope, path).collect();
     for kd in type_defaults_for(scope, path).filter(|kd| applies(scope, live, path, kd)) {
         let e = &kd.entry;
-        if e.any || e.chosen_at_create || e.same_as.is_some() || e.same_as_fields.is_some() {
+        if e.any
+            || e.chosen_at_create
+            || e.same_as.is_some()
+            || e.same_as_fields.is_some()
+            || e.stack_minted_key.is_some()
+        {
             return None;
         }
         stated.extend(e.values.iter());
@@ -404,6 +410,23 @@ pub(crate) fn contradicted_default<'s>(
         .iter()
         .all(|d| !is_trivially_empty(d) && !matches_canonical(v, &expand(d, scope)));
     stated.first().copied().filter(|_| contradicted)
+}
+
+/// True when `v` is a non-empty list whose every element names itself
+/// (member `key`) by a CloudFormation-minted name of this stack: sibling
+/// resources echoed into this one. Without the stack name nothing matches.
+fn all_stack_minted(scope: &Scope<'_>, v: &Value, key: &str) -> bool {
+    let Some(stack) = scope.stack() else {
+        return false;
+    };
+    v.as_array().is_some_and(|items| {
+        !items.is_empty()
+            && items.iter().all(|e| {
+                e.get(key)
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| is_cfn_minted_name(n, Some(stack), ""))
+            })
+    })
 }
 
 /// True when one known default (of any source) states the value at `path`.
@@ -437,6 +460,11 @@ fn is_known_default_here(
                         && !empty
                         && (kd.entry.source == Some(Source::Observed)
                             || !super::undeclared::is_generated(scope, path, v)))
+                    || kd
+                        .entry
+                        .stack_minted_key
+                        .as_deref()
+                        .is_some_and(|k| all_stack_minted(scope, v, k))
                     || kd
                         .entry
                         .same_as_fields

@@ -56,6 +56,7 @@ impl GeneratedDefault {
             when: self.when,
             same_as: None,
             same_as_fields: None,
+            stack_minted_key: None,
             create_only: false,
             reason: self.quote,
             source: Some(self.source),
@@ -156,6 +157,12 @@ pub struct KnownDefaultEntry {
     /// live): a setting AWS derives member by member from a sibling one.
     #[serde(default, rename = "sameAsFields")]
     pub same_as_fields: Option<std::collections::BTreeMap<String, String>>,
+    /// The default is a list of other resources of this stack: every
+    /// element's member of this name is a CloudFormation-minted name of the
+    /// stack (a sibling resource echoed into this one). An element named any
+    /// other way was added out of band.
+    #[serde(default, rename = "stackMintedKey")]
+    pub stack_minted_key: Option<String>,
     /// Only when the schema marks the path create-only (a value AWS fixed at
     /// creation, which cannot drift without replacing the resource).
     #[serde(default, rename = "createOnly")]
@@ -755,6 +762,7 @@ pub fn load_with(knowledge: Knowledge) -> Result<AwsFacts, FactsError> {
                     when: None,
                     same_as: None,
                     same_as_fields: None,
+                    stack_minted_key: None,
                     create_only: false,
                     reason: d.source,
                     source: Some(Source::Docs),
@@ -1088,10 +1096,11 @@ mod tests {
                 !e.values.is_empty(),
                 e.same_as.is_some(),
                 e.same_as_fields.is_some(),
+                e.stack_minted_key.is_some(),
             ];
             assert!(
                 kinds.iter().filter(|k| **k).count() == 1,
-                "{} {}: exactly one of `values` / `any` / `chosenAtCreate` / `sameAs` / `sameAsFields`",
+                "{} {}: exactly one of `values` / `any` / `chosenAtCreate` / `sameAs` / `sameAsFields` / `stackMintedKey`",
                 e.type_name,
                 e.path
             );
