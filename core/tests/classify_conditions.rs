@@ -253,6 +253,22 @@ fn a_lifecycle_hook_list_folds_only_while_every_hook_is_a_sibling_of_the_stack()
     );
 }
 
+#[test]
+fn a_stage_deployment_is_aws_minted_only_where_the_stage_auto_deploys() {
+    let t = "AWS::ApiGatewayV2::Stage";
+    let stage = |auto: bool| json!({"ApiId": "a1b2c3", "StageName": "prod", "AutoDeploy": auto});
+    let live = |auto: bool| json!({"ApiId": "a1b2c3", "StageName": "prod", "AutoDeploy": auto, "DeploymentId": "q9w8e7"});
+    assert_eq!(
+        tier_at(t, stage(true), live(true), "DeploymentId"),
+        Some(Tier::Generated)
+    );
+    // Without auto-deploy the stage points where someone deployed it.
+    assert_eq!(
+        tier_at(t, stage(false), live(false), "DeploymentId"),
+        Some(Tier::Undeclared)
+    );
+}
+
 // ---- values read back in another form ------------------------------------
 
 fn write_only(keys: &[&str]) -> SchemaFacts {

@@ -172,7 +172,7 @@ pub(crate) fn matches_default(v: &Value, d: &Value) -> bool {
 /// True when every `when` condition holds: the value at the condition's
 /// path (declared, else live) equals one of the alternatives, or is absent
 /// and `null` is listed.
-fn when_holds(
+pub(crate) fn when_holds(
     scope: &Scope<'_>,
     live: &Map<String, Value>,
     when: &std::collections::HashMap<String, Vec<Value>>,
@@ -459,7 +459,7 @@ fn is_known_default_here(
                     || (kd.entry.chosen_at_create
                         && !empty
                         && (kd.entry.source == Some(Source::Observed)
-                            || !super::undeclared::is_generated(scope, path, v)))
+                            || !super::undeclared::is_generated(scope, live, path, v)))
                     || kd
                         .entry
                         .stack_minted_key

@@ -4,7 +4,7 @@
 //! empty, physical-id echo) -> dropped; otherwise `undeclared`.
 
 use super::defaults::{
-    contradicted_default, expand, is_known_default, matches_canonical, matches_default,
+    contradicted_default, expand, is_known_default, matches_canonical, matches_default, when_holds,
 };
 use super::emit::Out;
 use super::keyed::keyed_undeclared;
@@ -23,9 +23,19 @@ use serde_json::{Map, Value};
 
 /// True when an undeclared value is an identifier AWS or CloudFormation
 /// generated for this very resource.
-pub(crate) fn is_generated(scope: &Scope<'_>, path: &Path, v: &Value) -> bool {
+pub(crate) fn is_generated(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> bool {
     for g in &scope.facts.generated {
-        if !g.pattern.matches(path) {
+        if !g.pattern.matches(path)
+            || g.rule
+                .when
+                .as_ref()
+                .is_some_and(|w| !when_holds(scope, live, w))
+        {
             continue;
         }
         let hit = match g.rule.match_kind.as_str() {
@@ -225,7 +235,7 @@ pub(crate) fn classify_value(
     if path.len() == 1 && !scope.physical_id.is_empty() && v.as_str() == Some(scope.physical_id) {
         return;
     }
-    if is_generated(scope, path, v) {
+    if is_generated(scope, live, path, v) {
         out.push_actual(Tier::Generated, path, v, nested);
         return;
     }

@@ -253,6 +253,10 @@ pub struct GeneratedRule {
     /// The template for `match: template`.
     #[serde(default)]
     pub value: Option<Value>,
+    /// Limits the rule to resources where these properties hold one of the
+    /// alternatives (same form as a known default's `when`).
+    #[serde(default)]
+    pub when: Option<HashMap<String, Vec<Value>>>,
     /// Why.
     pub reason: String,
     /// Where the fact comes from.
