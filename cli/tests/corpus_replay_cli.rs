@@ -261,3 +261,48 @@ fn the_real_corpus_replays_one_json_line_per_case() {
         assert!(l["findings"].is_array() || l["error"].is_string(), "{l}");
     }
 }
+
+/// Two log groups of two stacks: only the first stack shows the Delivery
+/// class's 2-day retention, so holding out what a stack alone supports
+/// surfaces that retention there and leaves the other case as it was.
+#[test]
+fn hold_out_stacks_drops_what_a_case_s_own_stack_alone_supports() {
+    let d = TempDir::new("holdout");
+    let group = |stack: &str, class: &str, days: u64, tier: &str| {
+        format!(
+            r#"{{"corpusVersion": 1,
+  "resource": {{"logicalId": "Logs", "resourceType": "AWS::Logs::LogGroup",
+    "constructPath": "{stack}/Logs", "declared": {{"LogGroupClass": "{class}"}}}},
+  "liveRaw": {{"LogGroupClass": "{class}", "RetentionInDays": {days}}}, "schema": {{}},
+  "opts": {{"accountId": "111111111111", "region": "us-east-1"}},
+  "expected": [{{"tier": "{tier}", "logicalId": "Logs", "resourceType": "AWS::Logs::LogGroup",
+    "path": "RetentionInDays", "actual": {days}}}]}}"#
+        )
+    };
+    d.write("a.json", &group("Alpha", "DELIVERY", 2, "atDefault"));
+    d.write("b.json", &group("Beta", "STANDARD", 30, "undeclared"));
+    d.write("c_bad.json", "{not json");
+
+    let all = stdout_lines(&realdrift(&["corpus", "replay", d.arg()]));
+    let held = realdrift(&["corpus", "replay", d.arg(), "--hold-out-stacks"]);
+    assert_eq!(held.status.code(), Some(0), "{held:?}");
+    let held = stdout_lines(&held);
+    let tier = |lines: &[Value], i: usize| lines[i]["findings"][0]["tier"].clone();
+    assert_eq!(tier(&all, 0), "atDefault");
+    assert_eq!(tier(&held, 0), "undeclared");
+    assert_eq!(tier(&all, 1), tier(&held, 1));
+    assert!(held[2]["error"].as_str().unwrap().contains("c_bad.json"));
+
+    let both = realdrift(&[
+        "corpus",
+        "replay",
+        d.arg(),
+        "--hold-out-stacks",
+        "--without-observed",
+    ]);
+    assert_eq!(
+        both.status.code(),
+        Some(2),
+        "the two measures exclude each other"
+    );
+}

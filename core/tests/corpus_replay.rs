@@ -157,3 +157,74 @@ fn general_knowledge_alone_keeps_its_floor() {
         false_declared.join("\n")
     );
 }
+
+/// Leave-one-stack-out: each case without the observed known defaults only
+/// its own stack supports, the estimate for a stack the corpus never held.
+/// The floor only ever rises.
+const HELD_OUT_EXACT_FLOOR: usize = 675;
+
+#[test]
+fn knowledge_held_out_from_its_own_stack_keeps_its_floor() {
+    use realdrift_core::corpus::{compare_findings, stack_of, CorpusCase, HoldOut};
+    use realdrift_core::Tier;
+    let dir = corpus_dir();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("corpus dir unusable: {e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let cases: Vec<CorpusCase> = files
+        .iter()
+        .map(|p| CorpusCase::load(p).unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    let refs: Vec<&CorpusCase> = cases.iter().collect();
+    let holdout = HoldOut::from_cases(refs.iter().copied()).expect("bundled knowledge loads");
+    let produced = holdout.replay(&refs).expect("bundled knowledge loads");
+
+    let mut exact = 0usize;
+    let mut false_declared = Vec::new();
+    for (case, found) in cases.iter().zip(&produced) {
+        let a = compare_findings(&case.expected, found);
+        exact += usize::from(a.is_exact());
+        for (t, p) in &a.extra {
+            if matches!(t, Tier::Declared | Tier::Deleted) {
+                false_declared.push(format!("{}: {t}:{p}", case.resource.logical_id));
+            }
+        }
+    }
+    println!(
+        "corpus, each stack without the observed defaults only it supports: {exact}/{} exact ({} entries held out somewhere)",
+        cases.len(),
+        holdout.entries_held_out()
+    );
+    assert!(
+        exact >= HELD_OUT_EXACT_FLOOR,
+        "{exact} below the floor {HELD_OUT_EXACT_FLOOR}"
+    );
+    assert!(exact < cases.len(), "holding knowledge out changed nothing");
+    assert!(false_declared.is_empty(), "{false_declared:?}");
+
+    // The Delivery-class retention was seen in one stack only: held out
+    // there, so that case's retention surfaces; no other stack loses it.
+    let (i, delivery) = cases
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c.resource.logical_id == "DeliveryLg")
+        .expect("the Delivery log group case");
+    let tier = produced[i]
+        .iter()
+        .find(|f| f.path == "RetentionInDays")
+        .map(|f| f.tier);
+    assert_eq!(tier, Some(Tier::Undeclared));
+    let own = stack_of(delivery);
+    let elsewhere = cases
+        .iter()
+        .map(stack_of)
+        .find(|s| *s != own)
+        .expect("another stack");
+    assert!(holdout.held_out_for(&own).is_some_and(|s| !s.is_empty()));
+    assert!(holdout
+        .held_out_for(&elsewhere)
+        .is_none_or(|s| s.is_disjoint(holdout.held_out_for(&own).expect("held out"))));
+}

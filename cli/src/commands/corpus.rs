@@ -28,8 +28,13 @@ pub struct ReplayArgs {
     /// Disable every `observed` fact (defaults and per-type rules seen on
     /// real deploys): shows what the general knowledge (registry schemas,
     /// AWS documentation, API models, shape rules) explains on its own.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "hold_out_stacks")]
     pub without_observed: bool,
+    /// Replay each case without the observed known defaults that only its
+    /// own stack's deploys support (leave-one-stack-out): an estimate of
+    /// how the knowledge holds for a stack the corpus never held.
+    #[arg(long)]
+    pub hold_out_stacks: bool,
 }
 
 /// Output formats of `corpus replay`.
@@ -52,12 +57,18 @@ fn replay_command(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     let files = replay::case_files(&args.dir)?;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let knowledge = if args.without_observed {
-        Knowledge::WithoutObserved
+    let written = if args.hold_out_stacks {
+        let reports = replay::replay_files_held_out(&files)?;
+        write_reports(&mut out, reports, args.format)
     } else {
-        Knowledge::All
+        let knowledge = if args.without_observed {
+            Knowledge::WithoutObserved
+        } else {
+            Knowledge::All
+        };
+        write_replay(&mut out, &files, args.format, knowledge)
     };
-    match write_replay(&mut out, &files, args.format, knowledge).and_then(|()| out.flush()) {
+    match written.and_then(|()| out.flush()) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         // The reader went away (`| head`): nothing more to say to it.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
@@ -83,6 +94,21 @@ fn write_replay<W: Write>(
             for path in files {
                 tally.add(&replay::replay_file(path, knowledge));
             }
+            summary::write(out, &tally)
+        }
+    }
+}
+
+fn write_reports<W: Write>(
+    out: &mut W,
+    reports: Vec<replay::CaseReport>,
+    format: Format,
+) -> io::Result<()> {
+    match format {
+        Format::Jsonl => reports.iter().try_for_each(|r| jsonl::write_case(out, r)),
+        Format::Summary => {
+            let mut tally = summary::Tally::default();
+            reports.iter().for_each(|r| tally.add(r));
             summary::write(out, &tally)
         }
     }

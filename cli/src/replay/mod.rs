@@ -11,7 +11,7 @@ pub mod summary;
 use anyhow::{bail, Context};
 use realdrift_core::baseline::read_text_file;
 use realdrift_core::classify::Knowledge;
-use realdrift_core::corpus::{compare_findings, replay_case_with, Agreement, CorpusCase};
+use realdrift_core::corpus::{compare_findings, replay_case_with, Agreement, CorpusCase, HoldOut};
 use realdrift_core::Finding;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -62,12 +62,46 @@ pub fn case_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 
 /// Loads one case file and replays it through classify.
 pub fn replay_file(path: &Path, knowledge: Knowledge) -> CaseReport {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = file_name(path);
     let result = load_case(path).and_then(|case| replay_loaded(case, knowledge));
     CaseReport { name, result }
+}
+
+/// Loads every case file and replays each without the observed known
+/// defaults its own stack alone supports (see [`HoldOut`]); reports come
+/// back in file order. A case that cannot be read is reported as such and
+/// supports nothing.
+pub fn replay_files_held_out(files: &[PathBuf]) -> anyhow::Result<Vec<CaseReport>> {
+    let loaded: Vec<(String, Result<CorpusCase, String>)> =
+        files.iter().map(|p| (file_name(p), load_case(p))).collect();
+    let cases: Vec<&CorpusCase> = loaded.iter().filter_map(|(_, c)| c.as_ref().ok()).collect();
+    let holdout =
+        HoldOut::from_cases(cases.iter().copied()).context("loading the bundled knowledge")?;
+    let produced = catch_unwind(AssertUnwindSafe(|| holdout.replay(&cases)))
+        .map_err(|payload| anyhow::anyhow!("classify panicked: {}", panic_message(&*payload)))?
+        .context("loading the bundled knowledge")?;
+    let mut produced = produced.into_iter();
+    Ok(loaded
+        .into_iter()
+        .map(|(name, case)| CaseReport {
+            name,
+            result: case.map(|case| {
+                let produced = produced.next().unwrap_or_default();
+                let agreement = compare_findings(&case.expected, &produced);
+                Replayed {
+                    expected: case.expected,
+                    produced,
+                    agreement,
+                }
+            }),
+        })
+        .collect())
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// The largest case file read (a case carries a whole registry schema, some

@@ -360,10 +360,10 @@ fn schema_defaults_at<'s: 'p, 'p>(
 
 /// The per-type known defaults that may hold at `path`: the hand-written
 /// and mined entries, then the description-stated ones.
-fn type_defaults_for<'s>(
+fn type_defaults_for<'s: 'p, 'p>(
     scope: &'s Scope<'_>,
-    path: &'s Path,
-) -> impl Iterator<Item = &'static KnownDefault> + 's {
+    path: &'p Path,
+) -> impl Iterator<Item = &'s KnownDefault> + 'p {
     let docs = scope
         .knowledge
         .doc_defaults_for(&scope.res.resource_type)

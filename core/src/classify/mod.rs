@@ -19,7 +19,8 @@ mod scope;
 mod siblings;
 mod undeclared;
 
-pub use crate::normalize::aws_facts::Knowledge;
+use crate::normalize::aws_facts::facts_for;
+pub use crate::normalize::aws_facts::{AwsFacts, Knowledge};
 pub use context::{ClassifyContext, ResourceInput, SiblingPolicyNames};
 
 use crate::finding::Finding;
@@ -45,7 +46,20 @@ pub fn classify_with(
     ctx: &ClassifyContext,
     knowledge: Knowledge,
 ) -> Vec<Finding> {
-    let scope = scope::Scope::new(resource, schema, ctx, knowledge);
+    classify_in(resource, live, schema, ctx, facts_for(knowledge))
+}
+
+/// Classifies one resource against an explicit fact registry (the corpus
+/// hold-out replay builds one without the facts a case's own stack
+/// supplied).
+pub fn classify_in(
+    resource: &ResourceInput,
+    live: &Value,
+    schema: &SchemaFacts,
+    ctx: &ClassifyContext,
+    facts: &AwsFacts,
+) -> Vec<Finding> {
+    let scope = scope::Scope::new(resource, schema, ctx, facts);
     let mut out = emit::Out::new(&scope);
     let empty = serde_json::Map::new();
     let live = prepare::prepare_live(&scope, live.as_object().unwrap_or(&empty));

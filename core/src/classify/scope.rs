@@ -4,7 +4,7 @@
 
 use super::context::{ClassifyContext, ResourceInput};
 use crate::declared::CORPUS_UNRESOLVED_MARKER;
-use crate::normalize::aws_facts::{facts_for, AwsFacts, Equivalence, Knowledge, TypeFacts};
+use crate::normalize::aws_facts::{AwsFacts, Equivalence, TypeFacts};
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::generated::physical_id_segments;
 use crate::normalize::path::{Path, Pattern};
@@ -22,10 +22,10 @@ pub(crate) struct Scope<'a> {
     pub res: &'a ResourceInput,
     pub schema: &'a SchemaFacts,
     pub ctx: &'a ClassifyContext,
-    pub facts: &'static TypeFacts,
+    pub facts: &'a TypeFacts,
     /// The whole fact registry in use (cross-type and doc-stated defaults,
     /// managed fields).
-    pub knowledge: &'static AwsFacts,
+    pub knowledge: &'a AwsFacts,
     pub physical_id: &'a str,
     /// Name-like segments of the physical id (see `physical_id_segments`).
     pub physical_id_segments: Vec<&'a str>,
@@ -49,9 +49,8 @@ impl<'a> Scope<'a> {
         res: &'a ResourceInput,
         schema: &'a SchemaFacts,
         ctx: &'a ClassifyContext,
-        knowledge: Knowledge,
+        knowledge: &'a AwsFacts,
     ) -> Self {
-        let knowledge = facts_for(knowledge);
         let facts = knowledge.for_type(&res.resource_type);
         let physical_id = res.physical_id.as_deref().unwrap_or("");
         Scope {

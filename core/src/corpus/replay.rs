@@ -3,10 +3,11 @@
 use super::case::{CorpusCase, CorpusError};
 use super::compare::{compare_findings, Agreement};
 use crate::classify::{
-    classify_with, ClassifyContext, Knowledge, ResourceInput, SiblingPolicyNames,
+    classify_in, AwsFacts, ClassifyContext, Knowledge, ResourceInput, SiblingPolicyNames,
 };
 use crate::declared::DeclaredValue;
 use crate::finding::Finding;
+use crate::normalize::aws_facts::facts_for;
 use crate::schema::{SchemaFacts, SchemaSource};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -94,13 +95,18 @@ pub fn replay_case(case: &CorpusCase) -> Vec<Finding> {
 
 /// Replays one case through classify using the facts `knowledge` admits.
 pub fn replay_case_with(case: &CorpusCase, knowledge: Knowledge) -> Vec<Finding> {
+    replay_case_in(case, facts_for(knowledge))
+}
+
+/// Replays one case through classify against an explicit fact registry.
+pub fn replay_case_in(case: &CorpusCase, facts: &AwsFacts) -> Vec<Finding> {
     let resource = resource_from_case(case);
     let ctx = context_from_opts(&case.opts, case.resource.construct_path.as_deref());
     let bundled = recorded_without_schema(&case.schema)
         .then(|| bundled_facts(&resource.resource_type))
         .flatten();
     let schema = bundled.as_deref().unwrap_or(&case.schema);
-    classify_with(&resource, &case.live_raw, schema, &ctx, knowledge)
+    classify_in(&resource, &case.live_raw, schema, &ctx, facts)
 }
 
 /// True when a case was recorded with no registry-schema fact at all (the

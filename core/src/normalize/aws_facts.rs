@@ -5,7 +5,7 @@
 use super::path::Pattern;
 use serde::Deserialize;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 const KNOWN_DEFAULTS: &str = include_str!("../../data/known-defaults.json");
@@ -621,7 +621,33 @@ pub fn load() -> Result<AwsFacts, FactsError> {
 /// Builds the registry from the bundled files, keeping the facts
 /// `knowledge` admits.
 pub fn load_with(knowledge: Knowledge) -> Result<AwsFacts, FactsError> {
+    load_admitting(knowledge, &BTreeSet::new())
+}
+
+/// The hand-written known defaults of `known-defaults.json`, in file order:
+/// a position here is what [`load_excluding`] takes.
+pub fn observed_known_defaults() -> Result<Vec<KnownDefaultEntry>, FactsError> {
+    let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS)?;
+    Ok(kd.defaults)
+}
+
+/// Every fact except the hand-written known defaults at the `excluded`
+/// positions of [`observed_known_defaults`] (the corpus hold-out replay).
+pub fn load_excluding(excluded: &BTreeSet<usize>) -> Result<AwsFacts, FactsError> {
+    load_admitting(Knowledge::All, excluded)
+}
+
+fn load_admitting(
+    knowledge: Knowledge,
+    excluded: &BTreeSet<usize>,
+) -> Result<AwsFacts, FactsError> {
     let mut kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS)?;
+    kd.defaults = std::mem::take(&mut kd.defaults)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !excluded.contains(i))
+        .map(|(_, e)| e)
+        .collect();
     let mut tr: TypeRulesFile = parse("type-rules.json", TYPE_RULES)?;
     let mut mf: ManagedFieldsFile = parse("managed-fields.json", MANAGED_FIELDS)?;
     let gd: GeneratedDefaultsFile = parse("generated/defaults.json", GENERATED_DEFAULTS)?;

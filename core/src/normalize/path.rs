@@ -22,6 +22,20 @@ pub enum Seg {
 pub struct Path(Vec<Seg>);
 
 impl Path {
+    /// Parses a path as findings render it (`A.0.B`, `A[id].B`): a numeric
+    /// step is an array position, `[...]` an identity (dots inside literal).
+    pub fn parse_rendered(text: &str) -> Self {
+        Path(
+            steps(text)
+                .into_iter()
+                .map(|step| match step {
+                    Step::Key(k) => k.parse::<usize>().map_or(Seg::Key(k), Seg::Index),
+                    Step::Id(id) => Seg::Id(id),
+                })
+                .collect(),
+        )
+    }
+
     /// The empty (root) path.
     pub fn root() -> Self {
         Path(Vec::new())
@@ -197,6 +211,36 @@ impl Path {
     }
 }
 
+/// One written step of a dotted path: a key, or a bracketed identity.
+enum Step {
+    Key(String),
+    Id(String),
+}
+
+/// Splits `A.B[x.y].C` into its steps (dots inside `[...]` are literal).
+fn steps(text: &str) -> Vec<Step> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut chars = text.chars();
+    let flush = |cur: &mut String, out: &mut Vec<Step>| {
+        if !cur.is_empty() {
+            out.push(Step::Key(std::mem::take(cur)));
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '.' => flush(&mut cur, &mut out),
+            '[' => {
+                flush(&mut cur, &mut out);
+                out.push(Step::Id(chars.by_ref().take_while(|&c| c != ']').collect()));
+            }
+            _ => cur.push(c),
+        }
+    }
+    flush(&mut cur, &mut out);
+    out
+}
+
 /// One step of a path pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum PatSeg {
@@ -214,32 +258,16 @@ pub struct Pattern(Vec<PatSeg>);
 impl Pattern {
     /// Parses `A.B.*.C` / `A[some.id].C` (dots inside `[...]` are literal).
     pub fn parse(text: &str) -> Self {
-        let mut segs = Vec::new();
-        let mut cur = String::new();
-        let mut chars = text.chars();
-        let flush = |cur: &mut String, segs: &mut Vec<PatSeg>| {
-            if !cur.is_empty() {
-                let s = std::mem::take(cur);
-                segs.push(if s == "*" {
-                    PatSeg::Any
-                } else {
-                    PatSeg::Key(s)
-                });
-            }
-        };
-        while let Some(c) = chars.next() {
-            match c {
-                '.' => flush(&mut cur, &mut segs),
-                '[' => {
-                    flush(&mut cur, &mut segs);
-                    let id: String = chars.by_ref().take_while(|&c| c != ']').collect();
-                    segs.push(PatSeg::Id(id));
-                }
-                _ => cur.push(c),
-            }
-        }
-        flush(&mut cur, &mut segs);
-        Pattern(segs)
+        Pattern(
+            steps(text)
+                .into_iter()
+                .map(|step| match step {
+                    Step::Key(k) if k == "*" => PatSeg::Any,
+                    Step::Key(k) => PatSeg::Key(k),
+                    Step::Id(id) => PatSeg::Id(id),
+                })
+                .collect(),
+        )
     }
 
     /// True when the pattern matches the whole path.
@@ -292,6 +320,15 @@ impl Pattern {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rendered_path_parses_back_to_the_path_that_rendered_it() {
+        for text in ["A.B", "A.0.B", "Tags[cdkrd:ephemeral].Value", "O[a.b|c].2"] {
+            assert_eq!(Path::parse_rendered(text).render(), text);
+        }
+        assert!(Pattern::parse("Replicas.*.TableClass")
+            .matches(&Path::parse_rendered("Replicas.1.TableClass")));
+    }
 
     #[test]
     fn renders_keys_indexes_and_ids() {
