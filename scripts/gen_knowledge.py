@@ -1225,8 +1225,19 @@ class Botocore:
 
 
 def api_enum(boto, create, path):
-    """The enum of the API-model member at a CloudFormation path, else None."""
+    """The enum of the API-model member at a CloudFormation path, else None.
+    A top-level property CloudFormation lifts out of an options structure
+    (TransitGateway `DnsSupport` is the create input's `Options.DnsSupport`)
+    is found there when exactly one structure member of the input holds it."""
     shape = boto.shape_at(create, path)
+    if shape is None and create and "." not in path:
+        lifted = [
+            m for m in (boto.shape_at(create, k) for k in create[1].get("members", {}))
+            if m and m.get("type") == "structure"
+            and Botocore.member(create[0], m, path)[0] is not None
+        ]
+        if len(lifted) == 1:
+            shape = Botocore.member(create[0], lifted[0], path)[1]
     if shape and shape.get("type") == "list":
         shape = boto.shape_at(create, path + ".*")
     e = (shape or {}).get("enum")

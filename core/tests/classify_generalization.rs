@@ -596,6 +596,20 @@ fn documented_forms_fold_their_value_and_nothing_else() {
     let cases = [
         // "If you omit this, the default event bus is used."
         ("AWS::Events::Rule", "EventBusName", "default", "audit-bus"),
+        // "Enabled by default." on a string whose spelling only the API
+        // model's options structure states (`Options.DnsSupport`).
+        (
+            "AWS::EC2::TransitGateway",
+            "DnsSupport",
+            "enable",
+            "disable",
+        ),
+        (
+            "AWS::EC2::TransitGateway",
+            "AutoAcceptSharedAttachments",
+            "disable",
+            "enable",
+        ),
         // "No longer used. If included, the only allowed value is ...".
         (
             "AWS::Location::Map",
