@@ -5,29 +5,13 @@
 //! the declared one. Each case pairs the folding value with the same value
 //! under another condition, where it is a real change that must surface.
 
-use realdrift_core::classify::{classify, ClassifyContext, ResourceInput, SiblingPolicyNames};
-use realdrift_core::declared::DeclaredValue;
+mod classify_support;
+
+use classify_support::resource_with_id;
+use realdrift_core::classify::{classify, ClassifyContext};
 use realdrift_core::schema::SchemaFacts;
 use realdrift_core::{Finding, Tier};
 use serde_json::{json, Value};
-
-fn resource(t: &str, declared: &Value) -> ResourceInput {
-    ResourceInput {
-        logical_id: "Res".into(),
-        resource_type: t.into(),
-        physical_id: Some("res-0123".into()),
-        construct_path: Some("Stack/Res".into()),
-        declared: declared
-            .as_object()
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| (k.clone(), DeclaredValue::from_corpus_json(v)))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        sibling_policy_names: SiblingPolicyNames::None,
-    }
-}
 
 fn classify_in(t: &str, declared: Value, live: Value, schema: &SchemaFacts) -> Vec<Finding> {
     let ctx = ClassifyContext {
@@ -36,7 +20,12 @@ fn classify_in(t: &str, declared: Value, live: Value, schema: &SchemaFacts) -> V
         stack_name: Some("Stack".into()),
         ..ClassifyContext::default()
     };
-    classify(&resource(t, &declared), &live, schema, &ctx)
+    classify(
+        &resource_with_id(t, "res-0123", &declared),
+        &live,
+        schema,
+        &ctx,
+    )
 }
 
 /// The tier of the finding at `path`, if any.

@@ -2,30 +2,18 @@
 //! forms by shape on values (and types) no corpus case holds, each paired
 //! with a real change next to it that must still surface.
 
+mod classify_support;
+
+use classify_support::resource_with_id;
 use realdrift_core::classify::{
-    classify, classify_with, ClassifyContext, Knowledge, ResourceInput, SiblingPolicyNames,
+    classify, classify_with, ClassifyContext, Knowledge, ResourceInput,
 };
-use realdrift_core::declared::DeclaredValue;
 use realdrift_core::schema::SchemaFacts;
 use realdrift_core::{Finding, Tier};
 use serde_json::{json, Value};
 
 fn resource(t: &str, declared: Value) -> ResourceInput {
-    ResourceInput {
-        logical_id: "Res".into(),
-        resource_type: t.into(),
-        physical_id: Some("res-0123".into()),
-        construct_path: Some("Stack/Res".into()),
-        declared: declared
-            .as_object()
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| (k.clone(), DeclaredValue::from_corpus_json(v)))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        sibling_policy_names: SiblingPolicyNames::None,
-    }
+    resource_with_id(t, "res-0123", &declared)
 }
 
 fn context() -> ClassifyContext {

@@ -1,29 +1,17 @@
 //! Paired tests for each classify mechanism: the noise it subtracts is
 //! suppressed AND a real change next to it is still reported.
 
+mod classify_support;
+
+use classify_support::resource_with_id;
 use realdrift_core::classify::{classify, ClassifyContext, ResourceInput, SiblingPolicyNames};
-use realdrift_core::declared::DeclaredValue;
 use realdrift_core::schema::SchemaFacts;
 use realdrift_core::{Finding, Tier};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 fn resource(t: &str, physical_id: &str, declared: Value) -> ResourceInput {
-    ResourceInput {
-        logical_id: "Res".into(),
-        resource_type: t.into(),
-        physical_id: Some(physical_id.into()),
-        construct_path: Some("Stack/Res".into()),
-        declared: declared
-            .as_object()
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| (k.clone(), DeclaredValue::from_corpus_json(v)))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        sibling_policy_names: SiblingPolicyNames::None,
-    }
+    resource_with_id(t, physical_id, &declared)
 }
 
 fn ctx() -> ClassifyContext {

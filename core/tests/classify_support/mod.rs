@@ -1,0 +1,25 @@
+//! Shared set-up for the classify test files: a resource built from a
+//! declared JSON object, as a corpus case holds it.
+
+use realdrift_core::classify::{ResourceInput, SiblingPolicyNames};
+use realdrift_core::declared::DeclaredValue;
+use serde_json::Value;
+
+/// The resource `Res` of stack `Stack`, of type `t`, declaring `declared`.
+pub fn resource_with_id(t: &str, physical_id: &str, declared: &Value) -> ResourceInput {
+    ResourceInput {
+        logical_id: "Res".into(),
+        resource_type: t.into(),
+        physical_id: Some(physical_id.into()),
+        construct_path: Some("Stack/Res".into()),
+        declared: declared
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .map(|(k, v)| (k.clone(), DeclaredValue::from_corpus_json(v)))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        sibling_policy_names: SiblingPolicyNames::None,
+    }
+}
