@@ -2,55 +2,7 @@
 
 use serde_json::Value;
 
-/// One segment of a finding path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Segment<'a> {
-    /// An object key (or a numeric array index).
-    Key(&'a str),
-    /// An array element named by its identity (`[<id>]`).
-    Ident(&'a str),
-}
-
-/// Splits a path into segments; brackets may hold dots (`[/dev/sdf]`, `[s3.amazonaws.com]`).
-pub fn segments(path: &str) -> Vec<Segment<'_>> {
-    let mut out = Vec::new();
-    let bytes = path.as_bytes();
-    let mut i = 0;
-    let mut start = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'.' => {
-                if i > start {
-                    out.push(Segment::Key(&path[start..i]));
-                }
-                i += 1;
-                start = i;
-            }
-            b'[' => {
-                if i > start {
-                    out.push(Segment::Key(&path[start..i]));
-                }
-                let close = path[i + 1..].find(']').map(|p| i + 1 + p);
-                match close {
-                    Some(c) => {
-                        out.push(Segment::Ident(&path[i + 1..c]));
-                        i = c + 1;
-                    }
-                    None => {
-                        out.push(Segment::Key(&path[i..]));
-                        i = bytes.len();
-                    }
-                }
-                start = i;
-            }
-            _ => i += 1,
-        }
-    }
-    if start < bytes.len() {
-        out.push(Segment::Key(&path[start..]));
-    }
-    out
-}
+pub use crate::normalize::path::{segments, Segment};
 
 /// The byte offsets where a path can be cut into a parent path (before `.` or `[`).
 pub fn parent_cuts(path: &str) -> Vec<usize> {

@@ -26,11 +26,11 @@ impl Path {
     /// step is an array position, `[...]` an identity (dots inside literal).
     pub fn parse_rendered(text: &str) -> Self {
         Path(
-            steps(text)
+            segments(text)
                 .into_iter()
-                .map(|step| match step {
-                    Step::Key(k) => k.parse::<usize>().map_or(Seg::Key(k), Seg::Index),
-                    Step::Id(id) => Seg::Id(id),
+                .map(|seg| match seg {
+                    Segment::Key(k) => k.parse::<usize>().map_or(Seg::Key(k.into()), Seg::Index),
+                    Segment::Ident(id) => Seg::Id(id.into()),
                 })
                 .collect(),
         )
@@ -211,33 +211,53 @@ impl Path {
     }
 }
 
-/// One written step of a dotted path: a key, or a bracketed identity.
-enum Step {
-    Key(String),
-    Id(String),
+/// One segment of a finding path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment<'a> {
+    /// An object key (or a numeric array index).
+    Key(&'a str),
+    /// An array element named by its identity (`[<id>]`).
+    Ident(&'a str),
 }
 
-/// Splits `A.B[x.y].C` into its steps (dots inside `[...]` are literal).
-fn steps(text: &str) -> Vec<Step> {
+/// Splits a path into segments; brackets may hold dots (`[/dev/sdf]`, `[s3.amazonaws.com]`).
+pub fn segments(path: &str) -> Vec<Segment<'_>> {
     let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut chars = text.chars();
-    let flush = |cur: &mut String, out: &mut Vec<Step>| {
-        if !cur.is_empty() {
-            out.push(Step::Key(std::mem::take(cur)));
-        }
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '.' => flush(&mut cur, &mut out),
-            '[' => {
-                flush(&mut cur, &mut out);
-                out.push(Step::Id(chars.by_ref().take_while(|&c| c != ']').collect()));
+    let bytes = path.as_bytes();
+    let mut i = 0;
+    let mut start = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'.' => {
+                if i > start {
+                    out.push(Segment::Key(&path[start..i]));
+                }
+                i += 1;
+                start = i;
             }
-            _ => cur.push(c),
+            b'[' => {
+                if i > start {
+                    out.push(Segment::Key(&path[start..i]));
+                }
+                let close = path[i + 1..].find(']').map(|p| i + 1 + p);
+                match close {
+                    Some(c) => {
+                        out.push(Segment::Ident(&path[i + 1..c]));
+                        i = c + 1;
+                    }
+                    None => {
+                        out.push(Segment::Key(&path[i..]));
+                        i = bytes.len();
+                    }
+                }
+                start = i;
+            }
+            _ => i += 1,
         }
     }
-    flush(&mut cur, &mut out);
+    if start < bytes.len() {
+        out.push(Segment::Key(&path[start..]));
+    }
     out
 }
 
@@ -259,12 +279,12 @@ impl Pattern {
     /// Parses `A.B.*.C` / `A[some.id].C` (dots inside `[...]` are literal).
     pub fn parse(text: &str) -> Self {
         Pattern(
-            steps(text)
+            segments(text)
                 .into_iter()
-                .map(|step| match step {
-                    Step::Key(k) if k == "*" => PatSeg::Any,
-                    Step::Key(k) => PatSeg::Key(k),
-                    Step::Id(id) => PatSeg::Id(id),
+                .map(|seg| match seg {
+                    Segment::Key("*") => PatSeg::Any,
+                    Segment::Key(k) => PatSeg::Key(k.into()),
+                    Segment::Ident(id) => PatSeg::Id(id.into()),
                 })
                 .collect(),
         )
