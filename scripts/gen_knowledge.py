@@ -256,7 +256,10 @@ UNIT_WORDS = {
 CHOSEN_TRIGGER = re.compile(
     # "The default is a 30-minute window selected at random from an 8-hour
     # block of time for each AWS Region" (RDS PreferredMaintenanceWindow).
-    r"(?:^default\s*:|^the\s+default\s+is\s+an?\b|if\s+(?:you\s+(?:don't|do\s+not)\s+(?:specify|provide)|not\s+specified|omitted|none\s+is\s+specified|no\s+value))",
+    # "If this parameter is not specified, DAX assigns the default VPC
+    # security group to each node." (DAX SecurityGroupIds).
+    r"(?:^default\s*:|^the\s+default\s+is\s+an?\b|if\s+(?:you\s+(?:don't|do\s+not)\s+(?:specify|provide)|not\s+specified|omitted|none\s+is\s+specified|no\s+value"
+    r"|(?:this|the)\s+(?:parameter|property|value|field|setting)\s+is\s+(?:not\s+specified|omitted)))",
     re.I,
 )
 CHOSEN_VERB = re.compile(
@@ -1067,8 +1070,10 @@ def strip_html(s):
 
 
 class Botocore:
-    def __init__(self, wheel):
+    def __init__(self, wheel, operations=None):
         self.models = {}
+        self.namespace_models = {}
+        self.create_ops = {}
         z = zipfile.ZipFile(wheel)
         latest = {}
         for n in z.namelist():
@@ -1091,19 +1096,72 @@ class Botocore:
                     aliases.append((re.sub(r"[^a-z0-9]", "", v.lower()), model))
         for k, model in aliases:
             self.models.setdefault(k, model)
+        if operations:
+            self.load_operations(operations)
+
+    def load_operations(self, path):
+        """Reads scripts/data/api-operations.json: the models of namespaces
+        whose names differ, the create operations of irregular types. Fails
+        on an entry the pinned models do not hold (a stale table)."""
+        with open(path, encoding="utf-8") as f:
+            table = json.load(f)
+        for ns, e in table["services"].items():
+            keys = [m.lower().replace("-", "") for m in e["models"]]
+            missing = [m for m, k in zip(e["models"], keys) if k not in self.models]
+            if missing:
+                raise SystemExit(f"{path}: {ns}: no botocore model {missing}")
+            self.namespace_models[ns] = keys
+        for t, e in table["createOperations"].items():
+            op = e["operation"]
+            if not any(op in m["operations"] for m in self.models_for(t)):
+                raise SystemExit(f"{path}: {t}: no operation {op} in its models")
+            self.create_ops[t] = op
+
+    def models_for(self, cfn_type):
+        """The API models that may hold a type's operations: the namespace's
+        own (by name, serviceId or endpoint prefix), then the table's."""
+        ns = cfn_type.rsplit("::", 1)[0]
+        own = self.models.get(re.sub(r"[^a-z0-9]", "", ns.split("::")[1].lower()))
+        out = [own] if own else []
+        for k in self.namespace_models.get(ns, []):
+            if self.models[k] not in out:
+                out.append(self.models[k])
+        return out
+
+    def create_op(self, cfn_type):
+        """(model, operation) creating a type: the table's operation, else
+        Create<Name>, Put<Name> or Register<Name> (the model may spell the
+        name in another case: CreateVpc for AWS::EC2::VPC)."""
+        name = cfn_type.rsplit("::", 1)[1]
+        table_op = self.create_ops.get(cfn_type)
+        for model in self.models_for(cfn_type):
+            ops = model["operations"]
+            if table_op:
+                if table_op in ops:
+                    return model, ops[table_op]
+                continue
+            for verb in ("Create", "Put", "Register"):
+                want = (verb + name).lower()
+                op = next((o for k, o in ops.items() if k.lower() == want), None)
+                if op:
+                    return model, op
+        return None
+
+    def home_model(self, cfn_type):
+        """The model holding a type's create operation, else its namespace's."""
+        found = self.create_op(cfn_type)
+        if found:
+            return found[0]
+        models = self.models_for(cfn_type)
+        return models[0] if models else None
 
     def create_input(self, cfn_type):
-        """(model, input shape) of the operation creating a type
-        (Create<Name>, else Put<Name> or Register<Name>)."""
-        _, svc, name = cfn_type.split("::")
-        model = self.models.get(re.sub(r"[^a-z0-9]", "", svc.lower()))
-        if not model:
+        """(model, input shape) of the operation creating a type."""
+        found = self.create_op(cfn_type)
+        if not found or "input" not in found[1]:
             return None
-        for verb in ("Create", "Put", "Register"):
-            op = model["operations"].get(verb + name)
-            if op and "input" in op:
-                return model, model["shapes"].get(op["input"]["shape"])
-        return None
+        model, op = found
+        return model, model["shapes"].get(op["input"]["shape"])
 
     # Verbs of operations that write a resource's stored configuration; a
     # Delete/Describe/Get/List member documents the request ("If you omit
@@ -1120,8 +1178,8 @@ class Botocore:
         property's block: PutRuntimeManagementConfig's `UpdateRuntimeOn`
         for `RuntimeManagementConfig.UpdateRuntimeOn`), keyed by the
         property (None: the type itself)."""
-        _, svc, name = cfn_type.split("::")
-        model = self.models.get(re.sub(r"[^a-z0-9]", "", svc.lower()))
+        name = cfn_type.rsplit("::", 1)[1]
+        model = self.home_model(cfn_type)
         if not model:
             return []
         out = []
@@ -1139,12 +1197,13 @@ class Botocore:
         operation that reads a type (Get<Name>, Describe<Name>,
         Describe<Name>s): the output itself, or its one member holding the
         resource (`DBInstances` -> `DBInstance`, `Table`)."""
-        _, svc, name = cfn_type.split("::")
-        model = self.models.get(re.sub(r"[^a-z0-9]", "", svc.lower()))
+        name = cfn_type.rsplit("::", 1)[1]
+        model = self.home_model(cfn_type)
         if not model:
             return None
+        by_lower = {k.lower(): o for k, o in model["operations"].items()}
         for op_name in ("Get" + name, "Describe" + name, "Describe" + name + "s"):
-            op = model["operations"].get(op_name)
+            op = by_lower.get(op_name.lower())
             if not op or "output" not in op:
                 continue
             out = model["shapes"].get(op["output"]["shape"]) or {}
@@ -1613,7 +1672,8 @@ def main():
     ap.add_argument("--snapshot", required=True)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    defaults, rules = generate(Spec(a.service_spec), Botocore(a.botocore), Snapshot(a.snapshot))
+    operations = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "api-operations.json")
+    defaults, rules = generate(Spec(a.service_spec), Botocore(a.botocore, operations), Snapshot(a.snapshot))
     os.makedirs(a.out, exist_ok=True)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with open(os.path.join(root, "core", "data", "known-defaults.json"), encoding="utf-8") as f:

@@ -94,18 +94,19 @@ fn constants_at_their_default_are_still_never_recorded() {
 
 // ---- create-only properties ------------------------------------------------
 
-const GATEWAY: &str = "AWS__EC2__VPNGateway.Vgw";
-const GATEWAY_STACK: &str = "CdkRealDriftHunt0708Vpn";
+const QUEUE: &str = "AWS__Batch__JobQueue.Queue4A7E3555";
+const QUEUE_STACK: &str = "CdkRealDriftIntegBatchRich";
 
 #[test]
 fn a_create_only_value_is_recorded_so_a_recreated_resource_surfaces() {
-    // AmazonSideAsn is create-only and nothing documents AWS's 64512: the
-    // gateway cannot change it in place, so it is no potential drift on a
-    // first run, but a gateway re-created out of band under the same id
-    // with another ASN must not pass silently.
-    let ctx = ctx_for(GATEWAY_STACK, &[GATEWAY]);
-    let first = replay_case(&case(GATEWAY));
-    let f = first.iter().find(|f| f.path == "AmazonSideAsn").unwrap();
+    // JobQueueType is create-only and follows the compute environments the
+    // queue was made with (no default documents it): the queue cannot
+    // change it in place, so it is no potential drift on a first run, but a
+    // queue re-created out of band under the same id with another type must
+    // not pass silently.
+    let ctx = ctx_for(QUEUE_STACK, &[QUEUE]);
+    let first = replay_case(&case(QUEUE));
+    let f = first.iter().find(|f| f.path == "JobQueueType").unwrap();
     assert_eq!((f.tier, f.create_only), (Tier::AtDefault, true));
 
     let recorded = record_all(&first, &ctx);
@@ -113,37 +114,37 @@ fn a_create_only_value_is_recorded_so_a_recreated_resource_surfaces() {
     assert!(recorded
         .recorded
         .iter()
-        .any(|e| e.path == "AmazonSideAsn" && e.value == json!(64512)));
+        .any(|e| e.path == "JobQueueType" && e.value == json!("ECS_FARGATE")));
 
-    let recreated = with_live(case(GATEWAY), "AmazonSideAsn", json!(65000));
+    let recreated = with_live(case(QUEUE), "JobQueueType", json!("EKS"));
     let out = apply_baseline(replay_case(&recreated), Some(&recorded), &ctx).unwrap();
     let f = out
         .findings
         .iter()
-        .find(|f| f.path == "AmazonSideAsn")
-        .expect("the re-created gateway is reported");
+        .find(|f| f.path == "JobQueueType")
+        .expect("the re-created queue is reported");
     assert_eq!(f.tier, Tier::Undeclared);
     assert_eq!(f.note.as_deref(), Some(NOTE_CHANGED));
 }
 
 #[test]
 fn a_create_only_value_appearing_on_a_recorded_resource_surfaces() {
-    // Recorded while the gateway reported no ASN; later one appears. A file
+    // Recorded while the queue reported no type; later one appears. A file
     // from before create-only values were recorded holds none, so there it
     // stays folded (no alert for every create-only value on upgrade).
-    let ctx = ctx_for(GATEWAY_STACK, &[GATEWAY]);
-    let mut before = case(GATEWAY);
+    let ctx = ctx_for(QUEUE_STACK, &[QUEUE]);
+    let mut before = case(QUEUE);
     if let Some(o) = before.live_raw.as_object_mut() {
-        o.remove("AmazonSideAsn");
+        o.remove("JobQueueType");
     }
     let mut recorded = record_all(&replay_case(&before), &ctx);
 
-    let later = replay_case(&case(GATEWAY));
+    let later = replay_case(&case(QUEUE));
     let out = apply_baseline(later.clone(), Some(&recorded), &ctx).unwrap();
     let f = out
         .findings
         .iter()
-        .find(|f| f.path == "AmazonSideAsn")
+        .find(|f| f.path == "JobQueueType")
         .unwrap();
     assert_eq!(f.tier, Tier::Undeclared);
     assert_eq!(f.note.as_deref(), Some(NOTE_APPEARED));
@@ -153,7 +154,7 @@ fn a_create_only_value_appearing_on_a_recorded_resource_surfaces() {
     let f = out
         .findings
         .iter()
-        .find(|f| f.path == "AmazonSideAsn")
+        .find(|f| f.path == "JobQueueType")
         .unwrap();
     assert_eq!((f.tier, f.unrecorded), (Tier::AtDefault, false));
 }

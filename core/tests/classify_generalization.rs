@@ -815,6 +815,59 @@ fn values_the_documentation_says_aws_chooses_fold_on_a_first_run() {
 }
 
 #[test]
+fn api_models_named_otherwise_than_their_namespace_are_mined() {
+    // (type, property, the documented value, another value). Each is
+    // reached only through scripts/data/api-operations.json or a
+    // case-insensitive operation name: Cognito user pools live in
+    // `cognito-idp` ("Defaults to `LEGACY`."), Firehose in `firehose`,
+    // AWS::EC2::VPC is created by `CreateVpc` ("Default: `default`"),
+    // AWS::EC2::VPNGateway by `CreateVpnGateway` ("Default: 64512").
+    let cases = [
+        (
+            "AWS::Cognito::UserPoolClient",
+            "PreventUserExistenceErrors",
+            json!("LEGACY"),
+            json!("ENABLED"),
+        ),
+        (
+            "AWS::EC2::VPC",
+            "InstanceTenancy",
+            json!("default"),
+            json!("dedicated"),
+        ),
+        (
+            "AWS::EC2::VPNGateway",
+            "AmazonSideAsn",
+            json!(64512),
+            json!(65010),
+        ),
+        (
+            "AWS::KinesisFirehose::DeliveryStream",
+            "ExtendedS3DestinationConfiguration",
+            json!({"BufferingHints": {"IntervalInSeconds": 300, "SizeInMBs": 5}}),
+            json!({"BufferingHints": {"IntervalInSeconds": 60, "SizeInMBs": 5}}),
+        ),
+    ];
+    for (t, prop, documented, other) in cases {
+        let fs = run_general(t, json!({}), json!({ prop: documented }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{t} {prop}");
+        let fs = run_general(t, json!({}), json!({ prop: other }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::Undeclared), "{t} {prop}");
+    }
+    // "If this parameter is not specified, DAX assigns the default VPC
+    // security group to each node.": chosen at create, folds on a first run.
+    let sg = json!({"SecurityGroupIds": ["sg-0123456789abcdef0"]});
+    let fs = run_general("AWS::DAX::Cluster", json!({}), sg.clone());
+    assert_eq!(tier_of(&fs, "SecurityGroupIds"), Some(Tier::AtDefault));
+    let fs = run_general(
+        "AWS::DAX::Cluster",
+        json!({"SecurityGroupIds": ["sg-0fedcba9876543210"]}),
+        sg,
+    );
+    assert_eq!(tier_of(&fs, "SecurityGroupIds"), Some(Tier::Declared));
+}
+
+#[test]
 fn a_restatement_of_a_declared_list_is_silent_but_an_extra_member_is_not() {
     let declared = json!({"Subnets": ["subnet-0aaa1111", "subnet-0bbb2222"]});
     let same = json!({"Subnets": ["subnet-0aaa1111", "subnet-0bbb2222"],
