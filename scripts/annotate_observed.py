@@ -6,8 +6,8 @@ core/data/known-defaults.json whose reason is only the generic "AWS default
 observed on a fresh deploy" with the evidence the golden corpus holds for
 it: the values seen, on how many deploys and stacks, and why the value is a
 default rather than something deploy-specific. Entries the generator
-(core/data/generated/defaults.json) states with the same value are dropped:
-the general source covers them (except unset values: false, 0, "", [], {}
+(core/data/generated/defaults.json) states with the same value, or member
+by member for an object, are dropped: the general source covers them (except unset values: false, 0, "", [], {}
 are decided by observed entries only).
 
     python3 scripts/annotate_observed.py [--corpus ../shared/corpus/cases]
@@ -98,6 +98,19 @@ def reason_for(entry, deploys, stacks, values):
     return f"{seen}; {why}"
 
 
+def covered(generated, t, path, v):
+    """True when the generator states `v` at `path`, or `v` is an object
+    whose every set member it states: classify folds such an object member
+    by member, so the observed entry adds nothing."""
+    g = generated.get((t, path))
+    if g is not None and v in g:
+        return True
+    if not isinstance(v, dict):
+        return False
+    members = {k: x for k, x in v.items() if x not in (False, 0, "", [], {}, None)}
+    return bool(members) and all(covered(generated, t, f"{path}.{k}", x) for k, x in members.items())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", default=os.path.join(ROOT, "../../shared/corpus/cases"))
@@ -121,8 +134,7 @@ def main():
             and not e.get("sameAs")
             and not any(v in (False, 0, "", [], {}) for v in e["values"])
         )
-        g = generated.get((e["type"], e["path"]))
-        if simple and g is not None and all(v in g for v in e["values"]):
+        if simple and all(covered(generated, e["type"], e["path"], v) for v in e["values"]):
             dropped += 1
             continue
         if e.get("source") == "observed" and e.get("reason") in GENERIC:
