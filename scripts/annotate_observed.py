@@ -6,9 +6,10 @@ core/data/known-defaults.json whose reason is only the generic "AWS default
 observed on a fresh deploy" with the evidence the golden corpus holds for
 it: the values seen, on how many deploys and stacks, and why the value is a
 default rather than something deploy-specific. Entries the generator
-(core/data/generated/defaults.json) states with the same value, or member
-by member for an object, are dropped: the general source covers them (except unset values: false, 0, "", [], {}
-are decided by observed entries only).
+(core/data/generated/defaults.json) states with the same value (member by
+member for an object), or as chosen at create, are dropped: the general
+source covers them (except unset values: false, 0, "", [], {} are decided by
+observed entries only).
 
     python3 scripts/annotate_observed.py [--corpus ../shared/corpus/cases]
 
@@ -119,11 +120,10 @@ def main():
     if not cases:
         raise SystemExit(f"no corpus cases in {a.corpus}")
     doc = json.load(open(KNOWN))
-    generated = {
-        (e["type"], e["path"]): e["values"]
-        for e in json.load(open(GENERATED))["defaults"]
-        if "values" in e and "when" not in e
-    }
+    mined = json.load(open(GENERATED))["defaults"]
+    generated = {(e["type"], e["path"]): e["values"] for e in mined if "values" in e and "when" not in e}
+    # Values the documentation says AWS chooses at create time.
+    chosen = {(e["type"], e["path"]) for e in mined if e.get("chosenAtCreate") and "when" not in e}
     kept, dropped = [], 0
     for e in doc["defaults"]:
         # Mined defaults never decide an unset (trivially empty) value, so an
@@ -134,7 +134,8 @@ def main():
             and not e.get("sameAs")
             and not any(v in (False, 0, "", [], {}) for v in e["values"])
         )
-        if simple and all(covered(generated, e["type"], e["path"], v) for v in e["values"]):
+        same_choice = e.get("chosenAtCreate") and not e.get("when") and (e["type"], e["path"]) in chosen
+        if same_choice or (simple and all(covered(generated, e["type"], e["path"], v) for v in e["values"])):
             dropped += 1
             continue
         if e.get("source") == "observed" and e.get("reason") in GENERIC:

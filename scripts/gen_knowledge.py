@@ -173,6 +173,14 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"(?:unspecified|not\s+specified|omitted)(?P<tail>,\s+[^.]*)\s*\.?$",
         re.I,
     ),
+    # "If you don't specify `DefaultAuthScheme` or specify this parameter as
+    # `NONE`, you must specify the `Auth` option." (no value and the stated
+    # one behave alike; `own` must be this property).
+    re.compile(
+        r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+`(?P<own>[A-Za-z0-9]+)`\s+or\s+specify\s+this\s+(?:parameter|property)\s+as\s+(?P<v>`[^`]+`)"
+        r"(?P<tail>,\s+[^.]*)\s*\.?$",
+        re.I,
+    ),
     # "By default, Lambda sets your function's configuration to
     # `Terminate`." (the service sets the property's own configuration; a
     # quoted value only).
@@ -259,7 +267,10 @@ CHOSEN_TRIGGER = re.compile(
     # "If this parameter is not specified, DAX assigns the default VPC
     # security group to each node." (DAX SecurityGroupIds).
     r"(?:^default\s*:|^the\s+default\s+is\s+an?\b|if\s+(?:you\s+(?:don't|do\s+not)\s+(?:specify|provide)|not\s+specified|omitted|none\s+is\s+specified|no\s+value"
-    r"|(?:this|the)\s+(?:parameter|property|value|field|setting)\s+is\s+(?:not\s+specified|omitted)))",
+    r"|(?:this|the)\s+(?:parameter|property|value|field|setting)\s+is\s+(?:not\s+specified|omitted)"
+    # "If no other information is given this will be the VPC's Default
+    # Security Group" (ElastiCache ServerlessCache SecurityGroupIds).
+    r"|no\s+other\s+information\s+is\s+given))",
     re.I,
 )
 CHOSEN_VERB = re.compile(
@@ -268,7 +279,7 @@ CHOSEN_VERB = re.compile(
     # "ElastiCache automatically chooses an appropriate time range", "a
     # private IPv4 address will be automatically assigned".
     r"automatically\s+(?:chooses|selects|picks|assigns)|(?:is|are|will\s+be)\s+automatically\s+(?:assigned|selected|chosen)|"
-    r"default\s+(?:vpc\s+)?security\s+group)\b",
+    r"default\s+(?:ec2\s+)?(?:vpc\s+)?security\s+group)\b",
     re.I,
 )
 # Whole sentences that say the same without a trigger word: "To let Amazon
@@ -1232,9 +1243,14 @@ class Botocore:
                 return {"documentation": ""}, shape
         if not shape or shape.get("type") != "structure":
             return None, None
-        for k, m in shape.get("members", {}).items():
-            if k.lower() == name.lower():
-                return m, model["shapes"].get(m["shape"])
+        members = shape.get("members", {})
+        # A list CloudFormation names for what it holds (`VPCSecurityGroups`)
+        # where the API names the ids it takes (`VpcSecurityGroupIds`).
+        spellings = [name] + ([name[:-1] + "Ids", name[:-1] + "Arns"] if name.endswith("s") else [])
+        for want in spellings:
+            for k, m in members.items():
+                if k.lower() == want.lower():
+                    return m, model["shapes"].get(m["shape"])
         return None, None
 
 

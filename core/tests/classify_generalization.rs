@@ -841,6 +841,14 @@ fn api_models_named_otherwise_than_their_namespace_are_mined() {
             json!(64512),
             json!(65010),
         ),
+        // "If you don't specify `DefaultAuthScheme` or specify this
+        // parameter as `NONE`, ..." (no value behaves as NONE).
+        (
+            "AWS::RDS::DBProxy",
+            "DefaultAuthScheme",
+            json!("NONE"),
+            json!("IAM_AUTH"),
+        ),
         (
             "AWS::KinesisFirehose::DeliveryStream",
             "ExtendedS3DestinationConfiguration",
@@ -854,17 +862,24 @@ fn api_models_named_otherwise_than_their_namespace_are_mined() {
         let fs = run_general(t, json!({}), json!({ prop: other }));
         assert_eq!(tier_of(&fs, prop), Some(Tier::Undeclared), "{t} {prop}");
     }
-    // "If this parameter is not specified, DAX assigns the default VPC
-    // security group to each node.": chosen at create, folds on a first run.
-    let sg = json!({"SecurityGroupIds": ["sg-0123456789abcdef0"]});
-    let fs = run_general("AWS::DAX::Cluster", json!({}), sg.clone());
-    assert_eq!(tier_of(&fs, "SecurityGroupIds"), Some(Tier::AtDefault));
-    let fs = run_general(
-        "AWS::DAX::Cluster",
-        json!({"SecurityGroupIds": ["sg-0fedcba9876543210"]}),
-        sg,
-    );
-    assert_eq!(tier_of(&fs, "SecurityGroupIds"), Some(Tier::Declared));
+    // The default security group AWS picks when none is given: chosen at
+    // create, folds on a first run, compared once declared. DAX: "If this
+    // parameter is not specified, DAX assigns the default VPC security
+    // group"; ElastiCache: "If no other information is given this will be
+    // the VPC's Default Security Group"; RDS: "Default: The default EC2 VPC
+    // security group" on the API's `VpcSecurityGroupIds`, which
+    // CloudFormation calls `VPCSecurityGroups`.
+    for (t, prop) in [
+        ("AWS::DAX::Cluster", "SecurityGroupIds"),
+        ("AWS::ElastiCache::ServerlessCache", "SecurityGroupIds"),
+        ("AWS::RDS::DBInstance", "VPCSecurityGroups"),
+    ] {
+        let sg = json!({ prop: ["sg-0123456789abcdef0"] });
+        let fs = run_general(t, json!({}), sg.clone());
+        assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{t} {prop}");
+        let fs = run_general(t, json!({ prop: ["sg-0fedcba9876543210"] }), sg);
+        assert_eq!(tier_of(&fs, prop), Some(Tier::Declared), "{t} {prop}");
+    }
 }
 
 #[test]
