@@ -655,7 +655,9 @@ fn load_admitting(
     // Hand-written entries first (they carry conditions and derivations the
     // generator cannot state), then the generated ones.
     // A derivation observed for a path (the value mirrors a sibling setting)
-    // supersedes a constant the documentation states for it.
+    // supersedes a constant the documentation states for it, while it is
+    // admitted: with observed facts off, the constant stands.
+    admit(&mut kd.defaults, knowledge, |e| e.source);
     let derived: std::collections::HashSet<(String, String)> = kd
         .defaults
         .iter()
@@ -1114,6 +1116,26 @@ mod tests {
         assert!(role
             .candidates(Some("MaxSessionDuration"))
             .any(|d| d.entry.values == [Value::from(3600)]));
+    }
+
+    /// An observed derivation (Cognito's legacy `UnusedAccountValidityDays`
+    /// mirrors the password policy) supersedes the documented constant (7)
+    /// only while observed facts are on; without them the constant stands.
+    #[test]
+    fn a_documented_constant_stands_when_the_observed_derivation_is_off() {
+        let path = "AdminCreateUserConfig.UnusedAccountValidityDays";
+        let at = |f: &AwsFacts| -> Vec<(bool, Vec<Value>)> {
+            f.for_type("AWS::Cognito::UserPool")
+                .defaults
+                .candidates(Some("AdminCreateUserConfig"))
+                .filter(|d| d.entry.path == path && d.entry.when.is_none())
+                .map(|d| (d.entry.same_as.is_some(), d.entry.values.clone()))
+                .collect()
+        };
+        let all = load().expect("loads");
+        assert_eq!(at(&all), vec![(true, vec![])]);
+        let general = load_with(Knowledge::WithoutObserved).expect("loads");
+        assert_eq!(at(&general), vec![(false, vec![Value::from(7)])]);
     }
 
     #[test]
