@@ -495,8 +495,13 @@ def names_default_group(noun, prop_name):
     return n >= 2 and (n == len(a) or n == len(b))
 
 
+# "- **COGNITO_DEFAULT** - When Amazon Cognito emails your users, ... When
+# you use the default option, ...": the item names itself the default option
+# (the value in bold instead of backticks).
 ITEM_DEFAULT_LINE = re.compile(
-    r"^(?:[-*]\s*)?`(?P<v>[^`]+)`\s*[-–:]\s+[^`]*?\bthis\s+is\s+the\s+default(?:\s+(?:value|option|setting|mode))?\s*\.", re.I
+    r"^(?:[-*]\s*)?(?:`(?P<v>[^`]+)`|\*\*(?P<b>[A-Za-z0-9_.:-]+)\*\*)\s*[-–:]\s+[^`]*?"
+    r"\b(?:this\s+is\s+the\s+default(?:\s+(?:value|option|setting|mode))?\s*\.|when\s+you\s+use\s+the\s+default\s+option\b)",
+    re.I,
 )
 # "Enabled by default." / "This option is disabled by default and there are
 # no additional costs to use this feature." (a switch of its own).
@@ -642,7 +647,7 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     for line in re.split(r"\n+", doc or ""):
         m = ITEM_DEFAULT_LINE.match(line.strip())
         if m:
-            v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
+            v = parse_value("`" + (m.group("v") or m.group("b")) + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
             if v is not None:
                 found.append((v, line.strip()))
     for s in sentences(doc):

@@ -678,6 +678,15 @@ fn nested_documented_forms_fold_their_value_and_nothing_else() {
             json!(300),
             json!(600),
         ),
+        // "- **COGNITO_DEFAULT** - ... When you use the default option,
+        // ...": a listed value, in bold, that calls itself the default.
+        (
+            "AWS::Cognito::UserPool",
+            "EmailConfiguration",
+            "EmailSendingAccount",
+            json!("COGNITO_DEFAULT"),
+            json!("DEVELOPER"),
+        ),
         // "The default is `\"admin\"` ." (a value quoted twice).
         (
             "AWS::DMS::Endpoint",
