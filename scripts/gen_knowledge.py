@@ -1337,6 +1337,41 @@ def typed_or_free(doc, node):
     return False
 
 
+def structure(node):
+    """A schema definition without its ordering and prose annotations: two
+    definitions of one namespace with the same structure are one API shape."""
+    if isinstance(node, dict):
+        return {k: structure(v) for k, v in node.items() if k not in ("insertionOrder", "description", "markdownDescription")}
+    if isinstance(node, list):
+        return [structure(v) for v in node]
+    return node
+
+
+def shared_unordered(snap, types):
+    """{(type, definition, property): the other type whose identical
+    definition marks that array property `insertionOrder: false`}, for a
+    definition that says nothing of its order (DynamoDB Table's `Projection`
+    is GlobalTable's, whose `NonKeyAttributes` is unordered)."""
+    groups = {}
+    for t in types:
+        doc = snap.load(t)
+        for name, d in sorted(((doc or {}).get("definitions") or {}).items()):
+            if isinstance(d, dict):
+                key = (t.rsplit("::", 1)[0], name, json.dumps(structure(d), sort_keys=True))
+                groups.setdefault(key, []).append((t, d))
+    out = {}
+    for (_, name, _), members in groups.items():
+        for t, d in members:
+            for other, od in members:
+                if other == t:
+                    continue
+                for prop, node in sorted((od.get("properties") or {}).items()):
+                    mine = (d.get("properties") or {}).get(prop) or {}
+                    if node.get("insertionOrder") is False and "insertionOrder" not in mine:
+                        out.setdefault((t, name, prop), other)
+    return out
+
+
 # --------------------------------------------------------------------------
 
 
@@ -1367,6 +1402,7 @@ def generate(spec, boto, snap):
     def known(t, path):
         return any(k[:2] == (t, path) for k in defaults)
 
+    borrowed = shared_unordered(snap, sorted(r["cloudFormationType"] for r in spec.resources))
     for r in sorted(spec.resources, key=lambda r: r["cloudFormationType"]):
         t = r["cloudFormationType"]
         doc = snap.load(t)
@@ -1579,6 +1615,17 @@ def generate(spec, boto, snap):
                 unordered.append(
                     {"type": t, "path": path, "source": "schema", "reason": "registry schema: insertionOrder false"}
                 )
+        # An array the same API shape marks unordered in a sibling type.
+        def_of = {id(v): k for k, v in (doc.get("definitions") or {}).items()}
+        for path, node in nodes:
+            name = def_of.get(id(node))
+            for prop in sorted((node.get("properties") or {}) if name else []):
+                other = borrowed.get((t, name, prop))
+                if other and writable(doc, path + "." + prop):
+                    unordered.append(
+                        {"type": t, "path": path + "." + prop, "source": "schema",
+                         "reason": "registry schema: insertionOrder false on the identical definition %s of %s" % (name, other)}
+                    )
     out_defaults = sorted(defaults.values(), key=lambda e: (e["type"], e["path"], json.dumps(e.get("when"), sort_keys=True)))
     rules = {
         "caseInsensitive": sorted(case_insensitive, key=lambda e: (e["type"], e["path"])),

@@ -987,6 +987,32 @@ fn a_declared_list_in_another_order_is_potential_drift_not_declared() {
 }
 
 #[test]
+fn an_api_shape_a_sibling_type_calls_unordered_is_unordered_here_too() {
+    // AWS::DynamoDB::Table's `Projection` says nothing of its order; the
+    // identical definition in AWS::DynamoDB::GlobalTable marks
+    // `NonKeyAttributes` insertionOrder false. A permutation is the same
+    // set (silent); another member is declared drift.
+    let gsi = |attrs: serde_json::Value| {
+        json!({"GlobalSecondaryIndexes": [{"IndexName": "gsi1",
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": attrs}}]})
+    };
+    let declared = gsi(json!(["zeta", "alpha", "mike", "bravo"]));
+    let fs = run_general(
+        "AWS::DynamoDB::Table",
+        declared.clone(),
+        gsi(json!(["alpha", "bravo", "zeta", "mike"])),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(
+        "AWS::DynamoDB::Table",
+        declared,
+        gsi(json!(["alpha", "bravo", "zeta", "oscar"])),
+    );
+    assert_eq!(declared_paths(&fs).len(), 1, "{fs:?}");
+}
+
+#[test]
 fn a_declared_reference_repeated_under_another_field_is_silent_but_another_is_not() {
     let declared = json!({"GatewayId": "igw-0a1b2c3d4e5f60718"});
     let echoed =
