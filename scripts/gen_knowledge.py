@@ -9,6 +9,8 @@ Inputs (pinned by scripts/gen-knowledge.sh, read offline):
   --botocore      the botocore wheel (PyPI): the service API models.
   --snapshot      core/data/schemas/registry-schemas.bin (cfn-lint's registry
                   schemas, already bundled): `insertionOrder`.
+  scripts/data/api-operations.json (hand-written, a reason per entry): the
+                  API models and create operations AWS names otherwise.
 
 Output, in --out (deterministic: sorted, no clock):
   defaults.json    known defaults, each with `source` (schema | docs |
