@@ -183,6 +183,16 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"(?P<tail>,\s+[^.]*)\s*\.?$",
         re.I,
     ),
+    # "This is set to `DEFAULT` orchestration type, by default." (Bedrock
+    # agent `OrchestrationType`: the noun is the property's own).
+    re.compile(r"^this\s+is\s+set\s+to\s+(?P<v>`[^`]+`)(?:\s+[a-z]+){0,3},?\s+by\s+default(?P<tail>)\s*\.?$", re.I),
+    # "When you use `create-service` or `update-service`, the default is
+    # `DISABLED`." (ECS `AssignPublicIp`: the API calls CloudFormation
+    # makes).
+    re.compile(
+        r"^when\s+you\s+use\s+`create-[a-z-]+`(?:\s+or\s+`update-[a-z-]+`)?,\s+the\s+default\s+is\s+" + VALUE + UNIT + TAIL,
+        re.I,
+    ),
     # "By default, Lambda sets your function's configuration to
     # `Terminate`." (the service sets the property's own configuration; a
     # quoted value only).
@@ -622,8 +632,10 @@ def enum_phrase_default(doc, enum, prop_name=None):
 # is the default, by alias or by that alias's ARN in this account. Only on
 # the documentation's own word: elsewhere unset means unencrypted or an
 # AWS-owned key, and the managed key is a real change (SNS, SQS, DynamoDB).
+# "If no key ID is specified, the default, Kinesis Video-managed key
+# (`aws/kinesisvideo`) is used." reads the same.
 MANAGED_KEY_SENTENCE = re.compile(
-    r"^(?:if\s+you\s+(?:don't|do\s+not)\s+(?:specify|include)\b|by\s+default,)[^`]*`(?:alias/)?aws/(?P<svc>[a-z0-9-]+)`",
+    r"^(?:if\s+you\s+(?:don't|do\s+not)\s+(?:specify|include)\b|by\s+default,|if\s+no\s+key(?:\s+id)?\s+is\s+specified\b)[^`]*`(?:alias/)?aws/(?P<svc>[a-z0-9-]+)`",
     re.I,
 )
 KEY_PROPERTY = re.compile(r"Kms|KeyId$|KeyArn$")
@@ -1535,6 +1547,10 @@ def generate(spec, boto, snap):
                         hit = enum_phrase_default(api_text, enum or spelled or api_enum(boto, create, path), name)
                     if hit:
                         add_default(t, path, hit[0], "api-model", hit[1])
+                    managed = managed_key_default(api_text, name) if kind == "string" else None
+                    if managed and not known(t, path):
+                        add_default(t, path, managed[0][0], "api-model", managed[1])
+                        defaults[(t, path, json.dumps(None, sort_keys=True))]["values"] = managed[0]
                     if single and not known(t, path + "." + single[0]):
                         # The same one-member block rule ("If no deployment
                         # controller is specified, the default value of `ECS`

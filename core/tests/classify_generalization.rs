@@ -824,13 +824,15 @@ fn values_the_documentation_says_aws_chooses_fold_on_a_first_run() {
 }
 
 #[test]
-fn api_models_named_otherwise_than_their_namespace_are_mined() {
-    // (type, property, the documented value, another value). Each is
-    // reached only through scripts/data/api-operations.json or a
-    // case-insensitive operation name: Cognito user pools live in
-    // `cognito-idp` ("Defaults to `LEGACY`."), Firehose in `firehose`,
-    // AWS::EC2::VPC is created by `CreateVpc` ("Default: `default`"),
-    // AWS::EC2::VPNGateway by `CreateVpnGateway` ("Default: 64512").
+fn api_model_defaults_fold_their_value_and_nothing_else() {
+    // (type, property, the documented value, another value), from the
+    // service API models. Several are reached only through
+    // scripts/data/api-operations.json or a case-insensitive operation
+    // name: Cognito user pools live in `cognito-idp` ("Defaults to
+    // `LEGACY`."), Bedrock agents in `bedrock-agent`, Firehose in
+    // `firehose`, AWS::EC2::VPC is created by `CreateVpc` ("Default:
+    // `default`"), AWS::EC2::VPNGateway by `CreateVpnGateway` ("Default:
+    // 64512").
     let cases = [
         (
             "AWS::Cognito::UserPoolClient",
@@ -849,6 +851,29 @@ fn api_models_named_otherwise_than_their_namespace_are_mined() {
             "AmazonSideAsn",
             json!(64512),
             json!(65010),
+        ),
+        // "This is set to `DEFAULT` orchestration type, by default."
+        (
+            "AWS::Bedrock::Agent",
+            "OrchestrationType",
+            json!("DEFAULT"),
+            json!("CUSTOM_ORCHESTRATION"),
+        ),
+        // "If no key ID is specified, the default, Kinesis Video-managed key
+        // (`aws/kinesisvideo`) is used." (that alias's ARN in this account).
+        (
+            "AWS::KinesisVideo::Stream",
+            "KmsKeyId",
+            json!("arn:aws:kms:eu-central-1:123456789012:alias/aws/kinesisvideo"),
+            json!("arn:aws:kms:eu-central-1:123456789012:key/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"),
+        ),
+        // "When you use `create-service` or `update-service`, the default is
+        // `DISABLED`."
+        (
+            "AWS::ECS::Service",
+            "NetworkConfiguration",
+            json!({"AwsvpcConfiguration": {"AssignPublicIp": "DISABLED"}}),
+            json!({"AwsvpcConfiguration": {"AssignPublicIp": "ENABLED"}}),
         ),
         // "If you don't specify `DefaultAuthScheme` or specify this
         // parameter as `NONE`, ..." (no value behaves as NONE).
