@@ -99,6 +99,11 @@ def reason_for(entry, deploys, stacks, values):
     return f"{seen}; {why}"
 
 
+# Values classify treats as unset (trivially empty): mined defaults never
+# decide them.
+UNSET = (False, 0, "", [], {})
+
+
 def covered(generated, t, path, v):
     """True when the generator states `v` at `path`, or `v` is an object
     whose every set member it states: classify folds such an object member
@@ -108,7 +113,7 @@ def covered(generated, t, path, v):
         return True
     if not isinstance(v, dict):
         return False
-    members = {k: x for k, x in v.items() if x not in (False, 0, "", [], {}, None)}
+    members = {k: x for k, x in v.items() if x is not None and x not in UNSET}
     return bool(members) and all(covered(generated, t, f"{path}.{k}", x) for k, x in members.items())
 
 
@@ -132,7 +137,7 @@ def main():
             e.get("values")
             and not e.get("when")
             and not e.get("sameAs")
-            and not any(v in (False, 0, "", [], {}) for v in e["values"])
+            and not any(v in UNSET for v in e["values"])
         )
         same_choice = e.get("chosenAtCreate") and not e.get("when") and (e["type"], e["path"]) in chosen
         if same_choice or (simple and all(covered(generated, e["type"], e["path"], v) for v in e["values"])):

@@ -1399,7 +1399,8 @@ def generate(spec, boto, snap):
     key_aliases = []
     keyed_sets = []
 
-    def add_default(t, path, value, source, quote, chosen=False, when=None):
+    def add_default(t, path, value, source, quote, chosen=False, when=None, values=None):
+        """Records a default (`values` when several spellings of it hold)."""
         key = (t, path, json.dumps(when, sort_keys=True))
         if key in defaults or (when is None and any(k[:2] == (t, path) for k in defaults)):
             return  # first source wins: schema, then docs, then api-model
@@ -1407,7 +1408,7 @@ def generate(spec, boto, snap):
         if chosen:
             e["chosenAtCreate"] = True
         else:
-            e["values"] = [value]
+            e["values"] = values if values is not None else [value]
         if when:
             e["when"] = when
         e["quote"] = quote
@@ -1497,8 +1498,7 @@ def generate(spec, boto, snap):
                 add_default(t, path, hit[0], "docs", hit[1])
             managed = managed_key_default(text, name) if kind == "string" else None
             if managed and not known(t, path):
-                add_default(t, path, managed[0][0], "docs", managed[1])
-                defaults[(t, path, json.dumps(None, sort_keys=True))]["values"] = managed[0]
+                add_default(t, path, None, "docs", managed[1], values=managed[0])
             elif "." not in path:
                 for when, v, quote in conditioned_defaults(text, kind, enum, name, top_props, enums_of):
                     add_default(t, path, v, "docs", quote, when=when)
@@ -1549,8 +1549,7 @@ def generate(spec, boto, snap):
                         add_default(t, path, hit[0], "api-model", hit[1])
                     managed = managed_key_default(api_text, name) if kind == "string" else None
                     if managed and not known(t, path):
-                        add_default(t, path, managed[0][0], "api-model", managed[1])
-                        defaults[(t, path, json.dumps(None, sort_keys=True))]["values"] = managed[0]
+                        add_default(t, path, None, "api-model", managed[1], values=managed[0])
                     if single and not known(t, path + "." + single[0]):
                         # The same one-member block rule ("If no deployment
                         # controller is specified, the default value of `ECS`
