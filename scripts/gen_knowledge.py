@@ -305,6 +305,18 @@ CHOSEN_WHOLE = re.compile(
     r"\bdefault\b[^.]*\bfrom\s+(?:the\s+)?(?:creation\s+time|time\s+of\s+creation)\b",
     re.I,
 )
+# "Defaults to the latest available version for the specified broker engine
+# type." / "If not specified, the latest version of OpenSearch is used." on a
+# `...Version` property: AWS resolves the newest version at create time, so
+# the value is chosen then, not a constant (`might not be the latest` and
+# "if the value is `$Latest`" speak of something else).
+LATEST_VERSION = re.compile(
+    r"(?:\bdefaults?\s+to|\bthe\s+default\s+is|\bby\s+default\b|\bwithout\s+specifying\b|"
+    r"\bif\s+(?:not\s+specified|no\s+value\s+is\s+specified|you\s+(?:don't|do\s+not)\s+specify\b|(?:an?|the)\s+[a-z ]{1,40}?\s+is\s+not\s+specified\b))"
+    r"[^.]*?\b(?:the\s+)?(?:latest|most\s+recent)\s+(?:available\s+)?(?:[A-Za-z0-9]+\s+){0,2}?version\b",
+    re.I,
+)
+LATEST_VERSION_NOT = re.compile(r"\bmight\s+not\b|\bif\s+the\s+value\s+is\b|`\$?latest`", re.I)
 # Names CloudFormation mints are the `generated` tier's business, not a default.
 GENERATED_NAME = re.compile(r"physical\s+id|cloudformation\s+generates|generates\s+a\s+unique", re.I)
 
@@ -814,6 +826,58 @@ def bag_kind_defaults(doc, noun, kinds):
     return out
 
 
+# "Internal load balancers must use `ipv4`." on `IpAddressType`: the one
+# value a kind of the resource allows, the kind an enum value of a
+# top-level property (`Scheme`: `internal`) followed by the type's noun.
+KIND_MUST_USE = re.compile(r"^(?P<who>[A-Za-z][A-Za-z-]*)\s+(?P<noun>[a-z][a-z ]*?)s\s+must\s+use\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$", re.I)
+
+
+def kind_forced_values(doc, kind, enum, prop_name, noun, kinds):
+    """[({property: [value]}, value, sentence)] for the only value one kind
+    of the resource may hold. `kinds` maps a top-level property to its
+    enum; the kind must be a value of exactly one of them."""
+    out = []
+    for s in sentences(doc):
+        m = KIND_MUST_USE.match(s)
+        if not m or m.group("noun").lower() != noun:
+            continue
+        when = kind_condition(m.group("who"), prop_name, kinds)
+        v = parse_value(m.group("v"), kind, enum, None, prop_name, doc)
+        if when and v is not None:
+            out.append((when, v, s))
+    return out
+
+
+def kind_condition(who, prop_name, kinds):
+    """{property: [value]} for the one sibling whose enum holds `who` (in
+    any case), else None."""
+    owners = []
+    for p, e in sorted(kinds.items()):
+        hit = next((x for x in e if isinstance(x, str) and x.lower() == who.lower()), None)
+        if hit is not None and p != prop_name:
+            owners.append((p, hit))
+    return {owners[0][0]: [owners[0][1]]} if len(owners) == 1 else None
+
+
+# "- gp3: `3,000` ( *default* ) `- 80,000` IOPS" in a range list on `Iops`:
+# the default for one kind, the kind an enum value of a sibling
+# (`VolumeType`).
+KIND_BULLET_DEFAULT = re.compile(r"^[-*]\s*(?P<who>[A-Za-z0-9_-]+)\s*:\s*(?P<v>`[^`]+`)\s*\(\s*\*?default\*?\s*\)", re.I)
+
+
+def kind_bullet_defaults(doc, kind, enum, prop_name, kinds):
+    """[({property: [value]}, value, line)] for defaults a range list states
+    per kind of the resource."""
+    out = []
+    for line in re.split(r"\n+", doc or ""):
+        m = KIND_BULLET_DEFAULT.match(line.strip())
+        when = m and kind_condition(m.group("who"), prop_name, kinds)
+        v = parse_value(m.group("v"), kind, enum, None, prop_name, doc) if when else None
+        if v is not None:
+            out.append((when, v, line.strip()))
+    return out
+
+
 # "By default, the `level` is set to `OFF`." in an object's documentation:
 # the default of the member it names.
 MEMBER_DEFAULT = re.compile(r"^by\s+default,?\s+the\s+`(?P<m>[A-Za-z0-9_]+)`\s+is\s+(?:set\s+to\s+)?" + VALUE + r"\s*\.?$", re.I)
@@ -967,6 +1031,17 @@ def chosen_sentence(doc):
         if GENERATED_NAME.search(s):
             continue
         if (CHOSEN_TRIGGER.search(s) and CHOSEN_VERB.search(s)) or CHOSEN_WHOLE.search(s):
+            return s
+    return None
+
+
+def latest_version_sentence(doc, prop_name):
+    """The sentence saying a version property defaults to the newest version
+    AWS offers at create time, else None."""
+    if not prop_name.endswith("Version"):
+        return None
+    for s in sentences(doc):
+        if LATEST_VERSION.search(s) and not LATEST_VERSION_NOT.search(s):
             return s
     return None
 
@@ -1502,16 +1577,22 @@ def generate(spec, boto, snap):
             elif "." not in path:
                 for when, v, quote in conditioned_defaults(text, kind, enum, name, top_props, enums_of):
                     add_default(t, path, v, "docs", quote, when=when)
+                kinds = {n: e for n in top_props if isinstance(e := enums_of(n) or api_enum(boto, create, n), list)}
+                for when, v, quote in kind_forced_values(text, kind, enum, name, type_noun(t), kinds):
+                    add_default(t, path, v, "docs", quote, when=when)
+                for when, v, quote in kind_bullet_defaults(text, kind, enum, name, kinds):
+                    add_default(t, path, v, "docs", quote, when=when)
             if "." not in path:
                 cross.extend(value_bullet_defaults(text, name, enum, top_spec))
             if not known(t, path) and "*" not in path:
-                s = chosen_sentence(text)
+                s = chosen_sentence(text) or latest_version_sentence(text, name)
                 if s:
                     add_default(t, path, None, "docs", s, chosen=True)
                 elif create and Botocore.member_at(create, path) is not None:
                     # The same sentence in the create operation's own
                     # documentation of the member (RDS PreferredBackupWindow).
-                    s = chosen_sentence(strip_html(Botocore.member_at(create, path).get("documentation")))
+                    api_text = strip_html(Botocore.member_at(create, path).get("documentation"))
+                    s = chosen_sentence(api_text) or latest_version_sentence(api_text, name)
                     if s:
                         add_default(t, path, None, "api-model", s, chosen=True)
             if kind == "string" and "*" not in path.split(".")[-1:]:

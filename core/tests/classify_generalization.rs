@@ -1227,3 +1227,55 @@ fn an_attribute_default_stated_per_kind_of_resource_follows_the_kind() {
         Some(Tier::Undeclared)
     );
 }
+
+#[test]
+fn a_value_one_kind_of_resource_must_hold_folds_only_for_that_kind() {
+    // "Internal load balancers must use `ipv4`": `internal` is a value of the
+    // load balancer's `Scheme`. An internet-facing one's address type has no
+    // documented default; an internal dual-stack one is not the forced value.
+    let t = "AWS::ElasticLoadBalancingV2::LoadBalancer";
+    let lb = |scheme: &str, ip: &str| json!({"Scheme": scheme, "IpAddressType": ip});
+    let fs = run_general(t, json!({"Scheme": "internal"}), lb("internal", "ipv4"));
+    assert_eq!(tier_of(&fs, "IpAddressType"), Some(Tier::AtDefault));
+    for (scheme, ip) in [("internet-facing", "ipv4"), ("internal", "dualstack")] {
+        let fs = run_general(t, json!({ "Scheme": scheme }), lb(scheme, ip));
+        let got = tier_of(&fs, "IpAddressType");
+        assert_eq!(got, Some(Tier::Undeclared), "{scheme} {ip}: {fs:?}");
+    }
+}
+
+#[test]
+fn a_default_a_range_list_states_for_one_kind_follows_that_kind() {
+    // "- gp3: `3,000` ( *default* ) `- 80,000` IOPS": `gp3` is one of the
+    // API model's volume types (the registry schema lists none).
+    let t = "AWS::EC2::Volume";
+    let vol = |kind: &str, iops: u64| json!({"VolumeType": kind, "Iops": iops});
+    let fs = run_general(t, json!({"VolumeType": "gp3"}), vol("gp3", 3000));
+    assert_eq!(tier_of(&fs, "Iops"), Some(Tier::AtDefault), "{fs:?}");
+    for (kind, iops) in [("gp3", 4000), ("io2", 3000)] {
+        let fs = run_general(t, json!({ "VolumeType": kind }), vol(kind, iops));
+        assert_eq!(tier_of(&fs, "Iops"), Some(Tier::Undeclared), "{kind} {iops}: {fs:?}");
+    }
+}
+
+#[test]
+fn a_version_documented_as_the_latest_at_create_is_chosen_then() {
+    // "If not specified, the latest version of OpenSearch is used." /
+    // "Defaults to the latest available version for the specified broker
+    // engine type." / "If no value is specified, defaults to the latest
+    // version." (MWAA): whatever version AWS resolved folds on a first run
+    // (the value moves with AWS releases, so no constant is stated), and a
+    // declared version is compared as usual.
+    for (t, prop, resolved, declared) in [
+        ("AWS::OpenSearchService::Domain", "EngineVersion", "OpenSearch_2.19", "OpenSearch_2.11"),
+        ("AWS::AmazonMQ::Broker", "EngineVersion", "5.18", "5.17"),
+        ("AWS::MWAA::Environment", "AirflowVersion", "2.10.3", "2.9.2"),
+    ] {
+        let live = json!({ prop: resolved });
+        let fs = run_general(t, json!({}), live.clone());
+        assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{t} {prop}: {fs:?}");
+        assert!(realdrift_core::normalize::aws_facts::is_chosen_at_create(t, prop), "{t} {prop}");
+        let fs = run_general(t, json!({ prop: declared }), live);
+        assert_eq!(tier_of(&fs, prop), Some(Tier::Declared), "{t} {prop}: {fs:?}");
+    }
+}
