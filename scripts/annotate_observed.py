@@ -99,9 +99,19 @@ def reason_for(entry, deploys, stacks, values):
     return f"{seen}; {why}"
 
 
-# Values classify treats as unset (trivially empty): mined defaults never
-# decide them.
-UNSET = (False, 0, "", [], {})
+def is_unset(v):
+    """True for a value classify treats as unset (trivially empty: null,
+    false, "", [], an object of such): mined defaults never decide it. A
+    number is never unset (0 is a setting); `False == 0` in Python, so the
+    test is by type."""
+    if isinstance(v, dict):
+        return all(is_unset(x) for x in v.values())
+    return v is None or v is False or (isinstance(v, (str, list)) and not v)
+
+
+def same_value(a, b):
+    """JSON equality that keeps `false` and `0` apart."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 def covered(generated, t, path, v):
@@ -109,11 +119,11 @@ def covered(generated, t, path, v):
     whose every set member it states: classify folds such an object member
     by member, so the observed entry adds nothing."""
     g = generated.get((t, path))
-    if g is not None and v in g:
+    if g is not None and any(same_value(v, x) for x in g):
         return True
     if not isinstance(v, dict):
         return False
-    members = {k: x for k, x in v.items() if x is not None and x not in UNSET}
+    members = {k: x for k, x in v.items() if not is_unset(x)}
     return bool(members) and all(covered(generated, t, f"{path}.{k}", x) for k, x in members.items())
 
 
@@ -137,7 +147,7 @@ def main():
             e.get("values")
             and not e.get("when")
             and not e.get("sameAs")
-            and not any(v in UNSET for v in e["values"])
+            and not any(is_unset(v) for v in e["values"])
         )
         same_choice = e.get("chosenAtCreate") and not e.get("when") and (e["type"], e["path"]) in chosen
         if same_choice or (simple and all(covered(generated, e["type"], e["path"], v) for v in e["values"])):

@@ -203,6 +203,13 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
     # "By default, the scope is set to `Global` if no value is provided."
     # (a one-word subject: the property itself).
     re.compile(r"^by\s+default,?\s+the\s+[a-z]+\s+is\s+set\s+to\s+" + VALUE + TAIL, re.I),
+    # "By default, the TTL value for a table is 0, which means data does not
+    # expire." (`subj` must spell this property: `DefaultTimeToLive`).
+    re.compile(
+        r"^by\s+default,?\s+the\s+(?P<subj>[A-Za-z][A-Za-z ]{0,40}?)(?:\s+for\s+(?:a|an|each)\s+[a-z][a-z ]{0,30}?)?\s+is\s+"
+        + VALUE + UNIT + TAIL,
+        re.I,
+    ),
     # "The minimum number is 1, the maximum is 3, and the default (if you
     # don't specify otherwise) is 3."
     re.compile(
@@ -559,8 +566,40 @@ def names_this(m, prop_name):
     if g.get("own") and g["own"].lower() != prop_name.lower():
         return False
     if g.get("subj"):
-        return camel(g["subj"].split()).lower() == prop_name.lower()
+        return spells(g["subj"], prop_name)
     return True
+
+
+def spells(words, prop_name):
+    """True when `words` spell the property's name: "deployment controller"
+    -> DeploymentController; an upper-case abbreviation stands for the
+    words of its initials ("TTL value" -> TimeToLive... `Value`), and a
+    property that names a default (`DefaultTimeToLive`) may drop `Default`."""
+    parts = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", prop_name)
+    names = [parts]
+    if len(parts) > 1 and parts[0] == "Default":
+        names.append(parts[1:])
+    said = words.split()
+    for name in names:
+        for tail in ([], ["value"]):
+            if len(said) > len(tail) and [w.lower() for w in said[len(said) - len(tail):]] == tail:
+                if initials_match(said[: len(said) - len(tail)], name):
+                    return True
+    return False
+
+
+def initials_match(said, parts):
+    """Matches spoken words to a name's parts, an all-capital word of two or
+    more letters standing for as many parts as it has letters."""
+    if not said:
+        return not parts
+    w = said[0]
+    if len(w) > 1 and w.isupper() and w.isalpha() and len(parts) >= len(w):
+        head = parts[: len(w)]
+        if "".join(x[0].upper() for x in head) == w and all(x[:1].isupper() for x in head):
+            if initials_match(said[1:], parts[len(w) :]):
+                return True
+    return bool(parts) and w.lower() == parts[0].lower() and initials_match(said[1:], parts[1:])
 
 
 def participle_names(word, prop_name):

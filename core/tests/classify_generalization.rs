@@ -653,6 +653,13 @@ fn documented_forms_fold_their_value_and_nothing_else() {
         let fs = run_general(t, json!({}), json!({ prop: other }));
         assert_eq!(tier_of(&fs, prop), Some(Tier::Undeclared), "{t} {prop}");
     }
+    // "By default, the TTL value for a table is 0, which means data does not
+    // expire." on `DefaultTimeToLive`: the abbreviation spells the name.
+    let t = "AWS::Cassandra::Table";
+    let fs = run_general(t, json!({}), json!({"DefaultTimeToLive": 0}));
+    assert_eq!(tier_of(&fs, "DefaultTimeToLive"), Some(Tier::AtDefault));
+    let fs = run_general(t, json!({}), json!({"DefaultTimeToLive": 86400}));
+    assert_eq!(tier_of(&fs, "DefaultTimeToLive"), Some(Tier::Undeclared));
     // "The only valid value is HTTP" on a property that is in use (Cloud
     // Map's Type) is not a default: DNS_HTTP and HTTP both surface.
     for v in ["DNS_HTTP", "HTTP"] {
@@ -1254,7 +1261,11 @@ fn a_default_a_range_list_states_for_one_kind_follows_that_kind() {
     assert_eq!(tier_of(&fs, "Iops"), Some(Tier::AtDefault), "{fs:?}");
     for (kind, iops) in [("gp3", 4000), ("io2", 3000)] {
         let fs = run_general(t, json!({ "VolumeType": kind }), vol(kind, iops));
-        assert_eq!(tier_of(&fs, "Iops"), Some(Tier::Undeclared), "{kind} {iops}: {fs:?}");
+        assert_eq!(
+            tier_of(&fs, "Iops"),
+            Some(Tier::Undeclared),
+            "{kind} {iops}: {fs:?}"
+        );
     }
 }
 
@@ -1267,15 +1278,36 @@ fn a_version_documented_as_the_latest_at_create_is_chosen_then() {
     // (the value moves with AWS releases, so no constant is stated), and a
     // declared version is compared as usual.
     for (t, prop, resolved, declared) in [
-        ("AWS::OpenSearchService::Domain", "EngineVersion", "OpenSearch_2.19", "OpenSearch_2.11"),
+        (
+            "AWS::OpenSearchService::Domain",
+            "EngineVersion",
+            "OpenSearch_2.19",
+            "OpenSearch_2.11",
+        ),
         ("AWS::AmazonMQ::Broker", "EngineVersion", "5.18", "5.17"),
-        ("AWS::MWAA::Environment", "AirflowVersion", "2.10.3", "2.9.2"),
+        (
+            "AWS::MWAA::Environment",
+            "AirflowVersion",
+            "2.10.3",
+            "2.9.2",
+        ),
     ] {
         let live = json!({ prop: resolved });
         let fs = run_general(t, json!({}), live.clone());
-        assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{t} {prop}: {fs:?}");
-        assert!(realdrift_core::normalize::aws_facts::is_chosen_at_create(t, prop), "{t} {prop}");
+        assert_eq!(
+            tier_of(&fs, prop),
+            Some(Tier::AtDefault),
+            "{t} {prop}: {fs:?}"
+        );
+        assert!(
+            realdrift_core::normalize::aws_facts::is_chosen_at_create(t, prop),
+            "{t} {prop}"
+        );
         let fs = run_general(t, json!({ prop: declared }), live);
-        assert_eq!(tier_of(&fs, prop), Some(Tier::Declared), "{t} {prop}: {fs:?}");
+        assert_eq!(
+            tier_of(&fs, prop),
+            Some(Tier::Declared),
+            "{t} {prop}: {fs:?}"
+        );
     }
 }
