@@ -869,19 +869,25 @@ def bag_kind_defaults(doc, noun, kinds):
 # value a kind of the resource allows, the kind an enum value of a
 # top-level property (`Scheme`: `internal`) followed by the type's noun.
 KIND_MUST_USE = re.compile(r"^(?P<who>[A-Za-z][A-Za-z-]*)\s+(?P<noun>[a-z][a-z ]*?)s\s+must\s+use\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$", re.I)
+# "For HTTPS, the default is 443." on a listener's `Port`: the kind is a
+# value of a sibling's enum (`Protocol`).
+KIND_DEFAULT = re.compile(r"^for\s+(?P<who>[A-Za-z0-9_-]+),\s+the\s+default(?:\s+value)?\s+is\s+" + VALUE + UNIT + TAIL, re.I)
 
 
 def kind_forced_values(doc, kind, enum, prop_name, noun, kinds):
-    """[({property: [value]}, value, sentence)] for the only value one kind
-    of the resource may hold. `kinds` maps a top-level property to its
-    enum; the kind must be a value of exactly one of them."""
+    """[({property: [value]}, value, sentence)] for the value one kind of
+    the resource must hold or holds by default. `kinds` maps a top-level
+    property to its enum; the kind must be a value of exactly one of them."""
     out = []
     for s in sentences(doc):
         m = KIND_MUST_USE.match(s)
-        if not m or m.group("noun").lower() != noun:
+        if m and m.group("noun").lower() != noun:
+            continue
+        m = m or KIND_DEFAULT.match(s)
+        if not m or not tail_ok(m):
             continue
         when = kind_condition(m.group("who"), prop_name, kinds)
-        v = parse_value(m.group("v"), kind, enum, None, prop_name, doc)
+        v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc)
         if when and v is not None:
             out.append((when, v, s))
     return out

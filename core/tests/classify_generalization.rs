@@ -1252,6 +1252,25 @@ fn a_value_one_kind_of_resource_must_hold_folds_only_for_that_kind() {
 }
 
 #[test]
+fn a_default_stated_for_one_protocol_follows_that_protocol() {
+    // "For HTTP, the default is 80. For HTTPS, the default is 443." on a
+    // VPC Lattice listener's `Port`: the documented port folds for its
+    // protocol only (no registry schema is given here, so `Port` is judged
+    // as a setting rather than as create-only).
+    let t = "AWS::VpcLattice::Listener";
+    let live = |proto: &str, p: u16| json!({"Protocol": proto, "Port": p});
+    for (proto, p, tier) in [
+        ("HTTPS", 443, Tier::AtDefault),
+        ("HTTP", 80, Tier::AtDefault),
+        ("HTTPS", 80, Tier::Undeclared),
+        ("TLS_PASSTHROUGH", 443, Tier::Undeclared),
+    ] {
+        let fs = run_general(t, json!({ "Protocol": proto }), live(proto, p));
+        assert_eq!(tier_of(&fs, "Port"), Some(tier), "{proto} {p}: {fs:?}");
+    }
+}
+
+#[test]
 fn a_default_a_range_list_states_for_one_kind_follows_that_kind() {
     // "- gp3: `3,000` ( *default* ) `- 80,000` IOPS": `gp3` is one of the
     // API model's volume types (the registry schema lists none).
