@@ -572,9 +572,10 @@ def names_this(m, prop_name):
 
 def spells(words, prop_name):
     """True when `words` spell the property's name: "deployment controller"
-    -> DeploymentController; an upper-case abbreviation stands for the
-    words of its initials ("TTL value" -> TimeToLive... `Value`), and a
-    property that names a default (`DefaultTimeToLive`) may drop `Default`."""
+    -> DeploymentController. A trailing "value" may be left over, an
+    all-capital abbreviation stands for the words of its initials, and a
+    property that names a default may drop `Default`: "TTL value" spells
+    `DefaultTimeToLive`."""
     parts = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", prop_name)
     names = [parts]
     if len(parts) > 1 and parts[0] == "Default":
@@ -874,7 +875,7 @@ KIND_MUST_USE = re.compile(r"^(?P<who>[A-Za-z][A-Za-z-]*)\s+(?P<noun>[a-z][a-z ]
 KIND_DEFAULT = re.compile(r"^for\s+(?P<who>[A-Za-z0-9_-]+),\s+the\s+default(?:\s+value)?\s+is\s+" + VALUE + UNIT + TAIL, re.I)
 
 
-def kind_forced_values(doc, kind, enum, prop_name, noun, kinds):
+def kind_defaults(doc, kind, enum, prop_name, noun, kinds):
     """[({property: [value]}, value, sentence)] for the value one kind of
     the resource must hold or holds by default. `kinds` maps a top-level
     property to its enum; the kind must be a value of exactly one of them."""
@@ -1561,6 +1562,9 @@ def generate(spec, boto, snap):
             for q, n, pp in props
             if q == n
         }
+        # Top-level property -> its enum (the API model's where the schema
+        # states none): the kinds a "for <kind>" sentence may name.
+        sibling_enums = {n: e for n in top_props if isinstance(e := enums_of(n) or api_enum(boto, create, n), list)}
         for path, name, p in props:
             if not writable(doc, path):
                 continue
@@ -1622,10 +1626,9 @@ def generate(spec, boto, snap):
             elif "." not in path:
                 for when, v, quote in conditioned_defaults(text, kind, enum, name, top_props, enums_of):
                     add_default(t, path, v, "docs", quote, when=when)
-                kinds = {n: e for n in top_props if isinstance(e := enums_of(n) or api_enum(boto, create, n), list)}
-                for when, v, quote in kind_forced_values(text, kind, enum, name, type_noun(t), kinds):
+                for when, v, quote in kind_defaults(text, kind, enum, name, type_noun(t), sibling_enums):
                     add_default(t, path, v, "docs", quote, when=when)
-                for when, v, quote in kind_bullet_defaults(text, kind, enum, name, kinds):
+                for when, v, quote in kind_bullet_defaults(text, kind, enum, name, sibling_enums):
                     add_default(t, path, v, "docs", quote, when=when)
             if "." not in path:
                 cross.extend(value_bullet_defaults(text, name, enum, top_spec))
