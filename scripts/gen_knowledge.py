@@ -511,6 +511,12 @@ DEFAULT_GROUP = re.compile(
 DEFAULT_GROUP_NAME = "re:^default(?:[.:][A-Za-z0-9._:-]+)?$"
 
 
+def name_parts(name):
+    """The words of a CamelCase name, an acronym run kept whole:
+    `DBParameterGroupName` -> DB, Parameter, Group, Name."""
+    return re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)
+
+
 def names_default_group(noun, prop_name):
     """True when the words of "the default <noun>" and the property (less
     `Name`) end alike in at least two words: "DB parameter group" for
@@ -519,7 +525,7 @@ def names_default_group(noun, prop_name):
     if not prop_name.endswith("GroupName"):
         return False
     a = [w.lower() for w in noun.split()]
-    b = [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+", prop_name[: -len("Name")])]
+    b = [w.lower() for w in name_parts(prop_name[: -len("Name")])]
     n = 0
     while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
         n += 1
@@ -576,7 +582,7 @@ def spells(words, prop_name):
     all-capital abbreviation stands for the words of its initials, and a
     property that names a default may drop `Default`: "TTL value" spells
     `DefaultTimeToLive`."""
-    parts = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", prop_name)
+    parts = name_parts(prop_name)
     names = [parts]
     if len(parts) > 1 and parts[0] == "Default":
         names.append(parts[1:])
@@ -858,11 +864,9 @@ def bag_kind_defaults(doc, noun, kinds):
             words = [re.match(r"^(?P<w>[a-z]+)\s+%ss?$" % re.escape(noun), n, re.I) for n in names]
             if not value or not names or not all(words):
                 continue
-            for prop, enum in sorted(kinds.items()):
-                picked = [next((e for e in enum if isinstance(e, str) and e.lower() == w.group("w").lower()), None) for w in words]
-                if all(picked):
-                    out.append((m.group("key"), {prop: sorted(set(picked))}, value, sent))
-                    break
+            when = kind_condition([w.group("w") for w in words], None, kinds)
+            if when:
+                out.append((m.group("key"), when, value, sent))
     return out
 
 
@@ -873,55 +877,39 @@ KIND_MUST_USE = re.compile(r"^(?P<who>[A-Za-z][A-Za-z-]*)\s+(?P<noun>[a-z][a-z ]
 # "For HTTPS, the default is 443." on a listener's `Port`: the kind is a
 # value of a sibling's enum (`Protocol`).
 KIND_DEFAULT = re.compile(r"^for\s+(?P<who>[A-Za-z0-9_-]+),\s+the\s+default(?:\s+value)?\s+is\s+" + VALUE + UNIT + TAIL, re.I)
-
-
-def kind_defaults(doc, kind, enum, prop_name, noun, kinds):
-    """[({property: [value]}, value, sentence)] for the value one kind of
-    the resource must hold or holds by default. `kinds` maps a top-level
-    property to its enum; the kind must be a value of exactly one of them."""
-    out = []
-    for s in sentences(doc):
-        m = KIND_MUST_USE.match(s)
-        if m and m.group("noun").lower() != noun:
-            continue
-        m = m or KIND_DEFAULT.match(s)
-        if not m or not tail_ok(m):
-            continue
-        when = kind_condition(m.group("who"), prop_name, kinds)
-        v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc)
-        if when and v is not None:
-            out.append((when, v, s))
-    return out
-
-
-def kind_condition(who, prop_name, kinds):
-    """{property: [value]} for the one sibling whose enum holds `who` (in
-    any case), else None."""
-    owners = []
-    for p, e in sorted(kinds.items()):
-        hit = next((x for x in e if isinstance(x, str) and x.lower() == who.lower()), None)
-        if hit is not None and p != prop_name:
-            owners.append((p, hit))
-    return {owners[0][0]: [owners[0][1]]} if len(owners) == 1 else None
-
-
 # "- gp3: `3,000` ( *default* ) `- 80,000` IOPS" in a range list on `Iops`:
 # the default for one kind, the kind an enum value of a sibling
 # (`VolumeType`).
-KIND_BULLET_DEFAULT = re.compile(r"^[-*]\s*(?P<who>[A-Za-z0-9_-]+)\s*:\s*(?P<v>`[^`]+`)\s*\(\s*\*?default\*?\s*\)", re.I)
+KIND_BULLET_DEFAULT = re.compile(r"^[-*]\s*(?P<who>[A-Za-z0-9_-]+)\s*:\s*(?P<v>`[^`]+`)(?P<tail>)\s*\(\s*\*?default\*?\s*\)", re.I)
 
 
-def kind_bullet_defaults(doc, kind, enum, prop_name, kinds):
-    """[({property: [value]}, value, line)] for defaults a range list states
-    per kind of the resource."""
+def kind_defaults(doc, kind, enum, prop_name, noun, kinds):
+    """[({property: [value]}, value, quote)] for the value one kind of the
+    resource must hold or holds by default, stated in a sentence or in a
+    range list's line. `kinds` maps a top-level property to its enum; the
+    kind must be a value of exactly one of them."""
     out = []
-    for line in re.split(r"\n+", doc or ""):
-        m = KIND_BULLET_DEFAULT.match(line.strip())
-        when = m and kind_condition(m.group("who"), prop_name, kinds)
-        v = parse_value(m.group("v"), kind, enum, None, prop_name, doc) if when else None
+    found = [(s, KIND_MUST_USE.match(s) or KIND_DEFAULT.match(s)) for s in sentences(doc)]
+    found += [(ln.strip(), KIND_BULLET_DEFAULT.match(ln.strip())) for ln in re.split(r"\n+", doc or "")]
+    for quote, m in found:
+        if not m or not tail_ok(m) or (m.groupdict().get("noun") or noun).lower() != noun:
+            continue
+        when = kind_condition([m.group("who")], prop_name, kinds)
+        v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc) if when else None
         if v is not None:
-            out.append((when, v, line.strip()))
+            out.append((when, v, quote))
     return out
+
+
+def kind_condition(whos, prop_name, kinds):
+    """{property: [values]} for the one property (other than `prop_name`)
+    whose enum holds every kind named in `whos` (in any case), else None."""
+    owners = []
+    for p, e in sorted(kinds.items()):
+        hits = [next((x for x in e if isinstance(x, str) and x.lower() == w.lower()), None) for w in whos]
+        if p != prop_name and all(h is not None for h in hits):
+            owners.append({p: sorted(set(hits))})
+    return owners[0] if len(owners) == 1 else None
 
 
 # "By default, the `level` is set to `OFF`." in an object's documentation:
@@ -1627,8 +1615,6 @@ def generate(spec, boto, snap):
                 for when, v, quote in conditioned_defaults(text, kind, enum, name, top_props, enums_of):
                     add_default(t, path, v, "docs", quote, when=when)
                 for when, v, quote in kind_defaults(text, kind, enum, name, type_noun(t), sibling_enums):
-                    add_default(t, path, v, "docs", quote, when=when)
-                for when, v, quote in kind_bullet_defaults(text, kind, enum, name, sibling_enums):
                     add_default(t, path, v, "docs", quote, when=when)
             if "." not in path:
                 cross.extend(value_bullet_defaults(text, name, enum, top_spec))
