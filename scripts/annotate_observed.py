@@ -8,8 +8,8 @@ it: the values seen, on how many deploys and stacks, and why the value is a
 default rather than something deploy-specific. Entries the generator
 (core/data/generated/defaults.json) states with the same value (member by
 member for an object), or as chosen at create, are dropped: the general
-source covers them (except unset values: false, 0, "", [], {} are decided by
-observed entries only).
+source covers them (except unset values: null, false, "", [], {} are decided
+by observed entries only; a number, 0 included, is a setting).
 
     python3 scripts/annotate_observed.py [--corpus ../shared/corpus/cases]
 
