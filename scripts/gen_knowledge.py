@@ -433,6 +433,11 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelle
     # as a string.
     if kind == "string" and NUMBER.match(text) and (spelled is None or text in spelled):
         return text
+    # A numeric range ("200-399") for a string property whose documentation
+    # quotes that form as a value ("a range of values (for example,
+    # "200-299")").
+    if kind == "string" and re.match(r"^[0-9]+-[0-9]+$", text) and re.search(r"[\"`][0-9]+-[0-9]+[\"`]", doc or ""):
+        return text
     # "Default is NULL" states no value at all.
     if kind == "string" and re.match(r"^[A-Z][A-Z0-9_]+$", text) and text != "NULL":
         return text
@@ -844,6 +849,18 @@ def type_noun(cfn_type):
     return " ".join(w.lower() for w in re.findall(r"[A-Z][a-z0-9]*", cfn_type.split("::")[-1]))
 
 
+# "For new UDP/TCP_UDP target groups the default is `true`." in a key's
+# bullet: the kinds are enum values of a top-level property, before the
+# type's noun; "Otherwise, the default is `false`." after it states the
+# default for the rest of that enum.
+BAG_FOR_KINDS_DEFAULT = re.compile(
+    r"^for\s+(?:new\s+)?(?P<who>[A-Za-z0-9_]+(?:\s*(?:/|,|\bor\b|\band\b)\s*[A-Za-z0-9_]+)*)\s+(?P<noun>[a-z][a-z ]*?)s,?\s+the\s+default\s+is\s+"
+    + VALUE + TAIL,
+    re.I,
+)
+OTHERWISE_DEFAULT = re.compile(r"^otherwise,\s+the\s+default\s+is\s+" + VALUE + TAIL, re.I)
+
+
 def bag_kind_defaults(doc, noun, kinds):
     """[(key, {property: [value]}, default, quote)] for defaults a `{Key,
     Value}` list's bullets state per kind of resource. `kinds` maps a
@@ -854,20 +871,37 @@ def bag_kind_defaults(doc, noun, kinds):
         m = BAG_ITEM.match(line.strip())
         if not m:
             continue
+        stated = []
         for sent in sentences(m.group("rest")):
-            d = BAG_KIND_DEFAULT.match(sent)
-            if not d or not tail_ok(d):
+            d = BAG_KIND_DEFAULT.match(sent) or BAG_FOR_KINDS_DEFAULT.match(sent)
+            o = OTHERWISE_DEFAULT.match(sent)
+            value = quoted_text((d or o).group("v")) if (d or o) and tail_ok(d or o) else None
+            if value and o and len(stated) == 1:
+                # The rest of the one enum the sentence before named.
+                (prop, named), = stated[0].items()
+                rest = [x for x in kinds[prop] if isinstance(x, str) and x not in named]
+                if rest:
+                    out.append((m.group("key"), {prop: sorted(rest)}, value, sent))
                 continue
-            q = QUOTED.match(d.group("v"))
-            value = next((g for g in q.groups() if g is not None), None) if q else None
-            names = [w.strip() for w in re.split(r",|\band\b|\bor\b", d.group("who")) if w.strip()]
-            words = [re.match(r"^(?P<w>[a-z]+)\s+%ss?$" % re.escape(noun), n, re.I) for n in names]
-            if not value or not names or not all(words):
+            if not value or not d:
                 continue
-            when = kind_condition([w.group("w") for w in words], None, kinds)
+            if d.re is BAG_FOR_KINDS_DEFAULT:
+                names = [w for w in re.split(r"\s*(?:/|,|\bor\b|\band\b)\s*", d.group("who")) if w]
+                when = kind_condition(names, None, kinds) if d.group("noun").lower() == noun else None
+            else:
+                names = [w.strip() for w in re.split(r",|\band\b|\bor\b", d.group("who")) if w.strip()]
+                words = [re.match(r"^(?P<w>[a-z]+)\s+%ss?$" % re.escape(noun), n, re.I) for n in names]
+                when = kind_condition([w.group("w") for w in words], None, kinds) if names and all(words) else None
             if when:
+                stated.append(when)
                 out.append((m.group("key"), when, value, sent))
     return out
+
+
+def quoted_text(raw):
+    """The text inside a quoted value, or None for an unquoted one."""
+    q = QUOTED.match(raw)
+    return next((g for g in q.groups() if g is not None), None) if q else None
 
 
 # "Internal load balancers must use `ipv4`." on `IpAddressType`: the one
@@ -901,6 +935,65 @@ def kind_defaults(doc, kind, enum, prop_name, noun, kinds):
     return out
 
 
+# "For Application Load Balancers, the supported protocols are HTTP and
+# HTTPS." in `Protocol`'s documentation: a kind of the resource, named by
+# the values that property takes for it.
+KIND_DEFINED = re.compile(
+    r"^for\s+(?P<kind>[A-Za-z][A-Za-z ]+?),\s+the\s+supported\s+(?P<noun>[a-z]+?)s?\s+(?:is|are)\s+(?P<vals>[A-Za-z0-9_` ,]+?)\s*\.?$", re.I
+)
+# "For Network Load Balancers and Gateway Load Balancers, the default is
+# TCP." / "For Application Load Balancers, you can specify values between
+# 200 and 499, with the default value being 200.": a default for kinds that
+# another property's documentation defines (above).
+KIND_PHRASE_DEFAULT = re.compile(
+    r"^for\s+(?P<who>[A-Za-z][A-Za-z ,]+?),\s+(?:the\s+default(?:\s+value)?\s+is\s+|[^,]*,\s+with\s+the\s+default\s+value\s+being\s+)"
+    + VALUE + UNIT + TAIL,
+    re.I,
+)
+
+
+def defined_kinds(docs, kinds):
+    """{kind phrase (lower case): {property: [values]}} for the kinds a
+    top-level property's documentation defines by its values. `docs` maps a
+    top-level property to its documentation, `kinds` to its enum; every
+    value named must be in the enum, and a phrase two properties define
+    names no one condition."""
+    found = {}
+    for prop, text in sorted(docs.items()):
+        enum = kinds.get(prop)
+        for s in sentences(text) if enum else []:
+            m = KIND_DEFINED.match(s)
+            if not m or m.group("noun").lower() != prop.lower():
+                continue
+            vals = [v.strip().strip("`").strip() for v in re.split(r",|\band\b|\bor\b", m.group("vals"))]
+            vals = [v for v in vals if v]
+            if vals and all(v in enum for v in vals):
+                found.setdefault(m.group("kind").lower(), []).append({prop: sorted(set(vals))})
+    return {k: v[0] for k, v in found.items() if len(v) == 1}
+
+
+def phrase_kind_defaults(doc, kind, enum, prop_name, defined):
+    """[({property: [value]}, value, quote)] for defaults stated for kinds
+    of the resource that `defined` (from `defined_kinds`) names; every kind
+    of one sentence must be defined by the same other property."""
+    out = []
+    for s in sentences(doc):
+        m = KIND_PHRASE_DEFAULT.match(s)
+        if not m or not tail_ok(m):
+            continue
+        names = [n.strip().lower() for n in re.split(r",|\band\b|\bor\b", m.group("who")) if n.strip()]
+        conds = [defined.get(n) for n in names]
+        if not names or any(c is None for c in conds) or len({next(iter(c)) for c in conds}) != 1:
+            continue
+        prop = next(iter(conds[0]))
+        if prop == prop_name:
+            continue
+        v = parse_value(m.group("v"), kind, enum, m.groupdict().get("unit"), prop_name, doc)
+        if v is not None:
+            out.append(({prop: sorted({x for c in conds for x in c[prop]})}, v, s))
+    return out
+
+
 def kind_condition(whos, prop_name, kinds):
     """{property: [values]} for the one property (other than `prop_name`)
     whose enum holds every kind named in `whos` (in any case), else None."""
@@ -909,6 +1002,11 @@ def kind_condition(whos, prop_name, kinds):
         hits = [next((x for x in e if isinstance(x, str) and x.lower() == w.lower()), None) for w in whos]
         if p != prop_name and all(h is not None for h in hits):
             owners.append({p: sorted(set(hits))})
+    if len(owners) > 1:
+        # "UDP target groups" names the group's own `Protocol`, not its
+        # `HealthCheckProtocol`: the one name the others only qualify.
+        bare = [o for o in owners if all(next(iter(x)).endswith(next(iter(o))) for x in owners)]
+        owners = bare
     return owners[0] if len(owners) == 1 else None
 
 
@@ -1553,6 +1651,7 @@ def generate(spec, boto, snap):
         # Top-level property -> its enum (the API model's where the schema
         # states none): the kinds a "for <kind>" sentence may name.
         sibling_enums = {n: e for n in top_props if isinstance(e := enums_of(n) or api_enum(boto, create, n), list)}
+        defined = defined_kinds({n: v[2] for n, v in top_spec.items()}, sibling_enums)
         for path, name, p in props:
             if not writable(doc, path):
                 continue
@@ -1577,8 +1676,7 @@ def generate(spec, boto, snap):
                 for key, v in sorted(bag_defaults(text).items()):
                     add_default(t, "%s[%s]" % (path[: -len(".*.Key")], key), v, "docs", "%s" % (next(
                         (ln.strip() for ln in text.split("\n") if ln.strip().startswith("- `%s`" % key)), "")))
-                kinds = {n: e for n in top_props if isinstance(e := enums_of(n), list)}
-                for key, when, v, quote in bag_kind_defaults(text, type_noun(t), kinds):
+                for key, when, v, quote in bag_kind_defaults(text, type_noun(t), sibling_enums):
                     add_default(t, "%s[%s]" % (path[: -len(".*.Key")], key), v, "docs", quote, when=when)
                 continue
             # 1. The registry schema's own default annotation.
@@ -1615,6 +1713,9 @@ def generate(spec, boto, snap):
                 for when, v, quote in conditioned_defaults(text, kind, enum, name, top_props, enums_of):
                     add_default(t, path, v, "docs", quote, when=when)
                 for when, v, quote in kind_defaults(text, kind, enum, name, type_noun(t), sibling_enums):
+                    add_default(t, path, v, "docs", quote, when=when)
+            if not managed and "*" not in path:
+                for when, v, quote in phrase_kind_defaults(text, kind, enum, name, defined):
                     add_default(t, path, v, "docs", quote, when=when)
             if "." not in path:
                 cross.extend(value_bullet_defaults(text, name, enum, top_spec))

@@ -1271,6 +1271,78 @@ fn a_default_stated_for_one_protocol_follows_that_protocol() {
 }
 
 #[test]
+fn a_default_for_a_kind_another_property_defines_follows_that_kind() {
+    // `Protocol`'s documentation defines the kinds ("For Network Load
+    // Balancers, the supported protocols are TCP, TLS, UDP, ..."), and
+    // sibling properties state defaults per kind: "For Network Load
+    // Balancers and Gateway Load Balancers, the default is TCP." /
+    // "..., with the default value being 200-399." Port 8443 and the
+    // values below are ones no corpus case holds.
+    let t = "AWS::ElasticLoadBalancingV2::TargetGroup";
+    let tg = |proto: &str, check: &str, codes: &str| {
+        json!({"Protocol": proto, "Port": 8443, "HealthCheckProtocol": check,
+               "Matcher": {"HttpCode": codes}})
+    };
+    let folds = [
+        ("TLS", "TCP", "200-399"),
+        ("UDP", "TCP", "200-399"),
+        ("HTTP", "HTTP", "200"),
+    ];
+    for (proto, check, codes) in folds {
+        let fs = run_general(t, json!({ "Protocol": proto }), tg(proto, check, codes));
+        for p in ["HealthCheckProtocol", "Matcher"] {
+            assert_eq!(
+                tier_of(&fs, p),
+                Some(Tier::AtDefault),
+                "{proto} {p}: {fs:?}"
+            );
+        }
+    }
+    // Another kind's default, or a value no kind defaults to, surfaces.
+    let (at, un) = (Tier::AtDefault, Tier::Undeclared);
+    for (proto, check, codes, want) in [
+        ("TLS", "HTTP", "200", [un, un]),
+        ("HTTP", "TCP", "200-399", [un, un]),
+        ("HTTP", "HTTP", "200-299", [at, un]),
+    ] {
+        let fs = run_general(t, json!({ "Protocol": proto }), tg(proto, check, codes));
+        for (p, tier) in ["HealthCheckProtocol", "Matcher"].into_iter().zip(want) {
+            assert_eq!(
+                tier_of(&fs, p),
+                Some(tier),
+                "{proto} {check} {codes} {p}: {fs:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_default_stated_for_some_kinds_and_otherwise_for_the_rest_follows_each() {
+    // "For new UDP/TCP_UDP target groups the default is `true`. Otherwise,
+    // the default is `false`." in an attribute key's bullet.
+    let t = "AWS::ElasticLoadBalancingV2::TargetGroup";
+    let key = "deregistration_delay.connection_termination.enabled";
+    let path = format!("TargetGroupAttributes[{key}]");
+    for (proto, value, tier) in [
+        ("UDP", "true", Tier::AtDefault),
+        ("TCP_UDP", "true", Tier::AtDefault),
+        ("TCP", "false", Tier::AtDefault),
+        ("TLS", "false", Tier::AtDefault),
+        ("UDP", "false", Tier::Undeclared),
+        ("TCP", "true", Tier::Undeclared),
+    ] {
+        let live = json!({"Protocol": proto,
+            "TargetGroupAttributes": [{"Key": key, "Value": value}]});
+        let fs = run_general(t, json!({ "Protocol": proto }), live);
+        assert_eq!(tier_of(&fs, &path), Some(tier), "{proto} {value}: {fs:?}");
+    }
+    // With no protocol (a Lambda target group) no kind is known: reported.
+    let live = json!({"TargetGroupAttributes": [{"Key": key, "Value": "false"}]});
+    let fs = run_general(t, json!({}), live);
+    assert_eq!(tier_of(&fs, &path), Some(Tier::Undeclared), "{fs:?}");
+}
+
+#[test]
 fn a_default_a_range_list_states_for_one_kind_follows_that_kind() {
     // "- gp3: `3,000` ( *default* ) `- 80,000` IOPS": `gp3` is one of the
     // API model's volume types (the registry schema lists none).
