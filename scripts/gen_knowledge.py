@@ -658,6 +658,55 @@ def switch_default(s, kind, enum, prop_name):
     return None
 
 
+# "Specifies whether minor engine upgrades are applied automatically to the
+# DB instance ... By default, minor engine upgrades are applied
+# automatically." on a boolean: the "By default" clause restates what the
+# property switches (true), or denies it (false): "By default, deletion
+# protection isn't enabled."
+WHETHER = re.compile(r"\bwhether\s+(?P<x>[^.]+)", re.I)
+BY_DEFAULT_CLAUSE = re.compile(r"^by\s+default,?\s+(?P<y>[^.`]+?)\s*\.?$", re.I)
+DENIALS = {"not", "isn't", "aren't", "doesn't", "don't", "won't", "never", "no"}
+OPPOSITES = {"disabled": "enabled", "disable": "enable", "deactivated": "activated", "off": "on"}
+CLAUSE_FILLER = {"the", "a", "an", "is", "are", "be", "by", "to", "of", "on", "in", "and", "it", "it's"}
+# A name that denies what its "whether" clause says ("DisableExecuteApi-
+# Endpoint: Specifies whether clients can invoke your API ...").
+DENYING_NAME = re.compile(r"^(?:Disable|Disallow|No|Not|Skip|Omit|Exclude|Ignore|Deny|Prevent|Suppress|Block)[A-Z]")
+
+
+def word_stem(w):
+    """A word less its inflection: "upgrades", "upgraded" -> "upgrad"."""
+    w = w.lower()
+    for suf in ("ing", "ed", "es", "s"):
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            w = w[: -len(suf)]
+            break
+    return w.rstrip("e")
+
+
+def restated_switch(doc, prop_name):
+    """(value, sentence) when a boolean's "By default, ..." sentence says
+    again what its "whether ..." clause switches, or denies it, using only
+    that clause's words (and the name's); None when it says anything else,
+    names a condition, or the name itself denies the clause."""
+    w = WHETHER.search(doc or "")
+    if w is None or DENYING_NAME.match(prop_name):
+        return None
+    said = {word_stem(x) for x in re.findall(r"[A-Za-z0-9']+", w.group("x"))}
+    name = {word_stem(x) for x in name_parts(prop_name)}
+    for s in sentences(doc):
+        m = BY_DEFAULT_CLAUSE.match(s)
+        if not m or CONDITION_WORDS.search(m.group("y")):
+            continue
+        words = [x.lower() for x in re.findall(r"[A-Za-z0-9']+", m.group("y"))]
+        denied = [x for x in words if x in DENIALS]
+        flipped = [OPPOSITES[x] for x in words if x in OPPOSITES]
+        content = [word_stem(x) for x in [OPPOSITES.get(x, x) for x in words] if x not in DENIALS and x not in CLAUSE_FILLER]
+        if denied and flipped or not content or not set(content) <= said | name or not set(content) & name:
+            continue
+        return (not (denied or flipped), s)
+    return None
+
+
 def enum_words(v):
     """The lower-case words an enum value spells (`ByLogStream` -> by log
     stream, `AWS_OWNED_KEY` -> aws owned key)."""
@@ -1706,6 +1755,9 @@ def generate(spec, boto, snap):
             hit = enum_phrase_default(text, enum or spelled, name) if kind == "string" else None
             if hit:
                 add_default(t, path, hit[0], "docs", hit[1])
+            hit = restated_switch(text, name) if kind == "boolean" and not known(t, path) else None
+            if hit:
+                add_default(t, path, hit[0], "docs", hit[1])
             managed = managed_key_default(text, name) if kind == "string" else None
             if managed and not known(t, path):
                 add_default(t, path, None, "docs", managed[1], values=managed[0])
@@ -1761,6 +1813,8 @@ def generate(spec, boto, snap):
                     hit = stated_default(api_text, kind, enum, name, item_kind, spelled)
                     if not hit and kind == "string":
                         hit = enum_phrase_default(api_text, enum or spelled or api_enum(boto, create, path), name)
+                    if not hit and kind == "boolean":
+                        hit = restated_switch(api_text, name)
                     if hit:
                         add_default(t, path, hit[0], "api-model", hit[1])
                     managed = managed_key_default(api_text, name) if kind == "string" else None

@@ -1402,3 +1402,30 @@ fn a_version_documented_as_the_latest_at_create_is_chosen_then() {
         );
     }
 }
+
+#[test]
+fn a_by_default_clause_restating_the_switch_states_its_default() {
+    // "Specifies whether minor engine upgrades are applied automatically ...
+    // By default, minor engine upgrades are applied automatically." (true);
+    // "By default, split-tunnel on a VPN endpoint is disabled." (false).
+    let t = "AWS::RDS::DBCluster";
+    let fs = run_general(t, json!({}), json!({"AutoMinorVersionUpgrade": true}));
+    assert_eq!(
+        tier_of(&fs, "AutoMinorVersionUpgrade"),
+        Some(Tier::AtDefault),
+        "{fs:?}"
+    );
+    let fs = run_general(t, json!({}), json!({"AutoMinorVersionUpgrade": false}));
+    assert_eq!(
+        tier_of(&fs, "AutoMinorVersionUpgrade"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+    let t = "AWS::EC2::ClientVpnEndpoint";
+    let fs = run_general(t, json!({}), json!({"SplitTunnel": true}));
+    assert_eq!(
+        tier_of(&fs, "SplitTunnel"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+}
