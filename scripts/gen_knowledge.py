@@ -753,6 +753,17 @@ MANAGED_KEY_SENTENCE = re.compile(
 KEY_PROPERTY = re.compile(r"Kms|KeyId$|KeyArn$")
 
 
+# "If you don't provide a maintenance track name, the cluster is assigned
+# to the `current` track.": the subject spells the property, the noun after
+# the value is one of its words.
+ASSIGNED_DEFAULT = re.compile(
+    r"^if\s+you\s+(?:don't|do\s+not)\s+(?:provide|specify)\s+(?:a|an|the)\s+(?P<subj>[a-z][a-z ]*?),\s+the\s+[a-z][a-z ]*?\s+(?:is|are)\s+assigned\s+to\s+the\s+"
+    + VALUE
+    + r"\s+(?P<noun>[a-z]+)\s*\.?$",
+    re.I,
+)
+
+
 def managed_key_default(doc, prop_name):
     """(values, sentence) when the documentation names the AWS-managed key
     a key property defaults to."""
@@ -803,8 +814,18 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
             found.append((True, s))
             continue
         m = DEFAULT_NAMED.match(s)
-        if m and kind == "string" and prop_name == camel(m.group("noun").split()) + "Name":
+        # The noun, or its tail past a qualifier, is the name's subject:
+        # "the default event bus" (EventBusName), "the default schedule
+        # group" (a schedule's GroupName).
+        words = m.group("noun").split() if m else []
+        if m and kind == "string" and prop_name in {camel(words[i:]) + "Name" for i in range(len(words))}:
             found.append(("default", s))
+            continue
+        m = ASSIGNED_DEFAULT.match(s)
+        if m and spells(m.group("subj"), prop_name) and m.group("noun").lower() in m.group("subj").lower().split():
+            v = parse_value(m.group("v"), kind, enum, None, prop_name, doc, item_kind, spelled)
+            if v is not None:
+                found.append((v, s))
             continue
         m = DEFAULT_GROUP.match(s)
         if m and kind == "string" and names_default_group(m.group("noun"), prop_name):

@@ -584,6 +584,28 @@ fn documented_forms_fold_their_value_and_nothing_else() {
     let cases = [
         // "If you omit this, the default event bus is used."
         ("AWS::Events::Rule", "EventBusName", "default", "audit-bus"),
+        // "If you omit this, the default schedule group is used." (the
+        // name's subject past the qualifier).
+        (
+            "AWS::Scheduler::Schedule",
+            "GroupName",
+            "default",
+            "nightly-jobs",
+        ),
+        // "If you don't provide a maintenance track name, the cluster is
+        // assigned to the `current` track."
+        (
+            "AWS::Redshift::Cluster",
+            "MaintenanceTrackName",
+            "current",
+            "trailing",
+        ),
+        (
+            "AWS::RedshiftServerless::Workgroup",
+            "TrackName",
+            "current",
+            "trailing",
+        ),
         // "Enabled by default." on a string whose spelling only the API
         // model's options structure states (`Options.DnsSupport`).
         (
