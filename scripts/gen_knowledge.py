@@ -1666,21 +1666,22 @@ def shared_unordered(snap, types):
 # --------------------------------------------------------------------------
 
 
-def generate(spec, boto, snap):
-    defaults = {}
-    unordered = []
-    case_insensitive = []
-    readgap = []
-    equivalences = []
-    latest = []
-    key_aliases = []
-    keyed_sets = []
+class Mined:
+    """What the generator found: defaults (the first source to state one
+    for a type, path and condition wins: schema, then docs, then api-model)
+    and compare rules by kind."""
 
-    def add_default(t, path, value, source, quote, chosen=False, when=None, values=None):
+    RULES = ("caseInsensitive", "unorderedArrays", "readGapCollections", "equivalences", "latestSentinel", "keyAliases", "keyedSets")
+
+    def __init__(self):
+        self.defaults = {}
+        self.rules = {k: [] for k in self.RULES}
+
+    def add_default(self, t, path, value, source, quote, chosen=False, when=None, values=None):
         """Records a default (`values` when several spellings of it hold)."""
         key = (t, path, json.dumps(when, sort_keys=True))
-        if key in defaults or (when is None and any(k[:2] == (t, path) for k in defaults)):
-            return  # first source wins: schema, then docs, then api-model
+        if key in self.defaults or (when is None and self.known(t, path)):
+            return
         e = {"type": t, "path": path, "source": source}
         if chosen:
             e["chosenAtCreate"] = True
@@ -1689,262 +1690,361 @@ def generate(spec, boto, snap):
         if when:
             e["when"] = when
         e["quote"] = quote
-        defaults[key] = e
+        self.defaults[key] = e
 
-    def known(t, path):
-        return any(k[:2] == (t, path) for k in defaults)
+    def known(self, t, path):
+        """True when any default (of any condition) is recorded at `path`."""
+        return any(k[:2] == (t, path) for k in self.defaults)
 
-    borrowed = shared_unordered(snap, sorted(r["cloudFormationType"] for r in spec.resources))
-    for r in sorted(spec.resources, key=lambda r: r["cloudFormationType"]):
-        t = r["cloudFormationType"]
-        doc = snap.load(t)
-        if doc is None:
-            continue
-        props = []
-        spec.walk(r.get("properties") or {}, "", 0, props)
-        top_props = set((doc.get("properties") or {}).keys())
+    def rule(self, kind, entry):
+        """Records a compare rule of one kind (`unorderedArrays`, ...)."""
+        self.rules[kind].append(entry)
 
-        def enums_of(prop, doc=doc):
-            n = schema_node_at(doc, prop) or {}
-            return n.get("enum")
+    def result(self):
+        """(defaults, rules), each sorted for byte-stable output."""
+        out = sorted(self.defaults.values(), key=lambda e: (e["type"], e["path"], json.dumps(e.get("when"), sort_keys=True)))
+        order = {
+            "equivalences": lambda e: (e["type"], e["path"], e["rule"]),
+            "keyAliases": lambda e: (e["type"], e["parent"], e["declared"]),
+        }
+        rules = {k: sorted(v, key=order.get(k, lambda e: (e["type"], e["path"]))) for k, v in self.rules.items()}
+        return out, rules
 
-        create = boto.create_input(t)
-        read = boto.read_output(t)
-        cross = []
-        setter_ops = boto.setters(t)
+
+class TypeFacts:
+    """One resource type's inputs: its registry schema, its properties as
+    the service database walks them, its API operations, and the kinds its
+    top-level properties define."""
+
+    def __init__(self, spec, boto, r, doc):
+        self.spec, self.boto, self.doc = spec, boto, doc
+        self.t = r["cloudFormationType"]
+        self.props = []
+        spec.walk(r.get("properties") or {}, "", 0, self.props)
+        self.top_props = set((doc.get("properties") or {}).keys())
+        self.create = boto.create_input(self.t)
+        self.read = boto.read_output(self.t)
+        self.setter_ops = boto.setters(self.t)
+        self.noun = type_noun(self.t)
         # Top-level property -> (kind, enum, documentation).
-        top_spec = {
+        self.top_spec = {
             n: (kind_of(pp) or (schema_node_at(doc, n) or {}).get("type"), (schema_node_at(doc, n) or {}).get("enum"), pp.get("documentation") or "")
-            for q, n, pp in props
+            for q, n, pp in self.props
             if q == n
         }
         # Top-level property -> its enum (the API model's where the schema
         # states none): the kinds a "for <kind>" sentence may name.
-        sibling_enums = {n: e for n in top_props if isinstance(e := enums_of(n) or api_enum(boto, create, n), list)}
-        defined = defined_kinds({n: v[2] for n, v in top_spec.items()}, sibling_enums)
-        for path, name, p in props:
-            if not writable(doc, path):
+        self.sibling_enums = {
+            n: e for n in self.top_props if isinstance(e := self.enums_of(n) or api_enum(boto, self.create, n), list)
+        }
+        self.defined = defined_kinds({n: v[2] for n, v in self.top_spec.items()}, self.sibling_enums)
+        # Sibling defaults stated under one of a property's listed values.
+        self.cross = []
+
+    def enums_of(self, prop):
+        """The registry schema's enum of a property, if any."""
+        return (schema_node_at(self.doc, prop) or {}).get("enum")
+
+
+class PropFacts:
+    """One writable property: its path, name, service-database node and
+    the kind, enum and item kind its documentation's values must fit."""
+
+    def __init__(self, tf, path, name, p):
+        self.path, self.name, self.p = path, name, p
+        self.text = p.get("documentation") or ""
+        node = schema_node_at(tf.doc, path) or {}
+        self.kind = kind_of(p) or node.get("type")
+        self.enum = node.get("enum")
+        self.item_kind = None
+        if self.kind == "array":
+            items = resolve(tf.doc, node.get("items")) or {}
+            self.item_kind, self.enum = items.get("type"), items.get("enum")
+        # The API model's enum where the schema states none: a number
+        # stated for a string must be one of them (MediaLive `SubtitleRows`
+        # is `ROWS_24`, not the "24" its text names), and it spells an
+        # on/off switch (`enable` / `disable`).
+        self.spelled = api_enum(tf.boto, tf.create, path) if self.enum is None and self.kind == "string" else None
+        self.single = tf.spec.single_member(p)
+
+    def minable(self):
+        """False for an array of objects: its items are mined one by one."""
+        return self.kind != "array" or self.item_kind in ("string", "integer", "number", "boolean")
+
+
+def mine_bag_key(m, tf, pf):
+    """A `{Key, Value}` list's key: its documentation states the defaults
+    of the keys, not of the key itself."""
+    bag = pf.path[: -len(".*.Key")]
+    for key, v in sorted(bag_defaults(pf.text).items()):
+        line = next((ln.strip() for ln in pf.text.split("\n") if ln.strip().startswith("- `%s`" % key)), "")
+        m.add_default(tf.t, "%s[%s]" % (bag, key), v, "docs", line)
+    for key, when, v, quote in bag_kind_defaults(pf.text, tf.noun, tf.sibling_enums):
+        m.add_default(tf.t, "%s[%s]" % (bag, key), v, "docs", quote, when=when)
+
+
+def mine_schema_default(m, tf, pf):
+    """The registry schema's own default annotation."""
+    if "defaultValue" not in pf.p:
+        return
+    try:
+        v = json.loads(pf.p["defaultValue"])
+    except (TypeError, ValueError):
+        v = None
+    if v is not None:
+        m.add_default(tf.t, pf.path, v, "schema", "registry schema default: " + pf.p["defaultValue"])
+
+
+def single_member_default(m, tf, pf, text, source):
+    """A scalar default stated on a one-member block ("EphemeralStorage ...
+    The default value is 512") is its member's default."""
+    mname, mp = pf.single
+    mnode = schema_node_at(tf.doc, pf.path + "." + mname) or {}
+    hit = stated_default(text, kind_of(mp) or mnode.get("type"), mnode.get("enum"), pf.name)
+    if hit:
+        m.add_default(tf.t, pf.path + "." + mname, hit[0], source, hit[1])
+
+
+def mine_docs_defaults(m, tf, pf):
+    """The defaults the CloudFormation documentation states."""
+    t, path, name, text, kind, enum = tf.t, pf.path, pf.name, pf.text, pf.kind, pf.enum
+    if pf.single:
+        single_member_default(m, tf, pf, text, "docs")
+    for mname, v, quote in member_defaults(text, path, tf.props, tf.doc):
+        m.add_default(t, path + "." + mname, v, "docs", quote)
+    for hit in (
+        stated_default(text, kind, enum, name, pf.item_kind, pf.spelled),
+        enum_phrase_default(text, enum or pf.spelled, name) if kind == "string" else None,
+        restated_switch(text, name) if kind == "boolean" and not m.known(t, path) else None,
+    ):
+        if hit:
+            m.add_default(t, path, hit[0], "docs", hit[1])
+    managed = managed_key_default(text, name) if kind == "string" else None
+    if managed and not m.known(t, path):
+        m.add_default(t, path, None, "docs", managed[1], values=managed[0])
+    elif "." not in path:
+        for when, v, quote in conditioned_defaults(text, kind, enum, name, tf.top_props, tf.enums_of):
+            m.add_default(t, path, v, "docs", quote, when=when)
+        for when, v, quote in kind_defaults(text, kind, enum, name, tf.noun, tf.sibling_enums):
+            m.add_default(t, path, v, "docs", quote, when=when)
+    if not managed and "*" not in path:
+        for when, v, quote in phrase_kind_defaults(text, kind, enum, name, tf.defined):
+            m.add_default(t, path, v, "docs", quote, when=when)
+    if "." not in path:
+        tf.cross.extend(value_bullet_defaults(text, name, enum, tf.top_spec))
+    if not m.known(t, path) and "*" not in path:
+        mine_chosen_at_create(m, tf, pf)
+
+
+def mine_chosen_at_create(m, tf, pf):
+    """A value AWS picks itself ("AWS selects a window at random"), or the
+    newest version, from the documentation, else from the create
+    operation's own documentation of the member (RDS
+    PreferredBackupWindow)."""
+    s = chosen_sentence(pf.text) or latest_version_sentence(pf.text, pf.name)
+    if s:
+        m.add_default(tf.t, pf.path, None, "docs", s, chosen=True)
+        return
+    member = Botocore.member_at(tf.create, pf.path) if tf.create else None
+    if member is not None:
+        api_text = strip_html(member.get("documentation"))
+        s = chosen_sentence(api_text) or latest_version_sentence(api_text, pf.name)
+        if s:
+            m.add_default(tf.t, pf.path, None, "api-model", s, chosen=True)
+
+
+def mine_docs_rules(m, tf, pf):
+    """Compare rules the documentation states: case-insensitive
+    identifiers, an epoch-hour floor, a `LATEST` sentinel, an unordered
+    array, a keyed set of prefixed names."""
+    t, path, kind, text = tf.t, pf.path, pf.kind, pf.text
+
+    def first(rx):
+        return next((x for x in sentences(text) if rx.search(x)), None)
+
+    if kind == "string" and "*" not in path.split(".")[-1:]:
+        s = lowercase_sentence(text)
+        if s:
+            m.rule("caseInsensitive", {"type": t, "path": path, "source": "docs", "reason": s})
+    s = first(HOUR_FLOOR) if kind in ("number", "integer") else None
+    if s:
+        m.rule("equivalences", {"type": t, "path": path, "rule": "epochHourFloor", "source": "docs", "reason": s})
+    s = first(LATEST_SENTINEL) if kind == "string" and path.split(".")[-1].endswith("Version") else None
+    if s:
+        m.rule("latestSentinel", {"type": t, "path": path, "source": "docs", "reason": s})
+    s = first(ORDER_FREE) if kind == "array" else None
+    if s and writable(tf.doc, path):
+        m.rule("unorderedArrays", {"type": t, "path": path, "source": "docs", "reason": s})
+    if kind == "string" and path.endswith(".*.Name"):
+        hit = next((x for x in PREFIXED_NAME.finditer(text) if "`" + x.group("name") + "`" in text), None)
+        if hit:
+            why = hit.group(0).strip("`") + ": " + next(x for x in sentences(text) if hit.group(0) in x)
+            m.rule(
+                "keyedSets",
+                {"type": t, "path": path[: -len(".*.Name")], "keys": ["Name"], "idPrefix": hit.group("prefix"),
+                 "splitUndeclared": True, "source": "docs", "reason": why},
+            )
+
+
+def mine_create_member(m, tf, pf):
+    """The create operation's documentation of the same member."""
+    t, path, name, kind, enum = tf.t, pf.path, pf.name, pf.kind, pf.enum
+    member = Botocore.member_at(tf.create, path) if tf.create else None
+    if member is None:
+        return
+    api_text = strip_html(member.get("documentation"))
+    hit = stated_default(api_text, kind, enum, name, pf.item_kind, pf.spelled)
+    if not hit and kind == "string":
+        hit = enum_phrase_default(api_text, enum or pf.spelled or api_enum(tf.boto, tf.create, path), name)
+    if not hit and kind == "boolean":
+        hit = restated_switch(api_text, name)
+    if hit:
+        m.add_default(t, path, hit[0], "api-model", hit[1])
+    managed = managed_key_default(api_text, name) if kind == "string" else None
+    if managed and not m.known(t, path):
+        m.add_default(t, path, None, "api-model", managed[1], values=managed[0])
+    if pf.single and not m.known(t, path + "." + pf.single[0]):
+        # "If no deployment controller is specified, the default value of
+        # `ECS` is used." for `DeploymentController.Type`.
+        single_member_default(m, tf, pf, api_text, "api-model")
+
+
+def mine_read_member(m, tf, pf):
+    """The same member as the read operation's answer documents it."""
+    member = Botocore.member_at(tf.read, pf.path) if tf.read else None
+    if member is not None:
+        hit = stated_default(strip_html(member.get("documentation")), pf.kind, pf.enum, pf.name, pf.item_kind, pf.spelled)
+        if hit:
+            m.add_default(tf.t, pf.path, hit[0], "api-model", hit[1])
+
+
+def mine_setter_members(m, tf, pf):
+    """The same member in another operation that writes the type
+    (`<Verb>...<Name>...`) or this property's own block
+    (`<Verb><Property>`), when every such operation that documents a
+    default states the same one."""
+    hits = []
+    for op_name, model, shape, prop in tf.setter_ops:
+        segs = pf.path.split(".")
+        if prop is not None:
+            if segs[0] != prop or len(segs) < 2:
                 continue
-            node = schema_node_at(doc, path) or {}
-            kind = kind_of(p) or node.get("type")
-            enum = node.get("enum")
-            item_kind = None
-            if kind == "array":
-                items = resolve(doc, node.get("items")) or {}
-                item_kind, enum = items.get("type"), items.get("enum")
-                if item_kind not in ("string", "integer", "number", "boolean"):
-                    continue
-            # The API model's enum where the schema states none: a number
-            # stated for a string must be one of them (MediaLive
-            # `SubtitleRows` is `ROWS_24`, not the "24" its text names), and
-            # it spells an on/off switch (`enable` / `disable`).
-            spelled = api_enum(boto, create, path) if enum is None and kind == "string" else None
-            if path.endswith(".*.Key") and any(pp == path[: -len("Key")] + "Value" for pp, _, _ in props):
-                # A `{Key, Value}` list's key: its documentation states the
-                # defaults of the keys (below), not of the key itself.
-                text = p.get("documentation") or ""
-                for key, v in sorted(bag_defaults(text).items()):
-                    add_default(t, "%s[%s]" % (path[: -len(".*.Key")], key), v, "docs", "%s" % (next(
-                        (ln.strip() for ln in text.split("\n") if ln.strip().startswith("- `%s`" % key)), "")))
-                for key, when, v, quote in bag_kind_defaults(text, type_noun(t), sibling_enums):
-                    add_default(t, "%s[%s]" % (path[: -len(".*.Key")], key), v, "docs", quote, when=when)
-                continue
-            # 1. The registry schema's own default annotation.
-            if "defaultValue" in p:
-                try:
-                    v = json.loads(p["defaultValue"])
-                except (TypeError, ValueError):
-                    v = None
-                if v is not None:
-                    add_default(t, path, v, "schema", "registry schema default: " + p["defaultValue"])
-            text = p.get("documentation") or ""
-            # 2. The CloudFormation documentation.
-            single = spec.single_member(p)
-            if single:
-                # A scalar default stated on a one-member block ("EphemeralStorage
-                # ... The default value is 512") is its member's default.
-                mname, mp = single
-                mnode = schema_node_at(doc, path + "." + mname) or {}
-                hit = stated_default(text, kind_of(mp) or mnode.get("type"), mnode.get("enum"), name)
-                if hit:
-                    add_default(t, path + "." + mname, hit[0], "docs", hit[1])
-            for mname, v, quote in member_defaults(text, path, props, doc):
-                add_default(t, path + "." + mname, v, "docs", quote)
-            hit = stated_default(text, kind, enum, name, item_kind, spelled)
-            if hit:
-                add_default(t, path, hit[0], "docs", hit[1])
-            hit = enum_phrase_default(text, enum or spelled, name) if kind == "string" else None
-            if hit:
-                add_default(t, path, hit[0], "docs", hit[1])
-            hit = restated_switch(text, name) if kind == "boolean" and not known(t, path) else None
-            if hit:
-                add_default(t, path, hit[0], "docs", hit[1])
-            managed = managed_key_default(text, name) if kind == "string" else None
-            if managed and not known(t, path):
-                add_default(t, path, None, "docs", managed[1], values=managed[0])
-            elif "." not in path:
-                for when, v, quote in conditioned_defaults(text, kind, enum, name, top_props, enums_of):
-                    add_default(t, path, v, "docs", quote, when=when)
-                for when, v, quote in kind_defaults(text, kind, enum, name, type_noun(t), sibling_enums):
-                    add_default(t, path, v, "docs", quote, when=when)
-            if not managed and "*" not in path:
-                for when, v, quote in phrase_kind_defaults(text, kind, enum, name, defined):
-                    add_default(t, path, v, "docs", quote, when=when)
-            if "." not in path:
-                cross.extend(value_bullet_defaults(text, name, enum, top_spec))
-            if not known(t, path) and "*" not in path:
-                s = chosen_sentence(text) or latest_version_sentence(text, name)
-                if s:
-                    add_default(t, path, None, "docs", s, chosen=True)
-                elif create and Botocore.member_at(create, path) is not None:
-                    # The same sentence in the create operation's own
-                    # documentation of the member (RDS PreferredBackupWindow).
-                    api_text = strip_html(Botocore.member_at(create, path).get("documentation"))
-                    s = chosen_sentence(api_text) or latest_version_sentence(api_text, name)
-                    if s:
-                        add_default(t, path, None, "api-model", s, chosen=True)
-            if kind == "string" and "*" not in path.split(".")[-1:]:
-                s = lowercase_sentence(text)
-                if s:
-                    case_insensitive.append({"type": t, "path": path, "source": "docs", "reason": s})
-            if kind == "number" or kind == "integer":
-                s = next((x for x in sentences(text) if HOUR_FLOOR.search(x)), None)
-                if s:
-                    equivalences.append({"type": t, "path": path, "rule": "epochHourFloor", "source": "docs", "reason": s})
-            if kind == "string" and path.split(".")[-1].endswith("Version"):
-                s = next((x for x in sentences(text) if LATEST_SENTINEL.search(x)), None)
-                if s:
-                    latest.append({"type": t, "path": path, "source": "docs", "reason": s})
-            if kind == "array":
-                s = next((x for x in sentences(text) if ORDER_FREE.search(x)), None)
-                if s and writable(doc, path):
-                    unordered.append({"type": t, "path": path, "source": "docs", "reason": s})
-            if kind == "string" and path.endswith(".*.Name"):
-                m = next((m for m in PREFIXED_NAME.finditer(text) if "`" + m.group("name") + "`" in text), None)
-                if m:
-                    keyed_sets.append(
-                        {"type": t, "path": path[: -len(".*.Name")], "keys": ["Name"], "idPrefix": m.group("prefix"),
-                         "splitUndeclared": True, "source": "docs", "reason": m.group(0).strip("`") + ": " + next(x for x in sentences(text) if m.group(0) in x)}
-                    )
-            # 3. The service API model's documentation of the same member.
-            if create and not known(t, path):
-                member = Botocore.member_at(create, path)
-                if member is not None:
-                    api_text = strip_html(member.get("documentation"))
-                    hit = stated_default(api_text, kind, enum, name, item_kind, spelled)
-                    if not hit and kind == "string":
-                        hit = enum_phrase_default(api_text, enum or spelled or api_enum(boto, create, path), name)
-                    if not hit and kind == "boolean":
-                        hit = restated_switch(api_text, name)
-                    if hit:
-                        add_default(t, path, hit[0], "api-model", hit[1])
-                    managed = managed_key_default(api_text, name) if kind == "string" else None
-                    if managed and not known(t, path):
-                        add_default(t, path, None, "api-model", managed[1], values=managed[0])
-                    if single and not known(t, path + "." + single[0]):
-                        # The same one-member block rule ("If no deployment
-                        # controller is specified, the default value of `ECS`
-                        # is used." for `DeploymentController.Type`).
-                        mname, mp = single
-                        mnode = schema_node_at(doc, path + "." + mname) or {}
-                        hit = stated_default(api_text, kind_of(mp) or mnode.get("type"), mnode.get("enum"), name)
-                        if hit:
-                            add_default(t, path + "." + mname, hit[0], "api-model", hit[1])
-            # 4. The same member as the read operation's answer documents it.
-            if read and not known(t, path):
-                member = Botocore.member_at(read, path)
-                if member is not None:
-                    hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind, spelled)
-                    if hit:
-                        add_default(t, path, hit[0], "api-model", hit[1])
-            # 5. The same member in another operation that writes the
-            # type (`<Verb>...<Name>...`) or this property's own block
-            # (`<Verb><Property>`), when every such operation that
-            # documents a default states the same one.
-            if not known(t, path):
-                hits = []
-                for op_name, model, shape, prop in setter_ops:
-                    segs = path.split(".")
-                    if prop is not None:
-                        if segs[0] != prop or len(segs) < 2:
-                            continue
-                        segs = segs[1:]
-                    member = None
-                    for seg in segs:
-                        member, shape = Botocore.member(model, shape, seg)
-                        if member is None:
-                            break
-                    if member is None:
-                        continue
-                    hit = stated_default(strip_html(member.get("documentation")), kind, enum, name, item_kind, spelled)
-                    if hit:
-                        hits.append((op_name, hit))
-                if len({json.dumps(h[0], sort_keys=True) for _, h in hits}) == 1:
-                    op_name, hit = hits[0]
-                    add_default(t, path, hit[0], "api-model", "%s: %s" % (op_name, hit[1]))
-        # Sibling defaults stated under a listed value, unless the sibling
-        # has an unconditioned default of its own.
-        for sib, when, v, quote in cross:
-            if not any(k[:2] == (t, sib) and k[2] == "null" for k in defaults):
-                add_default(t, sib, v, "docs", quote, when=when)
-        # Deprecated API members stored under their current name.
-        objects = sorted({path.rsplit(".", 1)[0] for path, _, _ in props if "." in path})
-        for parent in [""] + objects:
-            node = schema_node_at(doc, parent) if parent else doc
-            names = set(((node or {}).get("properties") or {}).keys())
-            for old, new in sorted(Botocore.deprecated_aliases(boto.shape_at(create, parent)).items()):
-                cfn = {n.lower(): n for n in names}
-                if old.lower() in cfn and new.lower() in cfn:
-                    key_aliases.append(
-                        {"type": t, "parent": parent, "declared": cfn[old.lower()], "live": cfn[new.lower()], "source": "api-model",
-                         "reason": "API model: %s is deprecated and documented word for word as %s" % (old, new)}
-                    )
-        # Write-only collections: never returned, so absence is a read gap.
-        for w in doc.get("writeOnlyProperties") or []:
-            prop = w.replace("/properties/", "", 1)
-            if "/" in prop:
-                continue
-            node = schema_node_at(doc, prop) or {}
-            if node.get("type") in ("object", "array") or "properties" in node or "items" in node:
-                readgap.append(
-                    {"type": t, "path": prop, "source": "schema", "reason": "registry schema: writeOnlyProperties (never returned by a read)"}
+            segs = segs[1:]
+        member = None
+        for seg in segs:
+            member, shape = Botocore.member(model, shape, seg)
+            if member is None:
+                break
+        if member is None:
+            continue
+        hit = stated_default(strip_html(member.get("documentation")), pf.kind, pf.enum, pf.name, pf.item_kind, pf.spelled)
+        if hit:
+            hits.append((op_name, hit))
+    if len({json.dumps(h[0], sort_keys=True) for _, h in hits}) == 1:
+        op_name, hit = hits[0]
+        m.add_default(tf.t, pf.path, hit[0], "api-model", "%s: %s" % (op_name, hit[1]))
+
+
+def mine_property(m, tf, path, name, p):
+    """Every source, in order, for one writable property."""
+    pf = PropFacts(tf, path, name, p)
+    if not pf.minable():
+        return
+    if path.endswith(".*.Key") and any(pp == path[: -len("Key")] + "Value" for pp, _, _ in tf.props):
+        mine_bag_key(m, tf, pf)
+        return
+    mine_schema_default(m, tf, pf)
+    mine_docs_defaults(m, tf, pf)
+    mine_docs_rules(m, tf, pf)
+    for step in (mine_create_member, mine_read_member, mine_setter_members):
+        if not m.known(tf.t, path):
+            step(m, tf, pf)
+
+
+def mine_cross_defaults(m, tf):
+    """Sibling defaults stated under a listed value, unless the sibling has
+    an unconditioned default of its own."""
+    for sib, when, v, quote in tf.cross:
+        if not any(k[:2] == (tf.t, sib) and k[2] == "null" for k in m.defaults):
+            m.add_default(tf.t, sib, v, "docs", quote, when=when)
+
+
+def mine_key_aliases(m, tf):
+    """Deprecated API members stored under their current name."""
+    objects = sorted({path.rsplit(".", 1)[0] for path, _, _ in tf.props if "." in path})
+    for parent in [""] + objects:
+        node = schema_node_at(tf.doc, parent) if parent else tf.doc
+        cfn = {n.lower(): n for n in ((node or {}).get("properties") or {})}
+        for old, new in sorted(Botocore.deprecated_aliases(tf.boto.shape_at(tf.create, parent)).items()):
+            if old.lower() in cfn and new.lower() in cfn:
+                m.rule(
+                    "keyAliases",
+                    {"type": tf.t, "parent": parent, "declared": cfn[old.lower()], "live": cfn[new.lower()], "source": "api-model",
+                     "reason": "API model: %s is deprecated and documented word for word as %s" % (old, new)},
                 )
-        # Schema-declared unordered arrays (insertionOrder: false).
-        nodes = []
-        for k, v in sorted((doc.get("properties") or {}).items()):
-            schema_walk(doc, v, k, 0, nodes)
-        for path, node in nodes:
-            if typed_or_free(doc, node) and writable(doc, path):
-                equivalences.append(
-                    {"type": t, "path": path, "rule": "caseInsensitiveKeys", "source": "schema",
-                     "reason": "registry schema: named properties or a free-form map (anyOf), so a declared key may spell a named property in another case"}
+
+
+def mine_write_only(m, tf):
+    """Write-only collections: never returned, so absence is a read gap."""
+    for w in tf.doc.get("writeOnlyProperties") or []:
+        prop = w.replace("/properties/", "", 1)
+        if "/" in prop:
+            continue
+        node = schema_node_at(tf.doc, prop) or {}
+        if node.get("type") in ("object", "array") or "properties" in node or "items" in node:
+            m.rule(
+                "readGapCollections",
+                {"type": tf.t, "path": prop, "source": "schema", "reason": "registry schema: writeOnlyProperties (never returned by a read)"},
+            )
+
+
+def mine_schema_rules(m, tf, borrowed):
+    """Compare rules the registry schema states: free-form maps whose keys
+    may spell a named property in another case, arrays marked unordered,
+    and arrays the same API shape marks unordered in a sibling type."""
+    t, doc = tf.t, tf.doc
+    nodes = []
+    for k, v in sorted((doc.get("properties") or {}).items()):
+        schema_walk(doc, v, k, 0, nodes)
+    for path, node in nodes:
+        if typed_or_free(doc, node) and writable(doc, path):
+            m.rule(
+                "equivalences",
+                {"type": t, "path": path, "rule": "caseInsensitiveKeys", "source": "schema",
+                 "reason": "registry schema: named properties or a free-form map (anyOf), so a declared key may spell a named property in another case"},
+            )
+        if node.get("insertionOrder") is False and writable(doc, path):
+            m.rule("unorderedArrays", {"type": t, "path": path, "source": "schema", "reason": "registry schema: insertionOrder false"})
+    def_of = {id(v): k for k, v in (doc.get("definitions") or {}).items()}
+    for path, node in nodes:
+        name = def_of.get(id(node))
+        for prop in sorted((node.get("properties") or {}) if name else []):
+            other = borrowed.get((t, name, prop))
+            if other and writable(doc, path + "." + prop):
+                m.rule(
+                    "unorderedArrays",
+                    {"type": t, "path": path + "." + prop, "source": "schema",
+                     "reason": "registry schema: insertionOrder false on the identical definition %s of %s" % (name, other)},
                 )
-            if node.get("insertionOrder") is False and writable(doc, path):
-                unordered.append(
-                    {"type": t, "path": path, "source": "schema", "reason": "registry schema: insertionOrder false"}
-                )
-        # An array the same API shape marks unordered in a sibling type.
-        def_of = {id(v): k for k, v in (doc.get("definitions") or {}).items()}
-        for path, node in nodes:
-            name = def_of.get(id(node))
-            for prop in sorted((node.get("properties") or {}) if name else []):
-                other = borrowed.get((t, name, prop))
-                if other and writable(doc, path + "." + prop):
-                    unordered.append(
-                        {"type": t, "path": path + "." + prop, "source": "schema",
-                         "reason": "registry schema: insertionOrder false on the identical definition %s of %s" % (name, other)}
-                    )
-    out_defaults = sorted(defaults.values(), key=lambda e: (e["type"], e["path"], json.dumps(e.get("when"), sort_keys=True)))
-    rules = {
-        "caseInsensitive": sorted(case_insensitive, key=lambda e: (e["type"], e["path"])),
-        "unorderedArrays": sorted(unordered, key=lambda e: (e["type"], e["path"])),
-        "readGapCollections": sorted(readgap, key=lambda e: (e["type"], e["path"])),
-        "equivalences": sorted(equivalences, key=lambda e: (e["type"], e["path"], e["rule"])),
-        "latestSentinel": sorted(latest, key=lambda e: (e["type"], e["path"])),
-        "keyAliases": sorted(key_aliases, key=lambda e: (e["type"], e["parent"], e["declared"])),
-        "keyedSets": sorted(keyed_sets, key=lambda e: (e["type"], e["path"])),
-    }
-    return out_defaults, rules
+
+
+def generate(spec, boto, snap):
+    """(defaults, rules) mined from every type the bundled snapshot holds."""
+    m = Mined()
+    borrowed = shared_unordered(snap, sorted(r["cloudFormationType"] for r in spec.resources))
+    for r in sorted(spec.resources, key=lambda r: r["cloudFormationType"]):
+        doc = snap.load(r["cloudFormationType"])
+        if doc is None:
+            continue
+        tf = TypeFacts(spec, boto, r, doc)
+        for path, name, p in tf.props:
+            if writable(doc, path):
+                mine_property(m, tf, path, name, p)
+        mine_cross_defaults(m, tf)
+        mine_key_aliases(m, tf)
+        mine_write_only(m, tf)
+        mine_schema_rules(m, tf, borrowed)
+    return m.result()
 
 
 def coverage(snap, defaults, root):
