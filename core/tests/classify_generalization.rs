@@ -1430,24 +1430,40 @@ fn a_by_default_clause_restating_the_switch_states_its_default() {
     // "Specifies whether minor engine upgrades are applied automatically ...
     // By default, minor engine upgrades are applied automatically." (true);
     // "By default, split-tunnel on a VPN endpoint is disabled." (false).
-    let t = "AWS::RDS::DBCluster";
-    let fs = run_general(t, json!({}), json!({"AutoMinorVersionUpgrade": true}));
-    assert_eq!(
-        tier_of(&fs, "AutoMinorVersionUpgrade"),
-        Some(Tier::AtDefault),
-        "{fs:?}"
-    );
-    let fs = run_general(t, json!({}), json!({"AutoMinorVersionUpgrade": false}));
-    assert_eq!(
-        tier_of(&fs, "AutoMinorVersionUpgrade"),
-        Some(Tier::Undeclared),
-        "{fs:?}"
-    );
-    let t = "AWS::EC2::ClientVpnEndpoint";
-    let fs = run_general(t, json!({}), json!({"SplitTunnel": true}));
-    assert_eq!(
-        tier_of(&fs, "SplitTunnel"),
-        Some(Tier::Undeclared),
-        "{fs:?}"
-    );
+    // (type, property, live value, tier)
+    for (t, prop, v, tier) in [
+        (
+            "AWS::RDS::DBCluster",
+            "AutoMinorVersionUpgrade",
+            true,
+            Tier::AtDefault,
+        ),
+        (
+            "AWS::RDS::DBInstance",
+            "AutoMinorVersionUpgrade",
+            true,
+            Tier::AtDefault,
+        ),
+        (
+            "AWS::RDS::DBCluster",
+            "AutoMinorVersionUpgrade",
+            false,
+            Tier::Undeclared,
+        ),
+        (
+            "AWS::RDS::DBCluster",
+            "EnableHttpEndpoint",
+            true,
+            Tier::Undeclared,
+        ),
+        (
+            "AWS::EC2::ClientVpnEndpoint",
+            "SplitTunnel",
+            true,
+            Tier::Undeclared,
+        ),
+    ] {
+        let fs = run_general(t, json!({}), json!({ prop: v }));
+        assert_eq!(tier_of(&fs, prop), Some(tier), "{t} {prop}={v}: {fs:?}");
+    }
 }
