@@ -539,10 +539,14 @@ def names_default_group(noun, prop_name):
 
 # "- **COGNITO_DEFAULT** - When Amazon Cognito emails your users, ... When
 # you use the default option, ...": the item names itself the default option
-# (the value in bold instead of backticks).
+# (the value in bold or bare digits instead of backticks). "- `OPEN_APP` –
+# ... This is the default action.", "- `NONE` : ... This is the default if
+# `namespaceType` is not specified." (the property itself unset), "- 0 -
+# Creates a DB shard group without a standby ... This is the default value."
 ITEM_DEFAULT_LINE = re.compile(
-    r"^(?:[-*]\s*)?(?:`(?P<v>[^`]+)`|\*\*(?P<b>[A-Za-z0-9_.:-]+)\*\*)\s*[-–:]\s+[^`]*?"
-    r"\b(?:this\s+is\s+the\s+default(?:\s+(?:value|option|setting|mode))?\s*\.|when\s+you\s+use\s+the\s+default\s+option\b)",
+    r"^(?:[-*]\s*)?(?:`(?P<v>[^`]+)`|\*\*(?P<b>[A-Za-z0-9_.:-]+)\*\*|(?P<n>[0-9]+))\s*[-–:]\s+.*?"
+    r"\b(?:this\s+is\s+the\s+default(?:\s+(?:value|option|setting|mode|action|behaviou?r|policy|method))?"
+    r"(?:\s+if\s+`?(?P<own>[A-Za-z]+)`?\s+is\s+not\s+specified)?\s*\.|when\s+you\s+use\s+the\s+default\s+option\b)",
     re.I,
 )
 # "Enabled by default." / "This option is disabled by default and there are
@@ -783,8 +787,9 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     found = []
     for line in re.split(r"\n+", doc or ""):
         m = ITEM_DEFAULT_LINE.match(line.strip())
-        if m:
-            v = parse_value("`" + (m.group("v") or m.group("b")) + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
+        if m and (m.group("own") or prop_name).lower() == prop_name.lower():
+            raw = m.group("n") if m.group("n") is not None else "`" + (m.group("v") or m.group("b")) + "`"
+            v = parse_value(raw, kind, enum, None, prop_name, doc, item_kind, spelled)
             if v is not None:
                 found.append((v, line.strip()))
     for s in sentences(doc):

@@ -682,6 +682,22 @@ fn documented_forms_fold_their_value_and_nothing_else() {
     assert_eq!(tier_of(&fs, "DefaultTimeToLive"), Some(Tier::AtDefault));
     let fs = run_general(t, json!({}), json!({"DefaultTimeToLive": 86400}));
     assert_eq!(tier_of(&fs, "DefaultTimeToLive"), Some(Tier::Undeclared));
+    // "- 0 - Creates a DB shard group without a standby DB data access
+    // shard. This is the default value." (an item led by bare digits).
+    let t = "AWS::RDS::DBShardGroup";
+    let fs = run_general(t, json!({}), json!({"ComputeRedundancy": 0}));
+    assert_eq!(tier_of(&fs, "ComputeRedundancy"), Some(Tier::AtDefault));
+    let fs = run_general(t, json!({}), json!({"ComputeRedundancy": 2}));
+    assert_eq!(tier_of(&fs, "ComputeRedundancy"), Some(Tier::Undeclared));
+    // "- `NONE` : ... This is the default if `packaging` is not
+    // specified." inside a block: the block folds whole only at its
+    // documented values.
+    let t = "AWS::CodeBuild::ReportGroup";
+    let dest = |p: &str| json!({"ExportConfig": {"S3Destination": {"Packaging": p}}});
+    let fs = run_general(t, json!({}), dest("NONE"));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(t, json!({}), dest("ZIP"));
+    assert!(!drift(&fs).is_empty(), "{fs:?}");
     // "The only valid value is HTTP" on a property that is in use (Cloud
     // Map's Type) is not a default: DNS_HTTP and HTTP both surface.
     for v in ["DNS_HTTP", "HTTP"] {
