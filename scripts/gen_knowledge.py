@@ -51,12 +51,14 @@ UNIT = r"(?:\s+(?P<unit>[A-Za-z]+))?"
 # What may follow the value: nothing, a parenthetical, "or <the same in other
 # units>", or ", but ..." - never a condition.
 # ", which sends requests to targets using HTTP/1.1" only explains the value.
-TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not))\s+(?:provided|specified))?)\s*\.?$"
+TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not)\s+(?:provided|specified)|omitted))?)\s*\.?$"
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
     # "The default setting is `false` ." (CodeBuild PrivilegedMode).
     r"^(?:the\s+)?default(?:\s+value|\s+setting)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
-    r"^(?:this\s+(?:property|parameter|value|setting)\s+)?defaults?\s+to\s+",
+    # "Defaults to 0 if not specified." / "If not specified, defaults to
+    # ENTITY_TYPE." / "It defaults to 10."
+    r"^(?:if\s+(?:not\s+(?:specified|provided)|omitted),\s+)?(?:(?:this\s+(?:property|parameter|value|setting)|it)\s+)?defaults?\s+to\s+",
     # "By default this is set to false." (SMS Voice DeletionProtectionEnabled).
     r"^by\s+default,?\s+(?:this(?:\s+(?:value|property|parameter|setting))?\s+is\s+(?:set\s+to\s+)?|the\s+value\s+is\s+)",
     r"^if\s+no\s+value\s+is\s+provided,\s+(?:the\s+value|it)\s+will\s+default\s+to\s+",
@@ -447,7 +449,7 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelle
 # Tails that only restate the default: "(i.e., backups are disabled for
 # this cluster)", "by default", "if no value is provided".
 RESTATING_TAIL = re.compile(
-    r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|,?\s*if\s+(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not))\s+(?:provided|specified))\s*$", re.I
+    r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|,?\s*if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not)\s+(?:provided|specified)|omitted))\s*$", re.I
 )
 
 
@@ -864,7 +866,32 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     # Two different stated defaults = a conditioned default: skip.
     if len(values) != 1:
         return None
+    # A value the documentation's own list of valid values leaves out is a
+    # slip of the text ("Valid values are `auto` (case-sensitive),
+    # `'epochsecs'`, ... It defaults to 10."), not a default.
+    listed = valid_values(doc)
+    if kind == "string" and listed and isinstance(found[0][0], str) and found[0][0].lower() not in listed:
+        return None
     return found[0]
+
+
+# "Valid values are `auto` (case-sensitive), `'timeformat_string'` , or
+# `'epochsecs'`."
+VALID_VALUES = re.compile(
+    r"\bvalid\s+values\s+(?:are|include)\s*:?\s*"
+    r"(?P<list>`[^`]+`(?:[ \t]*(?:\([^)\n]*\))?[ \t]*(?:,|\bor\b|\band\b)[ \t]*(?:(?:or|and)[ \t]+)?`[^`]+`)+)",
+    re.I,
+)
+
+
+def valid_values(doc):
+    """The quoted values an inline "Valid values are ..." list of two or
+    more holds, in lower case (quotes inside the backticks stripped), or
+    None."""
+    m = VALID_VALUES.search(doc or "")
+    if not m:
+        return None
+    return {v.strip("'\"").lower() for v in re.findall(r"`([^`]+)`", m.group("list"))}
 
 
 BAG_ITEM = re.compile(r"^[-*]\s*`(?P<key>[a-z0-9_.]+)`\s*-\s*(?P<rest>.*)$")

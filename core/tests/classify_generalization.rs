@@ -698,6 +698,22 @@ fn documented_forms_fold_their_value_and_nothing_else() {
     assert!(drift(&fs).is_empty(), "{fs:?}");
     let fs = run_general(t, json!({}), dest("ZIP"));
     assert!(!drift(&fs).is_empty(), "{fs:?}");
+    // "Defaults to 0 if not specified." (the property itself unset).
+    let t = "AWS::AutoScaling::WarmPool";
+    let fs = run_general(t, json!({}), json!({"MinSize": 0}));
+    assert_eq!(tier_of(&fs, "MinSize"), Some(Tier::AtDefault));
+    let fs = run_general(t, json!({}), json!({"MinSize": 2}));
+    assert_eq!(tier_of(&fs, "MinSize"), Some(Tier::Undeclared));
+    // "Valid values are `auto` (case-sensitive), `'timeformat_string'` ...
+    // It defaults to 10." on DMS `TimeFormat`: a value the text's own list
+    // leaves out is a slip, not a default.
+    let t = "AWS::DMS::Endpoint";
+    let fs = run_general(
+        t,
+        json!({}),
+        json!({"RedshiftSettings": {"TimeFormat": "10"}}),
+    );
+    assert!(!drift(&fs).is_empty(), "{fs:?}");
     // "The only valid value is HTTP" on a property that is in use (Cloud
     // Map's Type) is not a default: DNS_HTTP and HTTP both surface.
     for v in ["DNS_HTTP", "HTTP"] {
