@@ -1120,12 +1120,13 @@ MEMBER_DEFAULT = re.compile(r"^by\s+default,?\s+the\s+`(?P<m>[A-Za-z0-9_]+)`\s+i
 def member_defaults(text, path, props, doc):
     """[(member, value, sentence)] for defaults an object's documentation
     states for one of its members by name."""
+    found = [m for m in map(MEMBER_DEFAULT.match, sentences(text)) if m]
+    if not found:
+        return []
     members = {pp[len(path) + 1 :]: p for pp, _, p in props if pp.startswith(path + ".") and "." not in pp[len(path) + 1 :]}
     out = []
-    for sent in sentences(text):
-        m = MEMBER_DEFAULT.match(sent)
-        if not m:
-            continue
+    for m in found:
+        sent = m.string
         name = next((k for k in members if k.lower() == m.group("m").lower()), None)
         if name is None:
             continue
@@ -1707,6 +1708,7 @@ class Mined:
 
     def __init__(self):
         self.defaults = {}
+        self.paths = set()
         self.rules = {k: [] for k in self.RULES}
 
     def add_default(self, t, path, value, source, quote, chosen=False, when=None, values=None):
@@ -1723,10 +1725,15 @@ class Mined:
             e["when"] = when
         e["quote"] = quote
         self.defaults[key] = e
+        self.paths.add((t, path))
 
     def known(self, t, path):
         """True when any default (of any condition) is recorded at `path`."""
-        return any(k[:2] == (t, path) for k in self.defaults)
+        return (t, path) in self.paths
+
+    def unconditioned(self, t, path):
+        """True when a default without a condition is recorded at `path`."""
+        return (t, path, "null") in self.defaults
 
     def rule(self, kind, entry):
         """Records a compare rule of one kind (`unorderedArrays`, ...)."""
@@ -1997,7 +2004,7 @@ def mine_cross_defaults(m, tf):
     """Sibling defaults stated under a listed value, unless the sibling has
     an unconditioned default of its own."""
     for sib, when, v, quote in tf.cross:
-        if not any(k[:2] == (tf.t, sib) and k[2] == "null" for k in m.defaults):
+        if not m.unconditioned(tf.t, sib):
             m.add_default(tf.t, sib, v, "docs", quote, when=when)
 
 
