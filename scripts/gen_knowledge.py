@@ -55,7 +55,9 @@ TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
     # "The default setting is `false` ." (CodeBuild PrivilegedMode).
-    r"^(?:the\s+)?default(?:\s+value|\s+setting)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
+    # "If the parameter is not specified, the default state is `enabled`."
+    r"^(?:if\s+the\s+(?:field|property|parameter)\s+(?:is\s+not|isn't)\s+specified,\s+)?"
+    r"(?:the\s+)?default(?:\s+value|\s+setting|\s+state)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
     # "Defaults to 0 if not specified." / "If not specified, defaults to
     # ENTITY_TYPE." / "It defaults to 10."
     r"^(?:if\s+(?:not\s+(?:specified|provided)|omitted),\s+)?(?:(?:this\s+(?:property|parameter|value|setting)|it)\s+)?defaults?\s+to\s+",

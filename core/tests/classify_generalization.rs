@@ -704,6 +704,11 @@ fn documented_forms_fold_their_value_and_nothing_else() {
     assert_eq!(tier_of(&fs, "MinSize"), Some(Tier::AtDefault));
     let fs = run_general(t, json!({}), json!({"MinSize": 2}));
     assert_eq!(tier_of(&fs, "MinSize"), Some(Tier::Undeclared));
+    // "If the parameter is not specified, the default state is `enabled`."
+    let t = "AWS::AutoScaling::LaunchConfiguration";
+    let meta = |v: &str| json!({"MetadataOptions": {"HttpEndpoint": v}});
+    assert!(drift(&run_general(t, json!({}), meta("enabled"))).is_empty());
+    assert!(!drift(&run_general(t, json!({}), meta("disabled"))).is_empty());
     // "Valid values are `auto` (case-sensitive), `'timeformat_string'` ...
     // It defaults to 10." on DMS `TimeFormat`: a value the text's own list
     // leaves out is a slip, not a default.
