@@ -1098,6 +1098,41 @@ def phrase_kind_defaults(doc, kind, enum, prop_name, defined):
     return out
 
 
+# "The default for `gp3` volumes is 3,000 IOPS." on an EBS block's `Iops`:
+# the kind a value of a sibling member's enum (`VolumeType`).
+KIND_NOUN_DEFAULT = re.compile(
+    r"^the\s+default\s+for\s+`(?P<who>[A-Za-z0-9_-]+)`\s+[a-z]+s\s+is\s+(?:`(?P<q>[^`]+)`|" + NUM + r")", re.I
+)
+
+
+def member_kind_defaults(doc, kind, enum, prop_name, member_enums):
+    """[({"./<sibling>": [value]}, value, quote)] for a nested property's
+    default stated for one kind, the kind a value of exactly one sibling
+    member's enum ("For HTTP, the default is 80." on a target group
+    config's `Port`, beside its `Protocol`). `member_enums()` gives the
+    siblings' enums; it is asked only when a sentence has the form."""
+    found = []
+    for s in sentences(doc):
+        m = KIND_DEFAULT.match(s)
+        if m and tail_ok(m):
+            found.append((s, m.group("who"), m.group("v"), m.groupdict().get("unit")))
+            continue
+        m = KIND_NOUN_DEFAULT.match(s.strip())
+        if m:
+            rest = re.match(r"^\s*(?P<unit>[A-Za-z/]+)?\s*\.?$", s.strip()[m.end():])
+            if rest:
+                found.append((s, m.group("who"), "`%s`" % m.group("q") if m.group("q") else m.group(0).split()[-1], None))
+    out = []
+    kinds = member_enums() if found else {}
+    for quote, who, raw, unit in found:
+        when = kind_condition([who], prop_name, kinds)
+        v = parse_value(raw, kind, enum, unit, prop_name, doc) if when else None
+        if v is not None:
+            (sib, vals), = when.items()
+            out.append(({"./" + sib: vals}, v, quote))
+    return out
+
+
 def kind_condition(whos, prop_name, kinds):
     """{property: [values]} for the one property (other than `prop_name`)
     whose enum holds every kind named in `whos` (in any case), else None."""
@@ -1786,6 +1821,18 @@ class TypeFacts:
         """The registry schema's enum of a property, if any."""
         return (schema_node_at(self.doc, prop) or {}).get("enum")
 
+    def member_enums(self, path):
+        """{member: enum} for the members beside a nested property that have
+        one (the schema's, else the API model's)."""
+        parent = path.rsplit(".", 1)[0]
+        out = {}
+        for pp, name, _ in self.props:
+            if pp.rsplit(".", 1)[0] == parent and "." in pp and pp != path:
+                e = self.enums_of(pp) or api_enum(self.boto, self.create, pp)
+                if isinstance(e, list):
+                    out[name] = e
+        return out
+
 
 class PropFacts:
     """One writable property: its path, name, service-database node and
@@ -1870,6 +1917,9 @@ def mine_docs_defaults(m, tf, pf):
             m.add_default(t, path, v, "docs", quote, when=when)
     if not managed and "*" not in path:
         for when, v, quote in phrase_kind_defaults(text, kind, enum, name, tf.defined):
+            m.add_default(t, path, v, "docs", quote, when=when)
+    if not managed and "." in path:
+        for when, v, quote in member_kind_defaults(text, kind, enum, name, lambda: tf.member_enums(path)):
             m.add_default(t, path, v, "docs", quote, when=when)
     if "." not in path:
         tf.cross.extend(value_bullet_defaults(text, name, enum, tf.top_spec))

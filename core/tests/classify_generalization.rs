@@ -1402,6 +1402,56 @@ fn a_default_stated_for_some_kinds_and_otherwise_for_the_rest_follows_each() {
 }
 
 #[test]
+fn a_default_for_one_kind_of_a_nested_block_follows_its_own_sibling() {
+    // "The default for `gp3` volumes is 3,000 IOPS." on an instance's block
+    // device `Ebs.Iops`: the kind is the same block's `VolumeType`, judged
+    // per mapping, never another mapping's or the instance's.
+    let t = "AWS::EC2::Instance";
+    let ebs = |kind: &str, iops: u64| json!({"VolumeType": kind, "Iops": iops});
+    let live = json!({"BlockDeviceMappings": [
+        {"DeviceName": "/dev/xvda", "Ebs": ebs("gp3", 3000)},
+        {"DeviceName": "/dev/sdf", "Ebs": ebs("io2", 3000)},
+        {"DeviceName": "/dev/sdg", "Ebs": ebs("gp3", 6000)}]});
+    let declared = json!({"BlockDeviceMappings": [
+        {"DeviceName": "/dev/xvda", "Ebs": {"VolumeType": "gp3"}},
+        {"DeviceName": "/dev/sdf", "Ebs": {"VolumeType": "io2"}},
+        {"DeviceName": "/dev/sdg", "Ebs": {"VolumeType": "gp3"}}]});
+    let fs = run_general(t, declared, live);
+    let iops: Vec<(Tier, String)> = fs
+        .iter()
+        .filter(|f| f.path.ends_with("Ebs.Iops"))
+        .map(|f| (f.tier, f.path.clone()))
+        .collect();
+    let want = [
+        (
+            Tier::AtDefault,
+            "BlockDeviceMappings.0.Ebs.Iops".to_string(),
+        ),
+        (
+            Tier::Undeclared,
+            "BlockDeviceMappings.1.Ebs.Iops".to_string(),
+        ),
+        (
+            Tier::Undeclared,
+            "BlockDeviceMappings.2.Ebs.Iops".to_string(),
+        ),
+    ];
+    assert_eq!(iops, want);
+    // "For HTTPS, the default is 443." on a VPC Lattice target group's
+    // `Config.Port`, beside `Config.Protocol`.
+    let t = "AWS::VpcLattice::TargetGroup";
+    let cfg = |proto: &str, port: u16| json!({"Config": {"Protocol": proto, "Port": port}});
+    let fs = run_general(
+        t,
+        json!({"Config": {"Protocol": "HTTPS"}}),
+        cfg("HTTPS", 443),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(t, json!({"Config": {"Protocol": "HTTP"}}), cfg("HTTP", 443));
+    assert!(!drift(&fs).is_empty(), "{fs:?}");
+}
+
+#[test]
 fn a_default_a_range_list_states_for_one_kind_follows_that_kind() {
     // "- gp3: `3,000` ( *default* ) `- 80,000` IOPS": `gp3` is one of the
     // API model's volume types (the registry schema lists none).

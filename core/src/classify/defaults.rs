@@ -169,24 +169,68 @@ pub(crate) fn matches_default(v: &Value, d: &Value) -> bool {
     }
 }
 
-/// True when every `when` condition holds: the value at the condition's
-/// path (declared, else live) equals one of the alternatives, or is absent
-/// and `null` is listed.
+/// True when every `when` condition holds for the value at `path`: the value
+/// the condition names (declared, else live) equals one of the
+/// alternatives, or is absent and `null` is listed.
 pub(crate) fn when_holds(
     scope: &Scope<'_>,
     live: &Map<String, Value>,
+    path: &Path,
     when: &std::collections::HashMap<String, Vec<Value>>,
 ) -> bool {
     when.iter().all(|(at, alternatives)| {
-        let got = when_value(scope, &scope.declared, at)
-            .or_else(|| when_value(scope, live, at))
-            .filter(|g| !g.is_null());
+        let got = condition_value(scope, live, path, at).filter(|g| !g.is_null());
         alternatives.iter().any(|want| match (got, want) {
             (None, Value::Null) => true,
             (Some(g), w) if !w.is_null() => matches_default(g, w),
             _ => false,
         })
     })
+}
+
+/// The value a condition names for the value at `path`: `./Member` is a
+/// member of the object that holds that value (an EBS mapping's
+/// `VolumeType` beside its `Iops`); anything else is read by [`when_value`].
+/// Declared first, then live.
+fn condition_value<'a>(
+    scope: &'a Scope<'_>,
+    live: &'a Map<String, Value>,
+    path: &Path,
+    at: &str,
+) -> Option<&'a Value> {
+    let Some(member) = at.strip_prefix("./") else {
+        return when_value(scope, &scope.declared, at).or_else(|| when_value(scope, live, at));
+    };
+    let mut parent = path.clone();
+    parent.pop();
+    [&scope.declared, live]
+        .into_iter()
+        .find_map(|root| value_at(scope, root, &parent)?.get(member))
+}
+
+/// The value at a concrete path (`[id]` segments found through the keyed
+/// rule that names them), or None when any step is missing.
+fn value_at<'v>(scope: &Scope<'_>, root: &'v Map<String, Value>, path: &Path) -> Option<&'v Value> {
+    use crate::normalize::path::Seg;
+    let mut walked = Path::root();
+    let mut cur: Option<&'v Value> = None;
+    for seg in path.segs() {
+        cur = match (seg, cur) {
+            (Seg::Key(k), None) => root.get(k),
+            (Seg::Key(k), Some(v)) => v.get(k),
+            (Seg::Index(i), Some(v)) => v.as_array()?.get(*i),
+            (Seg::Id(id), Some(v)) => {
+                let keyed = super::keyed::keyed_rule(scope, &walked)?;
+                v.as_array()?
+                    .iter()
+                    .find(|e| keyed.id(e).as_deref() == Some(id.as_str()))
+            }
+            _ => None,
+        };
+        cur?;
+        walked.push(seg.clone());
+    }
+    cur
 }
 
 /// The value a `when` condition names: a top-level property, or a path
@@ -379,7 +423,7 @@ fn applies(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path, kd: &Known
             .entry
             .when
             .as_ref()
-            .is_none_or(|w| when_holds(scope, live, w))
+            .is_none_or(|w| when_holds(scope, live, path, w))
 }
 
 /// The known default an unset (trivially empty) value contradicts: every

@@ -34,7 +34,7 @@ pub(crate) fn is_generated(
             || g.rule
                 .when
                 .as_ref()
-                .is_some_and(|w| !when_holds(scope, live, w))
+                .is_some_and(|w| !when_holds(scope, live, path, w))
         {
             continue;
         }

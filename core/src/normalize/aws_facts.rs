@@ -143,8 +143,10 @@ pub struct KnownDefaultEntry {
     /// a later change surfaces as drift.
     #[serde(default, rename = "chosenAtCreate")]
     pub chosen_at_create: bool,
-    /// Only when each named top-level property (declared, else live) has
-    /// one of the listed values; a `null` alternative means "absent".
+    /// Only when each named property (declared, else live) has one of the
+    /// listed values; a `null` alternative means "absent". A name is a
+    /// top-level property or a path into one; `./Member` is a member of the
+    /// object that holds the value judged.
     #[serde(default)]
     pub when: Option<HashMap<String, Vec<Value>>>,
     /// The default is whatever the resource holds at this other path
