@@ -677,38 +677,21 @@ fn documented_forms_fold_their_value_and_nothing_else() {
     }
     // "By default, the TTL value for a table is 0, which means data does not
     // expire." on `DefaultTimeToLive`: the abbreviation spells the name.
-    let t = "AWS::Cassandra::Table";
-    let fs = run_general(t, json!({}), json!({"DefaultTimeToLive": 0}));
-    assert_eq!(tier_of(&fs, "DefaultTimeToLive"), Some(Tier::AtDefault));
-    let fs = run_general(t, json!({}), json!({"DefaultTimeToLive": 86400}));
-    assert_eq!(tier_of(&fs, "DefaultTimeToLive"), Some(Tier::Undeclared));
-    // "- 0 - Creates a DB shard group without a standby DB data access
-    // shard. This is the default value." (an item led by bare digits).
-    let t = "AWS::RDS::DBShardGroup";
-    let fs = run_general(t, json!({}), json!({"ComputeRedundancy": 0}));
-    assert_eq!(tier_of(&fs, "ComputeRedundancy"), Some(Tier::AtDefault));
-    let fs = run_general(t, json!({}), json!({"ComputeRedundancy": 2}));
-    assert_eq!(tier_of(&fs, "ComputeRedundancy"), Some(Tier::Undeclared));
-    // "- `NONE` : ... This is the default if `packaging` is not
-    // specified." inside a block: the block folds whole only at its
-    // documented values.
-    let t = "AWS::CodeBuild::ReportGroup";
-    let dest = |p: &str| json!({"ExportConfig": {"S3Destination": {"Packaging": p}}});
-    let fs = run_general(t, json!({}), dest("NONE"));
-    assert!(drift(&fs).is_empty(), "{fs:?}");
-    let fs = run_general(t, json!({}), dest("ZIP"));
-    assert!(!drift(&fs).is_empty(), "{fs:?}");
-    // "Defaults to 0 if not specified." (the property itself unset).
-    let t = "AWS::AutoScaling::WarmPool";
-    let fs = run_general(t, json!({}), json!({"MinSize": 0}));
-    assert_eq!(tier_of(&fs, "MinSize"), Some(Tier::AtDefault));
-    let fs = run_general(t, json!({}), json!({"MinSize": 2}));
-    assert_eq!(tier_of(&fs, "MinSize"), Some(Tier::Undeclared));
-    // "If the parameter is not specified, the default state is `enabled`."
-    let t = "AWS::AutoScaling::LaunchConfiguration";
-    let meta = |v: &str| json!({"MetadataOptions": {"HttpEndpoint": v}});
-    assert!(drift(&run_general(t, json!({}), meta("enabled"))).is_empty());
-    assert!(!drift(&run_general(t, json!({}), meta("disabled"))).is_empty());
+    // Numbers: "By default, the TTL value for a table is 0, which means
+    // data does not expire." (the abbreviation spells `DefaultTimeToLive`);
+    // "- 0 - Creates a DB shard group without a standby ... This is the
+    // default value." (an item led by bare digits); "Defaults to 0 if not
+    // specified." (the property itself unset).
+    for (t, prop, documented, other) in [
+        ("AWS::Cassandra::Table", "DefaultTimeToLive", 0, 86400),
+        ("AWS::RDS::DBShardGroup", "ComputeRedundancy", 0, 2),
+        ("AWS::AutoScaling::WarmPool", "MinSize", 0, 2),
+    ] {
+        let fs = run_general(t, json!({}), json!({ prop: documented }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{t} {prop}");
+        let fs = run_general(t, json!({}), json!({ prop: other }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::Undeclared), "{t} {prop}");
+    }
     // "Valid values are `auto` (case-sensitive), `'timeformat_string'` ...
     // It defaults to 10." on DMS `TimeFormat`: a value the text's own list
     // leaves out is a slip, not a default.
@@ -760,6 +743,24 @@ fn nested_documented_forms_fold_their_value_and_nothing_else() {
             "AuthSource",
             json!("admin"),
             json!("orders"),
+        ),
+        // "- `NONE` : ... This is the default if `packaging` is not
+        // specified."
+        (
+            "AWS::CodeBuild::ReportGroup",
+            "ExportConfig",
+            "S3Destination.Packaging",
+            json!("NONE"),
+            json!("ZIP"),
+        ),
+        // "If the parameter is not specified, the default state is
+        // `enabled`."
+        (
+            "AWS::AutoScaling::LaunchConfiguration",
+            "MetadataOptions",
+            "HttpEndpoint",
+            json!("enabled"),
+            json!("disabled"),
         ),
     ];
     for (t, top, below, documented, other) in cases {
