@@ -1101,7 +1101,7 @@ def phrase_kind_defaults(doc, kind, enum, prop_name, defined):
 # "The default for `gp3` volumes is 3,000 IOPS." on an EBS block's `Iops`:
 # the kind a value of a sibling member's enum (`VolumeType`).
 KIND_NOUN_DEFAULT = re.compile(
-    r"^the\s+default\s+for\s+`(?P<who>[A-Za-z0-9_-]+)`\s+[a-z]+s\s+is\s+(?:`(?P<q>[^`]+)`|" + NUM + r")", re.I
+    r"^the\s+default\s+for\s+`(?P<who>[A-Za-z0-9_-]+)`\s+[a-z]+s\s+is\s+(?:`(?P<q>[^`]+)`|(?P<n>" + NUM + r"))", re.I
 )
 
 
@@ -1121,7 +1121,7 @@ def member_kind_defaults(doc, kind, enum, prop_name, member_enums):
         if m:
             rest = re.match(r"^\s*(?P<unit>[A-Za-z/]+)?\s*\.?$", s.strip()[m.end():])
             if rest:
-                found.append((s, m.group("who"), "`%s`" % m.group("q") if m.group("q") else m.group(0).split()[-1], None))
+                found.append((s, m.group("who"), "`%s`" % m.group("q") if m.group("q") else m.group("n"), None))
     out = []
     kinds = member_enums() if found else {}
     for quote, who, raw, unit in found:

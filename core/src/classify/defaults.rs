@@ -205,12 +205,18 @@ fn condition_value<'a>(
     parent.pop();
     [&scope.declared, live]
         .into_iter()
-        .find_map(|root| value_at(scope, root, &parent)?.get(member))
+        .find_map(|root| value_at(scope, root, &parent, false)?.get(member))
 }
 
 /// The value at a concrete path (`[id]` segments found through the keyed
-/// rule that names them), or None when any step is missing.
-fn value_at<'v>(scope: &Scope<'_>, root: &'v Map<String, Value>, path: &Path) -> Option<&'v Value> {
+/// rule that names them; with `bag_values`, an attribute bag's element
+/// yields its value), or None when any step is missing.
+fn value_at<'v>(
+    scope: &Scope<'_>,
+    root: &'v Map<String, Value>,
+    path: &Path,
+    bag_values: bool,
+) -> Option<&'v Value> {
     use crate::normalize::path::Seg;
     let mut walked = Path::root();
     let mut cur: Option<&'v Value> = None;
@@ -221,9 +227,15 @@ fn value_at<'v>(scope: &Scope<'_>, root: &'v Map<String, Value>, path: &Path) ->
             (Seg::Index(i), Some(v)) => v.as_array()?.get(*i),
             (Seg::Id(id), Some(v)) => {
                 let keyed = super::keyed::keyed_rule(scope, &walked)?;
-                v.as_array()?
+                let elem = v
+                    .as_array()?
                     .iter()
-                    .find(|e| keyed.id(e).as_deref() == Some(id.as_str()))
+                    .find(|e| keyed.id(e).as_deref() == Some(id.as_str()))?;
+                Some(if bag_values && keyed.is_bag() {
+                    keyed.value(elem)
+                } else {
+                    elem
+                })
             }
             _ => None,
         };
@@ -237,41 +249,7 @@ fn value_at<'v>(scope: &Scope<'_>, root: &'v Map<String, Value>, path: &Path) ->
 /// into it where `.Key` steps into an object and `[id]` picks the element
 /// of a keyed-set array with that identity (a bag yields its value).
 fn when_value<'v>(scope: &Scope<'_>, root: &'v Map<String, Value>, at: &str) -> Option<&'v Value> {
-    if !at.contains(['.', '[']) {
-        return root.get(at);
-    }
-    let mut path = Path::root();
-    let mut cur: Option<&'v Value> = None;
-    let mut rest = at;
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix('[') {
-            let end = after.find(']')?;
-            let id = &after[..end];
-            rest = &after[end + 1..];
-            let keyed = super::keyed::keyed_rule(scope, &path)?;
-            let elem = cur?
-                .as_array()?
-                .iter()
-                .find(|e| keyed.id(e).as_deref() == Some(id))?;
-            cur = Some(if keyed.is_bag() {
-                keyed.value(elem)
-            } else {
-                elem
-            });
-            path.push(crate::normalize::path::Seg::Id(id.to_string()));
-        } else {
-            let rest_trim = rest.strip_prefix('.').unwrap_or(rest);
-            let end = rest_trim.find(['.', '[']).unwrap_or(rest_trim.len());
-            let key = &rest_trim[..end];
-            rest = &rest_trim[end..];
-            cur = Some(match cur {
-                None => root.get(key)?,
-                Some(v) => v.get(key)?,
-            });
-            path.push_key(key);
-        }
-    }
-    cur
+    value_at(scope, root, &Path::parse_rendered(at), true)
 }
 
 /// A `sameAs` default: the value equals the one at the other path, or is
