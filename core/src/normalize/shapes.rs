@@ -143,11 +143,16 @@ pub fn identity_value(e: &Value, keys: &[&str]) -> Option<String> {
 /// The fields that key both object arrays as sets: one name or key field
 /// (see [`shape_identity`]), else a pair of them (`Namespace` counts) whose
 /// combination is unique within each array (`Namespace` + `OptionName`).
+/// A name beside a `Namespace` is only unique within it, so such elements
+/// are always keyed by the pair: the identity does not change when another
+/// namespace adds an option of the same name.
 pub fn shape_identity_keys<'v>(declared: &'v [Value], live: &[Value]) -> Option<Vec<&'v str>> {
-    if let Some(k) = shape_identity(declared, live) {
-        return Some(vec![k]);
-    }
     let first = declared.first()?.as_object()?;
+    if !first.contains_key("Namespace") {
+        if let Some(k) = shape_identity(declared, live) {
+            return Some(vec![k]);
+        }
+    }
     let mut fields: Vec<&'v str> = first
         .keys()
         .map(String::as_str)
@@ -476,6 +481,13 @@ mod tests {
         ];
         assert_eq!(
             shape_identity_keys(&d, &l),
+            Some(vec!["Namespace", "OptionName"])
+        );
+        // Also when each name is unique so far: the identity must not move
+        // when another namespace adds an option of the same name.
+        let one = [json!({"Namespace": "b", "OptionName": "X", "Value": "2"})];
+        assert_eq!(
+            shape_identity_keys(&d, &one),
             Some(vec!["Namespace", "OptionName"])
         );
     }
