@@ -1318,6 +1318,25 @@ def latest_version_sentence(doc, prop_name):
     return None
 
 
+# "If specified, these values override the values obtained from the solution
+# stack or the source configuration template." / "These options override the
+# values that are defined in the solution stack ...": a collection of
+# settings that overrides another source's values holds, for every item left
+# out, the value that source chose at create (Elastic Beanstalk fills in the
+# platform's full option set).
+OVERRIDES_SOURCE = re.compile(
+    r"^(?:if\s+specified,\s+)?these\s+(?:values|options|settings)\s+override\s+the\s+values\s+"
+    r"(?:obtained\s+from|(?:that\s+are\s+)?defined\s+in)\s+the\s+[a-z]",
+    re.I,
+)
+
+
+def overridden_items_sentence(doc):
+    """The sentence saying a collection's items override another source's
+    values, else None."""
+    return next((s for s in sentences(doc) if OVERRIDES_SOURCE.search(s)), None)
+
+
 def lowercase_sentence(doc):
     for s in sentences(doc):
         if LOWERCASE_STORED.search(s):
@@ -1860,6 +1879,14 @@ class PropFacts:
         return self.kind != "array" or self.item_kind in ("string", "integer", "number", "boolean")
 
 
+def mine_overridden_items(m, tf, pf):
+    """A collection whose items override another source's values: each item
+    left out holds the value that source chose at create."""
+    s = overridden_items_sentence(pf.text)
+    if s:
+        m.add_default(tf.t, pf.path + ".*", None, "docs", s, chosen=True)
+
+
 def mine_bag_key(m, tf, pf):
     """A `{Key, Value}` list's key: its documentation states the defaults
     of the keys, not of the key itself."""
@@ -2040,6 +2067,7 @@ def mine_property(m, tf, path, name, p):
     """Every source, in order, for one writable property."""
     pf = PropFacts(tf, path, name, p)
     if not pf.minable():
+        mine_overridden_items(m, tf, pf)
         return
     if path.endswith(".*.Key") and any(pp == path[: -len("Key")] + "Value" for pp, _, _ in tf.props):
         mine_bag_key(m, tf, pf)

@@ -1555,3 +1555,40 @@ fn a_by_default_clause_restating_the_switch_states_its_default() {
         assert_eq!(tier_of(&fs, prop), Some(tier), "{t} {prop}={v}: {fs:?}");
     }
 }
+
+#[test]
+fn options_a_platform_fills_in_are_chosen_at_create_but_a_pinned_one_is_not() {
+    // "These options override the values that are defined in the solution
+    // stack ...": every Elastic Beanstalk option the template leaves out
+    // holds the platform's value, on any platform (a Node.js option no
+    // corpus case holds), while a declared option is compared as usual.
+    let t = "AWS::ElasticBeanstalk::Environment";
+    let opt =
+        |ns: &str, name: &str, v: &str| json!({"Namespace": ns, "OptionName": name, "Value": v});
+    let declared = json!({"OptionSettings": [
+        opt("aws:autoscaling:launchconfiguration", "InstanceType", "t3.small")]});
+    let live = json!({"OptionSettings": [
+        opt("aws:autoscaling:launchconfiguration", "InstanceType", "t3.small"),
+        opt("aws:elasticbeanstalk:container:nodejs", "ProxyServer", "nginx"),
+        opt("aws:autoscaling:asg", "Cooldown", "600")]});
+    let nodejs = "OptionSettings[aws:elasticbeanstalk:container:nodejs|ProxyServer]";
+    let cooldown = "OptionSettings[aws:autoscaling:asg|Cooldown]";
+    let fs = run_general(t, declared.clone(), live.clone());
+    assert!(drift(&fs).is_empty(), "{:?}", drift(&fs));
+    assert_eq!(tier_of(&fs, nodejs), Some(Tier::AtDefault), "{fs:?}");
+    assert!(realdrift_core::normalize::aws_facts::is_chosen_at_create(
+        t, nodejs
+    ));
+    // A default recorded for this very option outranks "the platform chose
+    // it": a cooldown off the recorded 360 surfaces on a first run.
+    let fs = run(t, declared.clone(), live.clone());
+    assert_eq!(drift(&fs), vec![(Tier::Undeclared, cooldown.to_string())]);
+    // A declared option changed out of band is declared drift.
+    let mut changed = live;
+    changed["OptionSettings"][0]["Value"] = json!("t3.large");
+    let fs = run_general(t, declared, changed);
+    assert_eq!(
+        declared_paths(&fs),
+        vec!["OptionSettings[aws:autoscaling:launchconfiguration|InstanceType].Value"]
+    );
+}

@@ -462,47 +462,62 @@ fn is_known_default_here(
         return true;
     }
     let create_only = scope.is_create_only_top(path);
-    let cross = scope
-        .knowledge
-        .cross_type_defaults
-        .candidates(path.top())
-        .filter(|kd| !kd.entry.create_only || create_only);
+    let cross = || {
+        scope
+            .knowledge
+            .cross_type_defaults
+            .candidates(path.top())
+            .filter(move |kd| !kd.entry.create_only || create_only)
+    };
     let empty = is_trivially_empty(v);
-    type_defaults_for(scope, path)
-        .chain(cross)
-        // Mined (general) defaults only decide values that would otherwise
-        // surface: an unset value is dropped as noise anyway.
-        .filter(|kd| !empty || kd.entry.source == Some(Source::Observed))
-        .any(|kd| {
-            applies(scope, live, path, kd)
-                && ((kd.entry.any && !empty)
-                    // A mined chosen value that another rule calls this
-                    // resource's own identity stays generated.
-                    || (kd.entry.chosen_at_create
-                        && !empty
-                        && (kd.entry.source == Some(Source::Observed)
-                            || !super::undeclared::is_generated(scope, live, path, v)))
-                    || kd
-                        .entry
-                        .stack_minted_key
-                        .as_deref()
-                        .is_some_and(|k| all_stack_minted(scope, v, k))
-                    || kd
-                        .entry
-                        .same_as_fields
-                        .as_ref()
-                        .is_some_and(|f| same_as_fields_match(scope, live, path, v, f))
-                    || kd.entry.same_as.as_deref().is_some_and(|at| {
-                        when_value(scope, &scope.declared, at)
-                            .or_else(|| when_value(scope, live, at))
-                            .is_some_and(|d| same_as_matches(scope, v, d))
-                    })
-                    || kd
-                        .entry
-                        .values
-                        .iter()
-                        .any(|d| matches_canonical(v, &expand(d, scope))))
-        })
+    let candidates = || {
+        type_defaults_for(scope, path)
+            .chain(cross())
+            // Mined (general) defaults only decide values that would
+            // otherwise surface: an unset value is dropped as noise anyway.
+            .filter(move |kd| !empty || kd.entry.source == Some(Source::Observed))
+            .filter(|kd| applies(scope, live, path, kd))
+    };
+    // A constant stated for this very element outranks a value AWS chose
+    // for every element: an Elastic Beanstalk option off its recorded
+    // platform default still surfaces.
+    let pinned = || {
+        candidates()
+            .filter(|kd| !kd.entry.values.is_empty())
+            .map(|kd| kd.pattern.fixed_segments())
+            .max()
+    };
+    candidates().any(|kd| {
+        if kd.entry.chosen_at_create {
+            return !empty
+                && pinned().is_none_or(|p| p <= kd.pattern.fixed_segments())
+                // A mined chosen value that another rule calls this
+                // resource's own identity stays generated.
+                && (kd.entry.source == Some(Source::Observed)
+                    || !super::undeclared::is_generated(scope, live, path, v));
+        }
+        (kd.entry.any && !empty)
+            || kd
+                .entry
+                .stack_minted_key
+                .as_deref()
+                .is_some_and(|k| all_stack_minted(scope, v, k))
+            || kd
+                .entry
+                .same_as_fields
+                .as_ref()
+                .is_some_and(|f| same_as_fields_match(scope, live, path, v, f))
+            || kd.entry.same_as.as_deref().is_some_and(|at| {
+                when_value(scope, &scope.declared, at)
+                    .or_else(|| when_value(scope, live, at))
+                    .is_some_and(|d| same_as_matches(scope, v, d))
+            })
+            || kd
+                .entry
+                .values
+                .iter()
+                .any(|d| matches_canonical(v, &expand(d, scope)))
+    })
 }
 
 #[cfg(test)]

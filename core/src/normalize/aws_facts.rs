@@ -836,6 +836,7 @@ pub fn facts_for(knowledge: Knowledge) -> &'static AwsFacts {
 pub fn is_chosen_at_create(resource_type: &str, path: &str) -> bool {
     let f = facts();
     let top = path.split(['.', '[']).next();
+    let rendered = super::path::Path::parse_rendered(path);
     f.for_type(resource_type)
         .defaults
         .candidates(top)
@@ -845,7 +846,7 @@ pub fn is_chosen_at_create(resource_type: &str, path: &str) -> bool {
                 .into_iter()
                 .flat_map(|d| d.candidates(top)),
         )
-        .any(|kd| kd.entry.chosen_at_create && kd.entry.path == path)
+        .any(|kd| kd.entry.chosen_at_create && kd.pattern.matches(&rendered))
 }
 
 /// Every `(file, entry description, reason)` triple, for the data audit test.

@@ -312,6 +312,12 @@ impl Pattern {
         })
     }
 
+    /// Number of segments that name one key or element (not `*`): the
+    /// higher, the more specific the pattern.
+    pub fn fixed_segments(&self) -> usize {
+        self.0.iter().filter(|s| !matches!(s, PatSeg::Any)).count()
+    }
+
     /// True when `path` matches the leading segments of this pattern (the
     /// pattern reaches below `path`).
     pub fn extends(&self, path: &Path) -> bool {
