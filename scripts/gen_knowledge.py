@@ -351,6 +351,12 @@ LATEST_SENTINEL = re.compile(r"`LATEST`\s+(?:[a-z]+\s+)?version\s+is\s+used", re
 # A prefix the service adds to a declared name: the documentation quotes a
 # name (`MyAttribute`) and the stored form (`custom:MyAttribute`).
 PREFIXED_NAME = re.compile(r"`(?P<prefix>[a-z]+:)(?P<name>[A-Za-z][A-Za-z0-9_]*)`")
+# "Amazon Cognito returns this value as `value` for standard attributes,
+# `custom:value` for custom attributes, and `dev:value` for developer-only
+# attributes": unprefixed names are the service's standard elements, the
+# prefixes mark a user's own.
+STANDARD_UNPREFIXED = re.compile(r"\bas\s+`value`\s+for\s+standard\s+[a-z]+,", re.I)
+USER_PREFIX = re.compile(r"`(?P<prefix>[a-z]+:)value`\s+for\s+")
 
 
 def sentences(text):
@@ -1997,11 +2003,13 @@ def mine_docs_rules(m, tf, pf):
         hit = next((x for x in PREFIXED_NAME.finditer(text) if "`" + x.group("name") + "`" in text), None)
         if hit:
             why = hit.group(0).strip("`") + ": " + next(x for x in sentences(text) if hit.group(0) in x)
-            m.rule(
-                "keyedSets",
-                {"type": t, "path": path[: -len(".*.Name")], "keys": ["Name"], "idPrefix": hit.group("prefix"),
-                 "splitUndeclared": True, "source": "docs", "reason": why},
-            )
+            rule = {"type": t, "path": path[: -len(".*.Name")], "keys": ["Name"], "idPrefix": hit.group("prefix"),
+                    "splitUndeclared": True, "source": "docs", "reason": why}
+            standard = first(STANDARD_UNPREFIXED)
+            if standard:
+                rule["userPrefixes"] = sorted({x.group("prefix") for x in USER_PREFIX.finditer(standard)})
+                rule["reason"] = why + " " + standard
+            m.rule("keyedSets", rule)
 
 
 def mine_create_member(m, tf, pf):

@@ -1592,3 +1592,61 @@ fn options_a_platform_fills_in_are_chosen_at_create_but_a_pinned_one_is_not() {
         vec!["OptionSettings[aws:autoscaling:launchconfiguration|InstanceType].Value"]
     );
 }
+
+#[test]
+fn a_pools_standard_attributes_are_its_own_but_a_prefixed_one_is_a_users() {
+    // "Amazon Cognito returns this value as `value` for standard
+    // attributes, `custom:value` for custom attributes, and `dev:value`
+    // for developer-only attributes": an unprefixed attribute the template
+    // leaves out is one Cognito keeps itself (any of them, with whatever
+    // constraints it was created with); a prefixed one was added by a user.
+    let t = "AWS::Cognito::UserPool";
+    let attr = |name: &str, max: &str| {
+        json!({"Name": name, "AttributeDataType": "String", "Mutable": true, "Required": false,
+            "DeveloperOnlyAttribute": false,
+            "StringAttributeConstraints": {"MinLength": "0", "MaxLength": max}})
+    };
+    let declared = json!({"Schema": [{"Name": "tier", "AttributeDataType": "String", "Mutable": true,
+        "StringAttributeConstraints": {"MinLength": "0", "MaxLength": "2048"}}]});
+    let live = json!({"Schema": [
+        attr("custom:tier", "2048"), attr("zoneinfo", "2048"), attr("website", "512")]});
+    for fs in [
+        run_general(t, declared.clone(), live.clone()),
+        run(t, declared.clone(), live.clone()),
+        run_general(t, json!({}), live.clone()),
+    ] {
+        assert_eq!(
+            tier_of(&fs, "Schema[zoneinfo]"),
+            Some(Tier::AtDefault),
+            "{fs:?}"
+        );
+        assert_eq!(
+            tier_of(&fs, "Schema[website]"),
+            Some(Tier::AtDefault),
+            "{fs:?}"
+        );
+    }
+    // A developer-only attribute comes back as `dev:<name>`: the same one.
+    let dev = json!({"Name": "flag", "AttributeDataType": "String",
+        "DeveloperOnlyAttribute": true, "Mutable": true});
+    let mut dev_live = dev.clone();
+    dev_live["Name"] = json!("dev:flag");
+    let fs = run_general(t, json!({"Schema": [dev]}), json!({"Schema": [dev_live]}));
+    assert!(drift(&fs).is_empty(), "{:?}", drift(&fs));
+    // A custom or developer-only attribute added out of band surfaces.
+    let mut added = live;
+    for name in ["custom:plan", "dev:flag"] {
+        added["Schema"]
+            .as_array_mut()
+            .expect("array")
+            .push(attr(name, "2048"));
+    }
+    let fs = run_general(t, declared, added);
+    assert_eq!(
+        drift(&fs),
+        vec![
+            (Tier::Undeclared, "Schema[custom:plan]".to_string()),
+            (Tier::Undeclared, "Schema[dev:flag]".to_string())
+        ]
+    );
+}

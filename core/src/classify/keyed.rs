@@ -36,6 +36,7 @@ static SHAPE_BAG: std::sync::LazyLock<KeyedSetRule> = std::sync::LazyLock::new(|
     id_prefix: None,
     split_undeclared: false,
     fold_husks: false,
+    user_prefixes: Vec::new(),
     reason: "a {Key, Value} list is an attribute bag".into(),
     source: None,
 });
@@ -71,6 +72,7 @@ static SHAPE_SET: std::sync::LazyLock<KeyedSetRule> = std::sync::LazyLock::new(|
     id_prefix: None,
     split_undeclared: false,
     fold_husks: false,
+    user_prefixes: Vec::new(),
     reason: "an unordered array of scalars is a set".into(),
     source: None,
 });
@@ -134,16 +136,24 @@ impl<'r> Keyed<'r> {
     }
 
     /// The live element a declared identity aligns with (allowing the
-    /// AWS-added identity prefix).
+    /// AWS-added identity prefix, or another documented prefix of a user's
+    /// elements: Cognito's `dev:` for a developer-only attribute).
     pub fn find<'v>(&self, live: &'v [Value], declared_id: &str) -> Option<(String, &'v Value)> {
-        let prefixed = self
+        let prefixed: Vec<String> = self
             .rule
             .id_prefix
-            .as_ref()
-            .map(|p| format!("{p}{declared_id}"));
-        live.iter().find_map(|e| {
-            let id = self.id(e)?;
-            (id == declared_id || prefixed.as_deref() == Some(id.as_str())).then_some((id, e))
+            .iter()
+            .chain(&self.rule.user_prefixes)
+            .map(|p| format!("{p}{declared_id}"))
+            .collect();
+        let exact = live
+            .iter()
+            .find_map(|e| self.id(e).filter(|id| id == declared_id).map(|id| (id, e)));
+        exact.or_else(|| {
+            prefixed.iter().find_map(|want| {
+                live.iter()
+                    .find_map(|e| self.id(e).filter(|id| id == want).map(|id| (id, e)))
+            })
         })
     }
 
@@ -171,6 +181,18 @@ impl<'r> Keyed<'r> {
                         || crate::normalize::empty::is_trivially_empty(v)
                 })
             })
+    }
+
+    /// True when a live-only element is a standard one the service keeps
+    /// itself: the rule names the prefixes of a user's own elements, and
+    /// its identity carries none of them.
+    pub fn is_default_item(&self, id: &str) -> bool {
+        !self.rule.user_prefixes.is_empty()
+            && !self
+                .rule
+                .user_prefixes
+                .iter()
+                .any(|p| id.starts_with(p.as_str()))
     }
 
     /// The reported value of an element: a bag's value field, else itself.

@@ -181,10 +181,11 @@ fn keyed(
             k.id(de)
                 .is_some_and(|d| k.find(std::slice::from_ref(le), &d).is_some())
         });
+        let default_item = k.is_default_item(&id);
         path.push(Seg::Id(id));
         match declared {
             Some(de) => collect(scope, live_top, path, k.value(de), k.value(le), out),
-            None if k.is_husk(le) => {
+            None if default_item || k.is_husk(le) => {
                 out.push_actual(Tier::AtDefault, path, le, true);
             }
             None => classify_value(scope, live_top, &none, path, k.value(le), true, out),

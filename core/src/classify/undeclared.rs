@@ -265,6 +265,10 @@ pub(crate) fn classify_value(
     if let (Value::Array(items), Some(k)) = (v, keyed.filter(|k| k.splits_undeclared())) {
         for e in items {
             if let Some(id) = k.id(e) {
+                if k.is_default_item(&id) {
+                    out.push_actual(Tier::AtDefault, &path.child(Seg::Id(id)), e, true);
+                    continue;
+                }
                 classify_value(
                     scope,
                     live,

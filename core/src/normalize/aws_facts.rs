@@ -313,6 +313,13 @@ pub struct KeyedSetRule {
     /// atDefault instead of surfacing.
     #[serde(default, rename = "foldHusks")]
     pub fold_husks: bool,
+    /// The prefixes that mark a user's own elements where the service also
+    /// keeps standard ones unprefixed (Cognito returns `custom:value` and
+    /// `dev:value` beside standard attributes as `value`): a live-only
+    /// element with none of them is a standard one, at its default; a
+    /// prefixed one is a user's and surfaces.
+    #[serde(default, rename = "userPrefixes")]
+    pub user_prefixes: Vec<String>,
     /// Why.
     pub reason: String,
     /// Where the fact comes from.
