@@ -791,6 +791,29 @@ def managed_key_default(doc, prop_name):
     return None
 
 
+# "The AWS managed 'AdministratorAccess' policy is applied as a default if
+# this is not set." on a list of policy ARNs: the AWS managed policy of that
+# name, whose ARN is `arn:aws:iam::aws:policy/<name>` (other partitions
+# do not fold: the value is never guessed).
+MANAGED_POLICY_SENTENCE = re.compile(
+    r"^the\s+AWS\s+managed\s+['`\"](?P<name>[A-Za-z0-9+=,.@_-]+)['`\"]\s+policy\s+is\s+applied\s+as\s+a\s+default"
+    r"\s+if\s+this\s+is\s+not\s+set\s*\.?$",
+    re.I,
+)
+
+
+def managed_policy_default(doc, prop_name):
+    """(value, sentence) when a list of policy ARNs documents the AWS
+    managed policy it holds by default."""
+    if not re.search(r"Polic(?:y|ies)(?:Arns?)?$", prop_name):
+        return None
+    for s in sentences(doc):
+        m = MANAGED_POLICY_SENTENCE.match(s)
+        if m:
+            return (["arn:aws:iam::aws:policy/" + m.group("name")], s)
+    return None
+
+
 def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     """(value, sentence) for the one unconditioned default a doc text
     states, else None."""
@@ -1943,6 +1966,9 @@ def mine_docs_defaults(m, tf, pf):
     managed = managed_key_default(text, name) if kind == "string" else None
     if managed and not m.known(t, path):
         m.add_default(t, path, None, "docs", managed[1], values=managed[0])
+    policy = managed_policy_default(text, name) if kind == "array" and pf.item_kind == "string" else None
+    if policy:
+        m.add_default(t, path, policy[0], "docs", policy[1])
     elif "." not in path:
         for when, v, quote in conditioned_defaults(text, kind, enum, name, tf.top_props, tf.enums_of):
             m.add_default(t, path, v, "docs", quote, when=when)

@@ -692,6 +692,25 @@ fn documented_forms_fold_their_value_and_nothing_else() {
         let fs = run_general(t, json!({}), json!({ prop: other }));
         assert_eq!(tier_of(&fs, prop), Some(Tier::Undeclared), "{t} {prop}");
     }
+    // "The AWS managed 'AdministratorAccess' policy is applied as a default
+    // if this is not set.": that policy's ARN, and nothing wider or other.
+    let admin = "arn:aws:iam::aws:policy/AdministratorAccess";
+    let read_only = "arn:aws:iam::aws:policy/ReadOnlyAccess";
+    for t in [
+        "AWS::Chatbot::MicrosoftTeamsChannelConfiguration",
+        "AWS::Chatbot::SlackChannelConfiguration",
+    ] {
+        let fs = run_general(t, json!({}), json!({"GuardrailPolicies": [admin]}));
+        assert_eq!(
+            tier_of(&fs, "GuardrailPolicies"),
+            Some(Tier::AtDefault),
+            "{t}"
+        );
+        for other in [json!([read_only]), json!([admin, read_only])] {
+            let fs = run_general(t, json!({}), json!({ "GuardrailPolicies": other }));
+            assert!(!drift(&fs).is_empty(), "{t} {fs:?}");
+        }
+    }
     // "Valid values are `auto` (case-sensitive), `'timeformat_string'` ...
     // It defaults to 10." on DMS `TimeFormat`: a value the text's own list
     // leaves out is a slip, not a default.
