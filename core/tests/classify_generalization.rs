@@ -1669,3 +1669,24 @@ fn a_pools_standard_attributes_are_its_own_but_a_prefixed_one_is_a_users() {
         ]
     );
 }
+
+#[test]
+fn a_list_read_back_twice_is_silent_but_a_differing_copy_is_not() {
+    // An ELBv2 rule condition reads back its path patterns twice: in
+    // `PathPatternConfig.Values` (declared, compared) and in the legacy
+    // `Values` beside it.
+    let declared = json!({"Conditions": [{"Field": "path-pattern",
+        "PathPatternConfig": {"Values": ["/orders/*", "/carts/*"]}}]});
+    let live = |legacy: Value| {
+        json!({"Conditions": [{"Field": "path-pattern", "Values": legacy,
+            "PathPatternConfig": {"Values": ["/orders/*", "/carts/*"]}}]})
+    };
+    let t = "AWS::Example::Router";
+    let fs = run_general(t, declared.clone(), live(json!(["/orders/*", "/carts/*"])));
+    assert!(drift(&fs).is_empty(), "{:?}", drift(&fs));
+    let fs = run_general(t, declared, live(json!(["/orders/*", "/admin/*"])));
+    assert_eq!(
+        drift(&fs),
+        vec![(Tier::Undeclared, "Conditions.0.Values".to_string())]
+    );
+}

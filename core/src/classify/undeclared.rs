@@ -17,7 +17,8 @@ use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::generated::is_cfn_minted_name;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::shapes::{
-    is_encoded_sibling, is_restated_reference, is_restatement, restates_siblings,
+    is_encoded_sibling, is_restated_reference, is_restatement, mirrors_sibling_member,
+    restates_siblings,
 };
 use serde_json::{Map, Value};
 
@@ -173,10 +174,11 @@ pub(crate) fn classify_value(
     }
     // Another spelling of what a sibling states (an encoded copy, a
     // restated reference): the sibling is compared on its own.
-    if path
-        .last_key()
-        .is_some_and(|k| is_encoded_sibling(k, v, parent) || restates_siblings(k, v, parent))
-        || is_service_attached(scope, path, v)
+    if path.last_key().is_some_and(|k| {
+        is_encoded_sibling(k, v, parent)
+            || restates_siblings(k, v, parent)
+            || mirrors_sibling_member(k, v, parent)
+    }) || is_service_attached(scope, path, v)
     {
         return;
     }

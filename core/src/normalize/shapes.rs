@@ -332,10 +332,44 @@ pub fn restates_siblings(key: &str, v: &Value, parent: &Map<String, Value>) -> b
     })
 }
 
+/// True when a live list under `key` repeats, element for element, the
+/// member of the same name in a sibling object: one setting read back twice
+/// (an ELBv2 rule condition's `Values` beside `PathPatternConfig.Values`).
+/// The sibling's member is compared on its own, so a list that differs
+/// from it is kept.
+pub fn mirrors_sibling_member(key: &str, v: &Value, parent: &Map<String, Value>) -> bool {
+    let Some(items) = v.as_array().filter(|a| !a.is_empty()) else {
+        return false;
+    };
+    parent
+        .iter()
+        .any(|(k, s)| k != key && s.get(key).and_then(Value::as_array) == Some(items))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_list_repeating_a_siblings_member_is_a_mirror_but_another_is_not() {
+        let o = |v: Value| {
+            json!({"Field": "path-pattern", "Values": v,
+                "PathPatternConfig": {"Values": ["/alpha/*", "/zebra/*"]}})
+        };
+        let same = o(json!(["/alpha/*", "/zebra/*"]));
+        let obj = same.as_object().expect("object");
+        assert!(mirrors_sibling_member("Values", &obj["Values"], obj));
+        for other in [
+            json!(["/alpha/*"]),
+            json!(["/zebra/*", "/alpha/*"]),
+            json!([]),
+        ] {
+            let changed = o(other);
+            let obj = changed.as_object().expect("object");
+            assert!(!mirrors_sibling_member("Values", &obj["Values"], obj));
+        }
+    }
 
     #[test]
     fn identifiers_aws_lower_cases_fold_but_a_rename_does_not() {
