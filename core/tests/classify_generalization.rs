@@ -1690,3 +1690,23 @@ fn a_list_read_back_twice_is_silent_but_a_differing_copy_is_not() {
         vec![(Tier::Undeclared, "Conditions.0.Values".to_string())]
     );
 }
+
+#[test]
+fn a_documented_number_folds_at_its_value_in_any_spelling() {
+    // "If unspecified, it defaults to 1.0." read back as the integer `1`:
+    // one number; a weight of 2 surfaces.
+    let t = "AWS::SageMaker::EndpointConfig";
+    let declared = json!({"ProductionVariants": [{"VariantName": "AllTraffic",
+        "ModelName": "orders-model", "InitialInstanceCount": 1}]});
+    let live = |w: Value| {
+        json!({"ProductionVariants": [{"VariantName": "AllTraffic",
+            "ModelName": "orders-model", "InitialInstanceCount": 1, "InitialVariantWeight": w}]})
+    };
+    let path = "ProductionVariants.0.InitialVariantWeight";
+    for w in [json!(1), json!(1.0)] {
+        let fs = run_general(t, declared.clone(), live(w));
+        assert_eq!(tier_of(&fs, path), Some(Tier::AtDefault), "{fs:?}");
+    }
+    let fs = run_general(t, declared, live(json!(2)));
+    assert_eq!(tier_of(&fs, path), Some(Tier::Undeclared), "{fs:?}");
+}

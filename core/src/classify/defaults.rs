@@ -118,6 +118,9 @@ fn same(a: &Value, b: &Value) -> bool {
                 same(&p, o)
             }),
         (Value::String(x), Value::String(y)) if x == y => true,
+        // A number is its value: a weight of `1` is the documented `1.0`
+        // (as the declared comparison holds it).
+        (Value::Number(x), Value::Number(y)) => x.as_f64().is_some() && x.as_f64() == y.as_f64(),
         (Value::String(live), Value::String(d)) if d.starts_with("re:") => {
             regex_matches(&d[3..], live)
         }
