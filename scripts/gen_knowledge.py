@@ -1235,6 +1235,61 @@ def condition_on(subj, alts_text, top_props, enums_of):
     return {prop: sorted(set(alts))}
 
 
+# "Default:" / "Valid Values:" followed by one line per product: "- RDS for
+# MySQL - `3306`", "- Aurora PostgreSQL - `postgresql-license`". The
+# product is a value of a sibling (`Engine`: `mysql`, `aurora-postgresql`)
+# spelled as words: equal once both are squashed to letters and digits, a
+# leading "<service> for " dropped ("RDS for MySQL" -> `mysql`).
+PRODUCT_HEADER = re.compile(r"^(?P<head>default|valid\s+values)\s*:\s*$", re.I)
+PRODUCT_LINE = re.compile(r"^[-*]\s*(?P<who>[A-Z][A-Za-z0-9 ]*?)\s+[-–:]\s+(?P<vals>`[^`]+`(?:\s+or\s+`[^`]+`)*)\s*(?P<rest>.*)$")
+LISTED_VALUE = re.compile(r"^[-*]?\s*`(?P<v>[^`]+)`")
+
+
+def squash(words):
+    """Letters and digits only, lower case: "Aurora MySQL" -> auroramysql."""
+    return re.sub(r"[^a-z0-9]", "", words.lower())
+
+
+def listed_values(doc):
+    """The values a documentation's own list names, one per line ("-
+    `aurora-mysql` (for Aurora MySQL DB instances)", "- `mysql`")."""
+    return [m.group("v") for ln in re.split(r"\n+", doc or "") if (m := LISTED_VALUE.match(ln.strip()))]
+
+
+def product_value(who, values_of):
+    """{property: [value]} for the one sibling value a product's words
+    spell, else None."""
+    names = {squash(who), squash(re.sub(r"^[A-Za-z]+\s+for\s+", "", who))}
+    hits = [(p, v) for p, vals in sorted(values_of.items()) for v in vals if isinstance(v, str) and squash(v) in names]
+    return {hits[0][0]: [hits[0][1]]} if len(hits) == 1 else None
+
+
+def product_list_defaults(doc, kind, enum, prop_name, values_of):
+    """[(when, value, line)] from a "Default:" list of one value per
+    product, or a "Valid Values:" list where a product has one value (the
+    value it must hold). `values_of` maps a top-level sibling to the values
+    its schema or its own list names."""
+    out, head = [], None
+    for ln in re.split(r"\n+", doc or ""):
+        ln = ln.strip()
+        h = PRODUCT_HEADER.match(ln)
+        if h:
+            head = h.group("head").lower()
+            continue
+        m = PRODUCT_LINE.match(ln) if head else None
+        if not m:
+            head = head if ln.startswith(("-", "*")) else None
+            continue
+        vals = re.findall(r"`([^`]+)`", m.group("vals"))
+        when = product_value(m.group("who"), values_of)
+        rest_ok = not m.group("rest") or m.group("rest").startswith(".")
+        if len(vals) == 1 and when and rest_ok:
+            v = parse_value("`" + vals[0] + "`", kind, enum, None, prop_name, doc)
+            if v is not None:
+                out.append((when, v, ln))
+    return out
+
+
 def conditioned_defaults(doc, kind, enum, prop_name, top_props, enums_of):
     """[(when, value, sentence)] for defaults stated under a condition on a
     sibling top-level property ("if the target type is `lambda`")."""
@@ -1865,6 +1920,16 @@ class TypeFacts:
         # Sibling defaults stated under one of a property's listed values.
         self.cross = []
 
+    def sibling_values(self, prop):
+        """{top-level sibling: the values its schema enum or its own
+        documentation's list names}, for every sibling but `prop`."""
+        out = {}
+        for n, (kind, enum, text) in sorted(self.top_spec.items()):
+            vals = self.sibling_enums.get(n) or (listed_values(text) if kind == "string" else None)
+            if n != prop and vals:
+                out[n] = vals
+        return out
+
     def enums_of(self, prop):
         """The registry schema's enum of a property, if any."""
         return (schema_node_at(self.doc, prop) or {}).get("enum")
@@ -1973,6 +2038,8 @@ def mine_docs_defaults(m, tf, pf):
         for when, v, quote in conditioned_defaults(text, kind, enum, name, tf.top_props, tf.enums_of):
             m.add_default(t, path, v, "docs", quote, when=when)
         for when, v, quote in kind_defaults(text, kind, enum, name, tf.noun, tf.sibling_enums):
+            m.add_default(t, path, v, "docs", quote, when=when)
+        for when, v, quote in product_list_defaults(text, kind, enum, name, tf.sibling_values(name)):
             m.add_default(t, path, v, "docs", quote, when=when)
     if not managed and "*" not in path:
         for when, v, quote in phrase_kind_defaults(text, kind, enum, name, tf.defined):

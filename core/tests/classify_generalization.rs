@@ -1710,3 +1710,43 @@ fn a_documented_number_folds_at_its_value_in_any_spelling() {
     let fs = run_general(t, declared, live(json!(2)));
     assert_eq!(tier_of(&fs, path), Some(Tier::Undeclared), "{fs:?}");
 }
+
+#[test]
+fn a_default_listed_per_product_follows_the_engine_that_product_names() {
+    // "Default: - RDS for MySQL - `3306`" and "Valid Values: - Aurora
+    // PostgreSQL - `postgresql-license`": the product's words spell one
+    // value of `Engine`'s own list, and only that engine folds.
+    let t = "AWS::RDS::DBInstance";
+    for (engine, prop, documented, other) in [
+        ("mysql", "Port", "3306", "3307"),
+        ("mariadb", "Port", "3306", "5432"),
+        (
+            "aurora-postgresql",
+            "LicenseModel",
+            "postgresql-license",
+            "general-public-license",
+        ),
+        (
+            "mysql",
+            "LicenseModel",
+            "general-public-license",
+            "license-included",
+        ),
+    ] {
+        let declared = json!({"Engine": engine, "DBInstanceClass": "db.t4g.micro"});
+        let live = |v: &str| json!({"Engine": engine, "DBInstanceClass": "db.t4g.micro", prop: v});
+        let fs = run_general(t, declared.clone(), live(documented));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{engine} {prop}");
+        let fs = run_general(t, declared, live(other));
+        assert_eq!(
+            tier_of(&fs, prop),
+            Some(Tier::Undeclared),
+            "{engine} {prop}"
+        );
+    }
+    // Another engine's default is not this one's.
+    let declared = json!({"Engine": "postgres", "DBInstanceClass": "db.t4g.micro"});
+    let live = json!({"Engine": "postgres", "DBInstanceClass": "db.t4g.micro", "Port": "3306"});
+    let fs = run_general(t, declared, live);
+    assert_eq!(tier_of(&fs, "Port"), Some(Tier::Undeclared), "{fs:?}");
+}
