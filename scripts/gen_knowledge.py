@@ -47,11 +47,11 @@ NUM = r"-?[0-9]{1,3}(?:,[0-9]{3})+|-?[0-9]+(?:\.[0-9]+)?"
 # A bare token never ends in the sentence's full stop ("The default value
 # is S3.").
 VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|'[^']+'|" + NUM + r"|[A-Za-z0-9_:/+-](?:[A-Za-z0-9_.:/+-]*[A-Za-z0-9_:/+-])?)"
-UNIT = r"(?:\s+(?P<unit>[A-Za-z]+))?"
+UNIT = r"(?:\s+(?P<unit>[A-Za-z]+(?:\s+per\s+second)?))?"
 # What may follow the value: nothing, a parenthetical, "or <the same in other
 # units>", or ", but ..." - never a condition.
 # ", which sends requests to targets using HTTP/1.1" only explains the value.
-TAIL = r"(?P<tail>(?:\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not)\s+(?:provided|specified)|omitted))?)\s*\.?$"
+TAIL = r"(?P<tail>(?:\s+by\s+default,?\s+if\s+no\s+value\s+is\s+(?:specified|provided)|\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not)\s+(?:provided|specified)|omitted))?)\s*\.?$"
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
     # "The default setting is `false` ." (CodeBuild PrivilegedMode).
@@ -63,6 +63,10 @@ DEFAULT_PREFIXES = [
     r"^(?:if\s+(?:not\s+(?:specified|provided)|omitted),\s+)?(?:(?:this\s+(?:property|parameter|value|setting)|it)\s+)?defaults?\s+to\s+",
     # "By default this is set to false." (SMS Voice DeletionProtectionEnabled).
     r"^by\s+default,?\s+(?:this(?:\s+(?:value|property|parameter|setting))?\s+is\s+(?:set\s+to\s+)?|the\s+value\s+is\s+)",
+    # "Set to `true` by default, if no value is specified." (Amazon MQ):
+    # the tail must say "by default" and may name only the unset value.
+    r"^set\s+to\s+(?=\S+\s+by\s+default(?:,?\s+if\s+no\s+value\s+is\s+(?:specified|provided))?\s*\.?$)",
+
     r"^if\s+no\s+value\s+is\s+provided,\s+(?:the\s+value|it)\s+will\s+default\s+to\s+",
     r"^if\s+no\s+value\s+is\s+provided,\s+the\s+[a-z ]{1,40}\s+will\s+be\s+set\s+to\s+",
     # "If no value is specified, the default is `UNCOMPRESSED`." / "If you
@@ -124,6 +128,8 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"^(?P<v>`[^`]+`)\s*[-–:]\s*(?:\(\s*the\s+default\s*\)|this\s+is\s+the\s+default(?:\s+(?:option|value|setting|mode))?\s*\.)(?P<tail>)",
         re.I,
     ),
+    # "This sets it to its default ( `true` )." (Auto Scaling `ReturnData`).
+    re.compile(r"^this\s+sets\s+it\s+to\s+its\s+default\s*\(\s*" + VALUE + r"\s*\)(?P<tail>)\s*\.?$", re.I),
     # "This is `ENABLED` by default." / "The `STANDARD` option is selected
     # by default if no value is specified."
     re.compile(r"^(?:this|it)\s+is\s+" + VALUE + r"\s+by\s+default(?P<tail>)\s*\.?$", re.I),
@@ -273,12 +279,13 @@ UNITS = {
     "hour": "hour", "hours": "hour", "day": "day", "days": "day",
     "millisecond": "millisecond", "milliseconds": "millisecond", "ms": "millisecond",
     "byte": "byte", "bytes": "byte", "mb": "mb", "mib": "mb", "gb": "gb", "gib": "gb",
-    "kib": "kb", "kb": "kb", "percent": "percent",
+    "kib": "kb", "kb": "kb", "percent": "percent", "bits per second": "bps",
 }
 UNIT_WORDS = {
     "second": r"seconds?", "minute": r"minutes?", "hour": r"hours?", "day": r"days?",
     "millisecond": r"milliseconds?|millis", "byte": r"bytes?", "mb": r"mi?b|megabytes?",
     "gb": r"gi?b|gigabytes?", "kb": r"ki?b|kilobytes?", "percent": r"percent(?:age)?",
+    "bps": r"bits?\s*per\s*second",
 }
 
 # Sentences saying AWS picks a value itself when none is given (placement,
@@ -457,7 +464,7 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelle
 # Tails that only restate the default: "(i.e., backups are disabled for
 # this cluster)", "by default", "if no value is provided".
 RESTATING_TAIL = re.compile(
-    r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|,?\s*if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not)\s+(?:provided|specified)|omitted))\s*$", re.I
+    r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|(?:by\s+default)?,?\s*if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not)\s+(?:provided|specified)|omitted))\s*$", re.I
 )
 
 

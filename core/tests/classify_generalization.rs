@@ -1750,3 +1750,29 @@ fn a_default_listed_per_product_follows_the_engine_that_product_names() {
     let fs = run_general(t, declared, live);
     assert_eq!(tier_of(&fs, "Port"), Some(Tier::Undeclared), "{fs:?}");
 }
+
+#[test]
+fn defaults_stated_with_a_unit_or_a_trailing_condition_fold_only_at_their_value() {
+    // "Set to `true` by default, if no value is specified." (Amazon MQ): the
+    // switch found off is a change.
+    let t = "AWS::AmazonMQ::Broker";
+    let fs = run_general(t, json!({}), json!({"AutoMinorVersionUpgrade": true}));
+    assert_eq!(
+        tier_of(&fs, "AutoMinorVersionUpgrade"),
+        Some(Tier::AtDefault)
+    );
+    let fs = run_general(t, json!({}), json!({"AutoMinorVersionUpgrade": false}));
+    assert_eq!(
+        tier_of(&fs, "AutoMinorVersionUpgrade"),
+        Some(Tier::Undeclared)
+    );
+    // "If you don't specify a value, it defaults to 2147483647 bits per
+    // second." on `MaxVideoBitsPerSecond` (the unit the name carries).
+    let t = "AWS::MediaPackage::OriginEndpoint";
+    let live =
+        |max: i64| json!({"CmafPackage": {"StreamSelection": {"MaxVideoBitsPerSecond": max}}});
+    let fs = run_general(t, json!({}), live(2_147_483_647));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(t, json!({}), live(5_000_000));
+    assert!(!drift(&fs).is_empty(), "{fs:?}");
+}
