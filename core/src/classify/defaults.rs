@@ -490,37 +490,56 @@ fn is_known_default_here(
             .map(|kd| kd.pattern.fixed_segments())
             .max()
     };
-    candidates().any(|kd| {
-        if kd.entry.chosen_at_create {
-            return !empty
-                && pinned().is_none_or(|p| p <= kd.pattern.fixed_segments())
-                // A mined chosen value that another rule calls this
-                // resource's own identity stays generated.
-                && (kd.entry.source == Some(Source::Observed)
-                    || !super::undeclared::is_generated(scope, live, path, v));
-        }
-        (kd.entry.any && !empty)
-            || kd
-                .entry
-                .stack_minted_key
-                .as_deref()
-                .is_some_and(|k| all_stack_minted(scope, v, k))
-            || kd
-                .entry
-                .same_as_fields
-                .as_ref()
-                .is_some_and(|f| same_as_fields_match(scope, live, path, v, f))
-            || kd.entry.same_as.as_deref().is_some_and(|at| {
-                when_value(scope, &scope.declared, at)
-                    .or_else(|| when_value(scope, live, at))
-                    .is_some_and(|d| same_as_matches(scope, v, d))
-            })
-            || kd
-                .entry
-                .values
-                .iter()
-                .any(|d| matches_canonical(v, &expand(d, scope)))
+    // A value stated for the path first (the common case, and it needs no
+    // second pass); then a value AWS chose, unless a constant stated for
+    // this very element outranks it.
+    if candidates()
+        .filter(|kd| !kd.entry.chosen_at_create)
+        .any(|kd| states_value(scope, live, path, v, kd, empty))
+    {
+        return true;
+    }
+    let mut chosen = candidates().filter(|kd| kd.entry.chosen_at_create && !empty);
+    chosen.any(|kd| {
+        pinned().is_none_or(|p| p <= kd.pattern.fixed_segments())
+            // A mined chosen value that another rule calls this resource's
+            // own identity stays generated.
+            && (kd.entry.source == Some(Source::Observed)
+                || !super::undeclared::is_generated(scope, live, path, v))
     })
+}
+
+/// True when one entry (not chosen at create) explains the value: any
+/// value, a stack-minted name, a sibling's value, or a stated one.
+fn states_value(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+    kd: &KnownDefault,
+    empty: bool,
+) -> bool {
+    (kd.entry.any && !empty)
+        || kd
+            .entry
+            .stack_minted_key
+            .as_deref()
+            .is_some_and(|k| all_stack_minted(scope, v, k))
+        || kd
+            .entry
+            .same_as_fields
+            .as_ref()
+            .is_some_and(|f| same_as_fields_match(scope, live, path, v, f))
+        || kd.entry.same_as.as_deref().is_some_and(|at| {
+            when_value(scope, &scope.declared, at)
+                .or_else(|| when_value(scope, live, at))
+                .is_some_and(|d| same_as_matches(scope, v, d))
+        })
+        || kd
+            .entry
+            .values
+            .iter()
+            .any(|d| matches_canonical(v, &expand(d, scope)))
 }
 
 #[cfg(test)]
