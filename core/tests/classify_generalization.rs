@@ -1776,3 +1776,29 @@ fn defaults_stated_with_a_unit_or_a_trailing_condition_fold_only_at_their_value(
     let fs = run_general(t, json!({}), live(5_000_000));
     assert!(!drift(&fs).is_empty(), "{fs:?}");
 }
+
+#[test]
+fn a_time_or_address_in_the_services_own_spelling_folds_but_another_is_drift() {
+    // AWS returns a declared timestamp in its own precision and offset, and
+    // an IPv6 block in lower case with zeros compressed.
+    let t = "AWS::Example::Schedule";
+    for (prop, declared, same, other) in [
+        (
+            "StartTime",
+            "2026-03-01T08:00:00Z",
+            "2026-03-01T08:00:00.000Z",
+            "2026-03-01T09:00:00.000Z",
+        ),
+        (
+            "Ipv6CidrBlock",
+            "2001:DB8:0:0::/56",
+            "2001:db8::/56",
+            "2001:db8:0:100::/56",
+        ),
+    ] {
+        let fs = run_general(t, json!({ prop: declared }), json!({ prop: same }));
+        assert!(drift(&fs).is_empty(), "{prop}: {fs:?}");
+        let fs = run_general(t, json!({ prop: declared }), json!({ prop: other }));
+        assert_eq!(declared_paths(&fs), vec![prop.to_string()], "{prop}");
+    }
+}

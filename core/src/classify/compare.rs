@@ -18,8 +18,8 @@ use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{
     is_access_string_equal, is_case_insensitive_equal, is_dns_name_equal, is_epoch_hour_floor,
     is_intelligent_tier_match, is_latest_sentinel_match, is_numeric_string_equal, is_pem_equal,
-    is_properties_text_equal, is_rate_expression_equal, is_stringly_equal, is_version_prefix_match,
-    parse_json_text,
+    is_properties_text_equal, is_rate_expression_equal, is_same_address, is_same_instant,
+    is_stringly_equal, is_version_prefix_match, parse_json_text,
 };
 use crate::normalize::shapes::{
     identity_value, is_address_range_set, is_dns_record_set, is_shape_equal, is_sorted_permutation,
@@ -90,6 +90,8 @@ impl Cmp<'_, '_> {
         ) || is_arn_name_match(ds, ls, ctx.account_id.as_deref(), ctx.region.as_deref())
             || is_managed_kms_alias_match(ds, ls, ctx.kms_alias_targets.as_ref())
             || is_pem_equal(ds, ls)
+            || is_same_instant(ds, ls)
+            || is_same_address(ds, ls)
             || is_shape_equal(path.holder_key(), ds, ls)
     }
 

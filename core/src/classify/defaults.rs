@@ -9,7 +9,9 @@ use crate::normalize::canonicalize_in_place;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::generated::is_cfn_minted_name;
 use crate::normalize::path::{Path, Seg};
-use crate::normalize::scalars::{is_stringly_equal, parse_json_text};
+use crate::normalize::scalars::{
+    is_same_address, is_same_instant, is_stringly_equal, parse_json_text,
+};
 use serde_json::{Map, Value};
 
 /// Expands `${AccountId}`, `${Region}`, `${PhysicalId}` in every string.
@@ -127,6 +129,9 @@ fn same(a: &Value, b: &Value) -> bool {
         // A count condition (`NumNodeGroups` above one) is a pattern too.
         (Value::Number(n), Value::String(d)) if d.starts_with("re:") => {
             regex_matches(&d[3..], &n.to_string())
+        }
+        (Value::String(x), Value::String(y)) if is_same_instant(x, y) || is_same_address(x, y) => {
+            true
         }
         (Value::String(x), Value::String(y)) => match (parse_json_text(x), parse_json_text(y)) {
             (Some(mut p), Some(mut q)) => {

@@ -211,10 +211,57 @@ pub fn base64_encode(s: &str) -> String {
     crate::template::base64::encode(s.as_bytes())
 }
 
+/// True when both strings are RFC 3339 timestamps of the same instant
+/// (`2026-01-01T00:00:00Z` and `2026-01-01T00:00:00.000+00:00`): AWS
+/// returns a declared time in its own precision and offset. Another
+/// instant is a change.
+pub fn is_same_instant(a: &str, b: &str) -> bool {
+    use chrono::DateTime;
+    a != b
+        && matches!(
+            (DateTime::parse_from_rfc3339(a), DateTime::parse_from_rfc3339(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
+/// True when both strings are one IP address or CIDR block spelled two
+/// ways (`2001:DB8::/32` and `2001:db8::/32`, or IPv6 zeros written out):
+/// AWS stores the canonical form. Another address or prefix is a change.
+pub fn is_same_address(a: &str, b: &str) -> bool {
+    fn parse(s: &str) -> Option<(std::net::IpAddr, Option<u8>)> {
+        let (addr, len) = match s.split_once('/') {
+            Some((addr, len)) => (addr, Some(len.parse::<u8>().ok()?)),
+            None => (s, None),
+        };
+        Some((addr.parse().ok()?, len))
+    }
+    a != b && matches!((parse(a), parse(b)), (Some(x), Some(y)) if x == y)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn one_instant_in_two_spellings_folds_but_another_instant_does_not() {
+        let d = "2026-03-01T08:00:00Z";
+        assert!(is_same_instant(d, "2026-03-01T08:00:00.000Z"));
+        assert!(is_same_instant(d, "2026-03-01T09:00:00+01:00"));
+        assert!(!is_same_instant(d, "2026-03-01T08:00:01Z"));
+        assert!(!is_same_instant(d, "2026-03-01T08:00:00"));
+        assert!(!is_same_instant("tomorrow", "tomorrow "));
+    }
+
+    #[test]
+    fn one_address_in_two_spellings_folds_but_another_does_not() {
+        assert!(is_same_address("2001:DB8::/32", "2001:db8::/32"));
+        assert!(is_same_address("2001:db8:0:0::1", "2001:db8::1"));
+        assert!(!is_same_address("2001:db8::/32", "2001:db8::/48"));
+        assert!(!is_same_address("10.0.0.0/16", "10.1.0.0/16"));
+        assert!(!is_same_address("10.0.0.0/16", "10.0.0.0"));
+        assert!(!is_same_address("web", "WEB"));
+    }
 
     #[test]
     fn stringly_typed_scalars_fold() {
