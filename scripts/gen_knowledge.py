@@ -128,6 +128,14 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"^(?P<v>`[^`]+`)\s*[-–:]\s*(?:\(\s*the\s+default\s*\)|this\s+is\s+the\s+default(?:\s+(?:option|value|setting|mode))?\s*\.)(?P<tail>)",
         re.I,
     ),
+    # "If you don't specify a value, Amplify uses the `STANDARD_8GB`
+    # default." / "If you don't specify a runtime, AWS Deadline Cloud uses
+    # `latest` as the default." (the words must spell the property).
+    re.compile(
+        r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+(?:a\s+value|an?\s+(?P<subj>[a-z][a-z ]{0,40}?)),\s+(?:the\s+)?[A-Z][A-Za-z0-9 ]{0,40}?"
+        r"\s+uses\s+(?:the\s+)?" + VALUE + r"(?:\s+as\s+the\s+default|\s+default)(?P<tail>)\s*\.?$",
+        re.I,
+    ),
     # "This sets it to its default ( `true` )." (Auto Scaling `ReturnData`).
     re.compile(r"^this\s+sets\s+it\s+to\s+its\s+default\s*\(\s*" + VALUE + r"\s*\)(?P<tail>)\s*\.?$", re.I),
     # "This is `ENABLED` by default." / "The `STANDARD` option is selected
@@ -821,6 +829,17 @@ def managed_policy_default(doc, prop_name):
     return None
 
 
+# "If you don't specify an execution role, CloudFormation uses the
+# `AWSCloudFormationStackSetExecutionRole` role for the StackSet
+# operation.": the named resource a `<Subject>Name` property defaults to,
+# the noun the subject's own.
+USES_NAMED = re.compile(
+    r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+an?\s+(?P<subj>[a-z][a-z ]{0,40}?),\s+[A-Z][A-Za-z0-9 ]{0,40}?\s+uses\s+the\s+"
+    r"`(?P<v>[A-Za-z0-9_.:/+-]+)`\s+(?P<noun>[a-z]+)\s+for\s+the\s+[A-Za-z ]{1,40}?\s+operation\s*\.?$",
+    re.I,
+)
+
+
 def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     """(value, sentence) for the one unconditioned default a doc text
     states, else None."""
@@ -865,6 +884,10 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
         words = m.group("noun").split() if m else []
         if m and kind == "string" and prop_name in {camel(words[i:]) + "Name" for i in range(len(words))}:
             found.append(("default", s))
+            continue
+        m = USES_NAMED.match(s)
+        if m and kind == "string" and prop_name == camel(m.group("subj").split()) + "Name" and m.group("subj").split()[-1] == m.group("noun"):
+            found.append((m.group("v"), s))
             continue
         m = ASSIGNED_DEFAULT.match(s)
         if m and spells(m.group("subj"), prop_name) and m.group("noun").lower() in m.group("subj").lower().split():

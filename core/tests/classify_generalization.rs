@@ -668,6 +668,15 @@ fn documented_forms_fold_their_value_and_nothing_else() {
         ),
         // "If you omit this parameter, the default is `Web`." (API model).
         ("AWS::RUM::AppMonitor", "Platform", "Web", "Android"),
+        // "If you don't specify an execution role, CloudFormation uses the
+        // `AWSCloudFormationStackSetExecutionRole` role for the StackSet
+        // operation." (the subject and noun name the property).
+        (
+            "AWS::CloudFormation::StackSet",
+            "ExecutionRoleName",
+            "AWSCloudFormationStackSetExecutionRole",
+            "OrgExecutionRole",
+        ),
     ];
     for (t, prop, documented, other) in cases {
         let fs = run_general(t, json!({}), json!({ prop: documented }));
@@ -780,6 +789,24 @@ fn nested_documented_forms_fold_their_value_and_nothing_else() {
             "HttpEndpoint",
             json!("enabled"),
             json!("disabled"),
+        ),
+        // "If you don't specify a value, Amplify uses the `STANDARD_8GB`
+        // default."
+        (
+            "AWS::Amplify::App",
+            "JobConfig",
+            "BuildComputeType",
+            json!("STANDARD_8GB"),
+            json!("LARGE_16GB"),
+        ),
+        // "If you don't specify a value, Amazon Comprehend uses
+        // `COMPREHEND_CSV` as the default."
+        (
+            "AWS::Comprehend::DocumentClassifier",
+            "InputDataConfig",
+            "DataFormat",
+            json!("COMPREHEND_CSV"),
+            json!("AUGMENTED_MANIFEST"),
         ),
     ];
     for (t, top, below, documented, other) in cases {
