@@ -304,7 +304,11 @@ CHOSEN_TRIGGER = re.compile(
     # block of time for each AWS Region" (RDS PreferredMaintenanceWindow).
     # "If this parameter is not specified, DAX assigns the default VPC
     # security group to each node." (DAX SecurityGroupIds).
-    r"(?:^default\s*:|^the\s+default\s+is\s+an?\b|if\s+(?:you\s+(?:don't|do\s+not)\s+(?:specify|provide)|not\s+specified|omitted|none\s+is\s+specified|no\s+value"
+    # "The default value is a random, system-chosen Availability Zone"
+    # (DMS); "By default in the Amazon FSx API, Amazon FSx selects an unused
+    # IP address range for you" (the API CloudFormation calls; a console's
+    # own choice is another sentence).
+    r"(?:^default\s*:|^the\s+default(?:\s+value)?\s+is\s+an?\b|^by\s+default\s+in\s+the\s+(?:aws|amazon)\s+[a-z0-9]+\s+api\s*,|if\s+(?:you\s+(?:don't|do\s+not)\s+(?:specify|provide)|not\s+specified|omitted|none\s+is\s+specified|no\s+value"
     r"|(?:this|the)\s+(?:parameter|property|value|field|setting)\s+is\s+(?:not\s+specified|omitted)"
     # "If no other information is given this will be the VPC's Default
     # Security Group" (ElastiCache ServerlessCache SecurityGroupIds).

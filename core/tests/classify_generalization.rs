@@ -926,6 +926,12 @@ fn values_the_documentation_says_aws_chooses_fold_on_a_first_run() {
             "PreferredBackupWindow",
             "09:12-09:42",
         ),
+        // "The default value is a random, system-chosen Availability Zone".
+        (
+            "AWS::DMS::ReplicationInstance",
+            "AvailabilityZone",
+            "eu-central-1b",
+        ),
     ];
     for (t, prop, chosen) in cases {
         let fs = run_general(t, json!({}), json!({ prop: chosen }));
