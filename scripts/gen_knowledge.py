@@ -844,6 +844,38 @@ USES_NAMED = re.compile(
 )
 
 
+# "If you don't specify otherwise in the configuration of your app client,
+# your refresh tokens are valid for 30 days." with "The default time unit
+# for `RefreshTokenValidity` in an API request is days.": the number in the
+# property's default unit (a `<Subject>Validity` the words spell). Another
+# unit states no number here.
+VALID_FOR = re.compile(
+    r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+otherwise\b[^,]*,\s+your\s+(?P<subj>[a-z][a-z ]{0,30}?)s\s+are\s+valid\s+for\s+"
+    r"(?P<n>[0-9]+|one)\s+(?P<unit>[a-z]+)\s*\.?$",
+    re.I,
+)
+DEFAULT_TIME_UNIT = re.compile(r"\bthe\s+default\s+time\s+unit\s+for\s+`(?P<own>[A-Za-z]+)`\s+in\s+an\s+api\s+request\s+is\s+(?P<unit>[a-z]+)\b", re.I)
+
+
+def valid_for_default(doc, kind, prop_name, paths):
+    """(when, number, sentence) for a validity stated in the property's own
+    default time unit, else None. Where a sibling `<...>Units.<Subject>`
+    sets the unit (`TokenValidityUnits.RefreshToken`), the number holds
+    only while that unit is the default one."""
+    unit = next((m.group("unit") for m in DEFAULT_TIME_UNIT.finditer(doc or "") if m.group("own") == prop_name), None)
+    if kind not in ("integer", "number") or unit is None:
+        return None
+    # A line broken mid-sentence ("your refresh\ntokens are valid ...").
+    for s in sentences(re.sub(r"(?<=[A-Za-z,])\n(?=[a-z])", " ", doc)):
+        m = VALID_FOR.match(s)
+        if m and (camel(m.group("subj").split()) + "Validity").lower() == prop_name.lower() and UNITS.get(m.group("unit").lower()) == UNITS.get(unit.lower()):
+            member = prop_name[: -len("Validity")]
+            units = [q for q in paths if q.endswith("Units." + member) and q.count(".") == 1]
+            when = {units[0]: [unit.lower(), None]} if len(units) == 1 else None
+            return (when, 1 if m.group("n").lower() == "one" else int(m.group("n")), s)
+    return None
+
+
 def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     """(value, sentence) for the one unconditioned default a doc text
     states, else None."""
@@ -2055,6 +2087,9 @@ def mine_docs_defaults(m, tf, pf):
         single_member_default(m, tf, pf, text, "docs")
     for mname, v, quote in member_defaults(text, path, tf.props, tf.doc):
         m.add_default(t, path + "." + mname, v, "docs", quote)
+    valid = valid_for_default(text, kind, name, [q for q, _, _ in tf.props]) if "." not in path else None
+    if valid:
+        m.add_default(t, path, valid[1], "docs", valid[2], when=valid[0])
     for hit in (
         stated_default(text, kind, enum, name, pf.item_kind, pf.spelled),
         enum_phrase_default(text, enum or pf.spelled, name) if kind == "string" else None,

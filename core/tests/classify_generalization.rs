@@ -1835,3 +1835,30 @@ fn a_time_or_address_in_the_services_own_spelling_folds_but_another_is_drift() {
         assert_eq!(declared_paths(&fs), vec![prop.to_string()], "{prop}");
     }
 }
+
+#[test]
+fn a_validity_stated_in_its_default_unit_folds_at_that_number_only() {
+    // "If you don't specify otherwise in the configuration of your app
+    // client, your refresh tokens are valid for 30 days." with "The default
+    // time unit for `RefreshTokenValidity` in an API request is days."
+    let t = "AWS::Cognito::UserPoolClient";
+    for (prop, documented, other) in [
+        ("RefreshTokenValidity", 30, 7),
+        ("AccessTokenValidity", 1, 12),
+        ("IdTokenValidity", 1, 24),
+    ] {
+        let fs = run_general(t, json!({}), json!({ prop: documented }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{prop}");
+        let fs = run_general(t, json!({}), json!({ prop: other }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::Undeclared), "{prop}");
+    }
+    // In another unit the same number is another time limit.
+    let declared = json!({"TokenValidityUnits": {"RefreshToken": "hours"}});
+    let live = json!({"TokenValidityUnits": {"RefreshToken": "hours"}, "RefreshTokenValidity": 30});
+    let fs = run_general(t, declared, live);
+    assert_eq!(
+        tier_of(&fs, "RefreshTokenValidity"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+}
