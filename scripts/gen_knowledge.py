@@ -51,7 +51,7 @@ UNIT = r"(?:\s+(?P<unit>[A-Za-z]+(?:\s+per\s+second)?))?"
 # What may follow the value: nothing, a parenthetical, "or <the same in other
 # units>", or ", but ..." - never a condition.
 # ", which sends requests to targets using HTTP/1.1" only explains the value.
-TAIL = r"(?P<tail>(?:\s+by\s+default,?\s+if\s+no\s+value\s+is\s+(?:specified|provided)|\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not)\s+(?:provided|specified)|omitted))?)\s*\.?$"
+TAIL = r"(?P<tail>(?:\s+by\s+default,?\s+if\s+no\s+value\s+is\s+(?:specified|provided)|\s+and\s+[A-Za-z]+\s+(?:is|are)\s+(?:enabled|disabled)|\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not)\s+(?:provided|specified)|omitted))?)\s*\.?$"
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
     # "The default setting is `false` ." (CodeBuild PrivilegedMode).
@@ -63,6 +63,9 @@ DEFAULT_PREFIXES = [
     r"^(?:if\s+(?:not\s+(?:specified|provided)|omitted),\s+)?(?:(?:this\s+(?:property|parameter|value|setting)|it)\s+)?defaults?\s+to\s+",
     # "By default this is set to false." (SMS Voice DeletionProtectionEnabled).
     r"^by\s+default,?\s+(?:this(?:\s+(?:value|property|parameter|setting))?\s+is\s+(?:set\s+to\s+)?|the\s+value\s+is\s+)",
+    # "By default, ObjectOwnership is set to BucketOwnerEnforced and ACLs are
+    # disabled." (S3; the name must be this property).
+    r"^by\s+default,?\s+`?(?P<own>[A-Z][A-Za-z0-9]+)`?\s+is\s+set\s+to\s+",
     # "Set to `true` by default, if no value is specified." (Amazon MQ):
     # the tail must say "by default" and may name only the unset value.
     r"^set\s+to\s+(?=\S+\s+by\s+default(?:,?\s+if\s+no\s+value\s+is\s+(?:specified|provided))?\s*\.?$)",
@@ -1785,7 +1788,13 @@ class Botocore:
         for want in spellings:
             for k, m in members.items():
                 if k.lower() == want.lower():
-                    return m, model["shapes"].get(m["shape"])
+                    target = model["shapes"].get(m["shape"])
+                    if not m.get("documentation") and (target or {}).get("documentation"):
+                        # A member without text of its own is documented by
+                        # its shape, as the SDKs render it ("By default,
+                        # ObjectOwnership is set to BucketOwnerEnforced").
+                        m = dict(m, documentation=target["documentation"])
+                    return m, target
         return None, None
 
 

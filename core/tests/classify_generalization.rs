@@ -1862,3 +1862,35 @@ fn a_validity_stated_in_its_default_unit_folds_at_that_number_only() {
         "{fs:?}"
     );
 }
+
+#[test]
+fn a_one_element_list_of_a_block_at_its_defaults_is_at_default() {
+    // "By default, ObjectOwnership is set to BucketOwnerEnforced and ACLs
+    // are disabled." (the API model's shape text, for a member with none of
+    // its own): S3 reads back one ownership rule.
+    let t = "AWS::S3::Bucket";
+    let rules = |r: Value| json!({"OwnershipControls": {"Rules": r}});
+    let fs = run_general(
+        t,
+        json!({}),
+        rules(json!([{"ObjectOwnership": "BucketOwnerEnforced"}])),
+    );
+    assert_eq!(tier_of(&fs, "OwnershipControls"), Some(Tier::AtDefault));
+    for other in [
+        json!([{"ObjectOwnership": "ObjectWriter"}]),
+        json!([{"ObjectOwnership": "BucketOwnerEnforced"}, {"ObjectOwnership": "BucketOwnerEnforced"}]),
+    ] {
+        let fs = run_general(t, json!({}), rules(other));
+        assert_eq!(
+            tier_of(&fs, "OwnershipControls"),
+            Some(Tier::Undeclared),
+            "{fs:?}"
+        );
+    }
+    // "By default, `SignatureVersion` is set to `1`." (SNS).
+    let t = "AWS::SNS::Topic";
+    let fs = run_general(t, json!({}), json!({"SignatureVersion": "1"}));
+    assert_eq!(tier_of(&fs, "SignatureVersion"), Some(Tier::AtDefault));
+    let fs = run_general(t, json!({}), json!({"SignatureVersion": "2"}));
+    assert_eq!(tier_of(&fs, "SignatureVersion"), Some(Tier::Undeclared));
+}

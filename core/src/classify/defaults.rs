@@ -354,8 +354,15 @@ fn is_default_member_wise(
     path: &Path,
     v: &Value,
 ) -> bool {
-    let Value::Object(o) = v else {
-        return false;
+    let o = match v {
+        Value::Object(o) => o,
+        // A one-element list of a block at its defaults (S3's one ownership
+        // rule): the element is judged member by member.
+        Value::Array(items) => {
+            return matches!(items.as_slice(), [one @ Value::Object(_)]
+                if is_default_member_wise(scope, live, &path.child(Seg::Index(0)), one));
+        }
+        _ => return false,
     };
     let mut set = o.iter().filter(|(_, x)| !is_trivially_empty(x)).peekable();
     // An object walked leaf by leaf reports its members itself.
