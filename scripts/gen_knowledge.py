@@ -879,6 +879,26 @@ def valid_for_default(doc, kind, prop_name, paths):
     return None
 
 
+# "By default, Lambda functions send logs to a default log group named
+# `/aws/lambda/<function name>` .": a name built from the resource's own
+# name, which is its physical id when the schema identifies the type by
+# `<Noun>Name` alone (`FunctionName`).
+NAMED_AFTER_SELF = re.compile(r"\b[Bb]y\s+default\b[^.`]*\bnamed\s+``?(?P<v>[^`<>]*<(?P<ph>[a-z][a-z ]*?)\s+name>[^`<>]*)``?")
+
+
+def self_named_default(doc, kind, noun, doc_schema):
+    """(value with `${PhysicalId}`, sentence) for a default named after the
+    resource itself, else None."""
+    own = ["/properties/" + camel(noun.split()) + "Name"]
+    if kind != "string" or (doc_schema.get("primaryIdentifier") or []) != own:
+        return None
+    for s in sentences(doc):
+        m = NAMED_AFTER_SELF.search(s)
+        if m and m.group("ph") == noun:
+            return (m.group("v").replace("<%s name>" % noun, "${PhysicalId}"), s)
+    return None
+
+
 def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     """(value, sentence) for the one unconditioned default a doc text
     states, else None."""
@@ -2096,6 +2116,9 @@ def mine_docs_defaults(m, tf, pf):
         single_member_default(m, tf, pf, text, "docs")
     for mname, v, quote in member_defaults(text, path, tf.props, tf.doc):
         m.add_default(t, path + "." + mname, v, "docs", quote)
+    named = self_named_default(text, kind, tf.noun, tf.doc)
+    if named:
+        m.add_default(t, path, named[0], "docs", named[1])
     valid = valid_for_default(text, kind, name, [q for q, _, _ in tf.props]) if "." not in path else None
     if valid:
         m.add_default(t, path, valid[1], "docs", valid[2], when=valid[0])

@@ -1894,3 +1894,24 @@ fn a_one_element_list_of_a_block_at_its_defaults_is_at_default() {
     let fs = run_general(t, json!({}), json!({"SignatureVersion": "2"}));
     assert_eq!(tier_of(&fs, "SignatureVersion"), Some(Tier::Undeclared));
 }
+
+#[test]
+fn a_default_named_after_the_resource_itself_folds_only_under_that_name() {
+    // "By default, Lambda functions send logs to a default log group named
+    // `/aws/lambda/<function name>`." (the function's name is its physical
+    // id, `res-0123` here).
+    let t = "AWS::Lambda::Function";
+    let declared = json!({"LoggingConfig": {"LogFormat": "JSON"}});
+    let live = |group: &str| json!({"LoggingConfig": {"LogFormat": "JSON", "LogGroup": group}});
+    let path = "LoggingConfig.LogGroup";
+    let fs = run_general(t, declared.clone(), live("/aws/lambda/res-0123"));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    for other in ["/aws/lambda/other-fn", "/custom/app-logs"] {
+        let fs = run_general(t, declared.clone(), live(other));
+        assert_eq!(
+            drift(&fs),
+            vec![(Tier::Undeclared, path.to_string())],
+            "{other}"
+        );
+    }
+}
