@@ -92,6 +92,51 @@ fn constants_at_their_default_are_still_never_recorded() {
     assert!(!recorded.recorded.iter().any(|e| e.path == "Tenancy"));
 }
 
+// ---- options a platform fills in --------------------------------------------
+
+const EB_ENV: &str = "AWS__ElasticBeanstalk__Environment.LoadBalancedEnv";
+const EB_STACK: &str = "CdkrdHunt0810EbLb";
+const INSTANCE_PORT: &str = "OptionSettings[aws:cloudformation:template:parameter|InstancePort]";
+
+/// The case with one Elastic Beanstalk option's value replaced.
+fn with_option(c: CorpusCase, ns: &str, name: &str, value: &str) -> CorpusCase {
+    let mut options = c.live_raw["OptionSettings"].clone();
+    for o in options.as_array_mut().into_iter().flatten() {
+        if o["Namespace"] == ns && o["OptionName"] == name {
+            o["Value"] = json!(value);
+        }
+    }
+    with_live(c, "OptionSettings", options)
+}
+
+#[test]
+fn a_platform_option_changed_after_record_surfaces() {
+    // No constant is recorded for this option anywhere: only "the platform
+    // chose every option the template leaves out" explains it.
+    let ctx = ctx_for(EB_STACK, &[EB_ENV]);
+    let first = replay_case(&case(EB_ENV));
+    assert_eq!(at(&first, INSTANCE_PORT), Some(Tier::AtDefault));
+    let recorded = record_all(&first, &ctx);
+    assert!(recorded.recorded.iter().any(|e| e.path == INSTANCE_PORT));
+
+    let again = apply_baseline(first.clone(), Some(&recorded), &ctx).unwrap();
+    assert!(!again.findings.iter().any(|f| f.tier.is_drift()));
+
+    let changed = with_option(
+        case(EB_ENV),
+        "aws:cloudformation:template:parameter",
+        "InstancePort",
+        "8080",
+    );
+    let out = apply_baseline(replay_case(&changed), Some(&recorded), &ctx).unwrap();
+    let f = out
+        .findings
+        .iter()
+        .find(|f| f.path == INSTANCE_PORT && f.tier.is_drift())
+        .expect("the changed option is reported");
+    assert_eq!(f.note.as_deref(), Some(NOTE_CHANGED));
+}
+
 // ---- create-only properties ------------------------------------------------
 
 const QUEUE: &str = "AWS__Batch__JobQueue.Queue4A7E3555";
