@@ -1837,6 +1837,22 @@ fn a_time_or_address_in_the_services_own_spelling_folds_but_another_is_drift() {
 }
 
 #[test]
+fn a_protocol_declared_by_number_folds_at_its_keyword_only() {
+    // EC2 takes "The IP protocol name (tcp, udp, icmp, icmpv6) or number"
+    // and reads back the name; a rule declared as 6 holds `tcp`.
+    let t = "AWS::EC2::SecurityGroupIngress";
+    let declared =
+        json!({"IpProtocol": "6", "FromPort": 443, "ToPort": 443, "CidrIp": "10.0.0.0/8"});
+    let mut live = declared.clone();
+    live["IpProtocol"] = json!("tcp");
+    let fs = run_general(t, declared.clone(), live.clone());
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    live["IpProtocol"] = json!("udp");
+    let fs = run_general(t, declared, live);
+    assert_eq!(declared_paths(&fs), vec!["IpProtocol".to_string()]);
+}
+
+#[test]
 fn a_validity_stated_in_its_default_unit_folds_at_that_number_only() {
     // "If you don't specify otherwise in the configuration of your app
     // client, your refresh tokens are valid for 30 days." with "The default

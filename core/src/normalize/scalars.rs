@@ -238,10 +238,36 @@ pub fn is_same_address(a: &str, b: &str) -> bool {
     a != b && matches!((parse(a), parse(b)), (Some(x), Some(y)) if x == y)
 }
 
+/// The IP protocols AWS names by keyword, with their IANA numbers
+/// (<https://www.iana.org/assignments/protocol-numbers>). EC2 accepts either
+/// spelling in a rule's `IpProtocol` ("The IP protocol name (tcp, udp, icmp,
+/// icmpv6) or number") and reads the keyword back.
+const NAMED_IP_PROTOCOLS: [(&str, &str); 4] =
+    [("tcp", "6"), ("udp", "17"), ("icmp", "1"), ("icmpv6", "58")];
+
+/// True when both strings name one IP protocol, one by keyword and one by
+/// its IANA number (`6` and `tcp`); another protocol is a change.
+pub fn is_same_ip_protocol(a: &str, b: &str) -> bool {
+    NAMED_IP_PROTOCOLS.iter().any(|(name, number)| {
+        (a.eq_ignore_ascii_case(name) && b == *number)
+            || (b.eq_ignore_ascii_case(name) && a == *number)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_protocol_by_number_is_its_keyword_but_not_another() {
+        assert!(is_same_ip_protocol("6", "tcp"));
+        assert!(is_same_ip_protocol("udp", "17"));
+        assert!(is_same_ip_protocol("58", "ICMPv6"));
+        assert!(!is_same_ip_protocol("6", "udp"));
+        assert!(!is_same_ip_protocol("-1", "tcp"));
+        assert!(!is_same_ip_protocol("47", "gre"));
+    }
 
     #[test]
     fn one_instant_in_two_spellings_folds_but_another_instant_does_not() {

@@ -6,7 +6,8 @@
 
 use super::arrays::{canonical_text, SORT_IDENTITY_KEYS};
 use super::scalars::{
-    is_access_string_equal, is_dns_name_equal, is_rate_expression_equal, is_version_prefix_match,
+    is_access_string_equal, is_dns_name_equal, is_rate_expression_equal, is_same_ip_protocol,
+    is_version_prefix_match,
 };
 use serde_json::{Map, Value};
 
@@ -52,7 +53,8 @@ fn is_hostname(s: &str) -> bool {
 /// - text AWS normalises: trailing whitespace or newline;
 /// - a version AWS resolved to its concrete patch (`8.0` / `8.0.45`), or a
 ///   track it reports (`1.6.22` / `1.6`);
-/// - a schedule rate in other units (`rate(60 minutes)` / `rate(1 hour)`).
+/// - a schedule rate in other units (`rate(60 minutes)` / `rate(1 hour)`);
+/// - an IP protocol by IANA number or keyword (`6` / `tcp`).
 pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
     if declared == live {
         return true;
@@ -72,6 +74,7 @@ pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
     (is_identifier_key(leaf) && live == declared.to_ascii_lowercase())
         || (leaf == "AccessString" && is_access_string_equal(declared, live))
         || ((is_enum_key(leaf) || is_header_key(leaf)) && declared.eq_ignore_ascii_case(live))
+        || (leaf.ends_with("Protocol") && is_same_ip_protocol(declared, live))
         || (leaf.ends_with("Version") && is_version_prefix_match(declared, live))
 }
 
@@ -442,6 +445,9 @@ mod tests {
         assert!(is_shape_equal(Some("InstanceProtocol"), "https", "HTTPS"));
         assert!(is_shape_equal(Some("Type"), "SPARK", "Spark"));
         assert!(!is_shape_equal(Some("Type"), "SPARK", "HIVE"));
+        assert!(is_shape_equal(Some("IpProtocol"), "6", "tcp"));
+        assert!(!is_shape_equal(Some("IpProtocol"), "6", "udp"));
+        assert!(!is_shape_equal(Some("Description"), "6", "tcp"));
     }
 
     #[test]
