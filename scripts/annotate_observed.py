@@ -127,6 +127,19 @@ def covered(generated, t, path, v):
     return bool(members) and all(covered(generated, t, f"{path}.{k}", x) for k, x in members.items())
 
 
+def implies(narrow, wide):
+    """True when every resource meeting the condition `narrow` meets `wide`:
+    each property `wide` names, `narrow` names too, with values it lists."""
+    return all(k in narrow and all(any(same_value(v, w) for w in ws) for v in narrow[k]) for k, ws in wide.items())
+
+
+def covered_when(mined, e):
+    """True when a conditioned generated entry states each of the observed
+    entry's values under a condition the observed one implies."""
+    hits = [g for g in mined if g["type"] == e["type"] and g["path"] == e["path"] and "values" in g and g.get("when")]
+    return all(any(implies(e["when"], g["when"]) and any(same_value(v, x) for x in g["values"]) for g in hits) for v in e["values"])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", default=os.path.join(ROOT, "../../shared/corpus/cases"))
@@ -150,7 +163,14 @@ def main():
             and not any(is_unset(v) for v in e["values"])
         )
         same_choice = e.get("chosenAtCreate") and not e.get("when") and (e["type"], e["path"]) in chosen
-        if same_choice or (simple and all(covered(generated, e["type"], e["path"], v) for v in e["values"])):
+        conditioned = (
+            e.get("values") and e.get("when") and not e.get("sameAs") and not any(is_unset(v) for v in e["values"])
+        )
+        if (
+            same_choice
+            or (simple and all(covered(generated, e["type"], e["path"], v) for v in e["values"]))
+            or (conditioned and covered_when(mined, e))
+        ):
             dropped += 1
             continue
         if e.get("source") == "observed" and e.get("reason") in GENERIC:

@@ -1081,6 +1081,58 @@ BAG_FOR_KINDS_DEFAULT = re.compile(
     re.I,
 )
 OTHERWISE_DEFAULT = re.compile(r"^otherwise,\s+the\s+default\s+is\s+" + VALUE + TAIL, re.I)
+# "The default is disabled if the target group type is IP address and the
+# target group protocol is TCP or TLS." in a key's bullet: each condition
+# names the type's noun, one word of a top-level property's name and values
+# of that property's enum.
+BAG_IF_DEFAULT = re.compile(r"^the\s+default\s+is\s+(?P<v>`[^`]+`|enabled|disabled)\s+if\s+(?P<conds>[^.]+?)\s*\.?$", re.I)
+BAG_CONDITION = re.compile(r"^the\s+(?P<noun>[a-z][a-z ]*?)\s+(?P<attr>[a-z]+)\s+is\s+(?P<who>[A-Za-z0-9_ ]+?)$", re.I)
+# "The value is `true` or `false`." in a key's bullet: the switch words
+# "enabled" and "disabled" then spell those two values.
+BAG_BOOLEAN = re.compile(r"\bthe\s+value\s+is\s+`true`\s+or\s+`false`", re.I)
+SWITCH_WORDS = {"enabled": "true", "disabled": "false"}
+
+
+def enum_value_named(words, enum):
+    """The one value of `enum` the words name: the words themselves, or
+    their first word ("IP address" names `ip`), in any case."""
+    for cand in (words, words.split()[0]):
+        hits = [x for x in enum if isinstance(x, str) and x.lower() == cand.lower()]
+        if len(hits) == 1:
+            return hits[0]
+    return None
+
+
+def bag_if_condition(conds, noun, kinds):
+    """{property: [values]} for "the <noun> <attr> is <values>" clauses
+    joined by "and": `attr` ends the property's name (the bare name wins
+    over a qualified one: `Protocol` over `HealthCheckProtocol`), and every
+    value is one of its enum. None when any clause does not resolve."""
+    when = {}
+    for clause in re.split(r"\s+and\s+", conds):
+        c = BAG_CONDITION.match(clause.strip())
+        if not c or c.group("noun").lower() != noun:
+            return None
+        attr = c.group("attr").lower()
+        words = [w.strip() for w in re.split(r",|\bor\b", c.group("who")) if w.strip()]
+        owners = {}
+        for p in sorted(kinds):
+            values = [enum_value_named(w, kinds[p]) for w in words]
+            if p.lower().endswith(attr) and words and None not in values:
+                owners[p] = sorted(set(values))
+        owners = {p: v for p, v in owners.items() if p.lower() == attr} or owners
+        if len(owners) != 1 or set(owners) & set(when):
+            return None
+        when.update(owners)
+    return when or None
+
+
+def bag_value(raw, bullet):
+    """A stated value's text: quoted, or a switch word where the bullet says
+    the value is `true` or `false`."""
+    if raw.lower() in SWITCH_WORDS:
+        return SWITCH_WORDS[raw.lower()] if BAG_BOOLEAN.search(bullet) else None
+    return quoted_text(raw)
 
 
 def bag_kind_defaults(doc, noun, kinds):
@@ -1095,15 +1147,24 @@ def bag_kind_defaults(doc, noun, kinds):
             continue
         stated = []
         for sent in sentences(m.group("rest")):
+            i = BAG_IF_DEFAULT.match(sent)
+            if i:
+                when = bag_if_condition(i.group("conds"), noun, kinds)
+                value = bag_value(i.group("v"), m.group("rest"))
+                if when and value:
+                    stated.append(when)
+                    out.append((m.group("key"), when, value, sent))
+                continue
             d = BAG_KIND_DEFAULT.match(sent) or BAG_FOR_KINDS_DEFAULT.match(sent)
             o = OTHERWISE_DEFAULT.match(sent)
-            value = quoted_text((d or o).group("v")) if (d or o) and tail_ok(d or o) else None
+            value = bag_value((d or o).group("v"), m.group("rest")) if (d or o) and tail_ok(d or o) else None
             if value and o and len(stated) == 1:
-                # The rest of the one enum the sentence before named.
-                (prop, named), = stated[0].items()
-                rest = [x for x in kinds[prop] if isinstance(x, str) and x not in named]
-                if rest:
-                    out.append((m.group("key"), {prop: sorted(rest)}, value, sent))
+                # The rest of each enum the sentence before named: "not (A
+                # and B)" holds where A fails or B fails, one entry each.
+                for prop, named in sorted(stated[0].items()):
+                    rest = [x for x in kinds[prop] if isinstance(x, str) and x not in named]
+                    if rest:
+                        out.append((m.group("key"), {prop: sorted(rest)}, value, sent))
                 continue
             if not value or not d:
                 continue

@@ -1837,6 +1837,42 @@ fn a_time_or_address_in_the_services_own_spelling_folds_but_another_is_drift() {
 }
 
 #[test]
+fn a_default_under_two_conditions_and_its_otherwise_follow_both() {
+    // "The default is disabled if the target group type is IP address and
+    // the target group protocol is TCP or TLS. Otherwise, the default is
+    // enabled." with "The value is `true` or `false`." Port 8443 and the
+    // declared attribute are ones no corpus case holds.
+    let t = "AWS::ElasticLoadBalancingV2::TargetGroup";
+    let attr = |v: &str| {
+        json!([{"Key": "deregistration_delay.timeout_seconds", "Value": "30"},
+               {"Key": "preserve_client_ip.enabled", "Value": v}])
+    };
+    let tier = |target: &str, proto: &str, v: &str| {
+        let declared = json!({"Protocol": proto, "TargetType": target, "Port": 8443});
+        let mut live = declared.clone();
+        live["TargetGroupAttributes"] = attr(v);
+        tier_of(
+            &run_general(t, declared, live),
+            "TargetGroupAttributes[preserve_client_ip.enabled]",
+        )
+    };
+    let (at, un) = (Some(Tier::AtDefault), Some(Tier::Undeclared));
+    for (target, proto, v, want) in [
+        ("ip", "TCP", "false", at),
+        ("ip", "TLS", "false", at),
+        ("ip", "UDP", "true", at),
+        ("instance", "TCP", "true", at),
+        ("alb", "TCP", "true", at),
+        // The other value of each kind surfaces.
+        ("ip", "TCP", "true", un),
+        ("instance", "TCP", "false", un),
+        ("ip", "UDP", "false", un),
+    ] {
+        assert_eq!(tier(target, proto, v), want, "{target} {proto} {v}");
+    }
+}
+
+#[test]
 fn a_protocol_declared_by_number_folds_at_its_keyword_only() {
     // EC2 takes "The IP protocol name (tcp, udp, icmp, icmpv6) or number"
     // and reads back the name; a rule declared as 6 holds `tcp`.
