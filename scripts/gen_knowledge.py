@@ -2366,6 +2366,34 @@ def mine_key_aliases(m, tf):
                 )
 
 
+# "When authorizing security group rules, specifying `-1` or a protocol
+# number other than `tcp`, ... allows traffic on all ports, regardless of
+# any port range you specify." on a rule's protocol: its sibling ends of the
+# port range hold their own "all" spelling, "-1 (all ICMP types)" or "A
+# value of `-1` indicates all ICMP/ICMPv6 types".
+ALL_PORTS = re.compile(r"specifying\s+`(?P<v>-1)`\s+or\s+[^.]*?allows\s+traffic\s+on\s+all\s+ports,\s+regardless\s+of\s+any\s+port\s+range\s+you\s+specify", re.I)
+PORT_RANGE_END = re.compile(r"\b(?:start|end)\s+of\s+(?:the\s+)?port\s+range\b", re.I)
+ALL_SPELLING = re.compile(r"(?:`?(?P<a>-1)`?\s+\(all\s|a\s+value\s+of\s+`(?P<b>-1)`\s+indicates\s+all\s)", re.I)
+
+
+def mine_all_ports(m, tf):
+    """The ends of a port range on a rule whose protocol allows every port:
+    each holds the value its own documentation names as "all"."""
+    for path, name, p in tf.props:
+        sent = next((s for s in sentences(p.get("documentation")) if ALL_PORTS.search(s)), None)
+        if not sent or not writable(tf.doc, path):
+            continue
+        parent = path[: -len(name)]
+        for sib, sname, sp in tf.props:
+            doc = sp.get("documentation") or ""
+            if sib == path or sib[: -len(sname)] != parent or "." in sname or not PORT_RANGE_END.search(doc):
+                continue
+            spelled = ALL_SPELLING.search(doc)
+            if spelled and kind_of(sp) == "integer":
+                prop = ("./" + name) if parent else name
+                m.add_default(tf.t, sib, -1, "docs", sent, when={prop: [ALL_PORTS.search(sent).group("v")]})
+
+
 def mine_write_only(m, tf):
     """Write-only collections: never returned, so absence is a read gap."""
     for w in tf.doc.get("writeOnlyProperties") or []:
@@ -2425,6 +2453,7 @@ def generate(spec, boto, snap):
         mine_cross_defaults(m, tf)
         mine_key_aliases(m, tf)
         mine_write_only(m, tf)
+        mine_all_ports(m, tf)
         mine_schema_rules(m, tf, borrowed)
     return m.result()
 

@@ -1873,6 +1873,29 @@ fn a_default_under_two_conditions_and_its_otherwise_follow_both() {
 }
 
 #[test]
+fn a_port_range_on_an_all_protocol_rule_is_all_ports() {
+    // "specifying `-1` ... allows traffic on all ports, regardless of any
+    // port range you specify", and the port's own "-1 (all ICMP types)".
+    let t = "AWS::EC2::SecurityGroup";
+    let rule = |proto: &str| json!({"CidrIp": "192.168.0.0/16", "IpProtocol": proto});
+    let live = |proto: &str, port: i64| {
+        let mut r = rule(proto);
+        r["FromPort"] = json!(port);
+        r["ToPort"] = json!(port);
+        json!({"GroupDescription": "d", "SecurityGroupIngress": [r]})
+    };
+    let declared =
+        |proto: &str| json!({"GroupDescription": "d", "SecurityGroupIngress": [rule(proto)]});
+    let fs = run_general(t, declared("-1"), live("-1", -1));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    // A port on a TCP rule, or another port on an all-protocol one, surfaces.
+    for (proto, port) in [("tcp", -1), ("-1", 22)] {
+        let fs = run_general(t, declared(proto), live(proto, port));
+        assert!(!drift(&fs).is_empty(), "{proto} {port}: {fs:?}");
+    }
+}
+
+#[test]
 fn a_protocol_declared_by_number_folds_at_its_keyword_only() {
     // EC2 takes "The IP protocol name (tcp, udp, icmp, icmpv6) or number"
     // and reads back the name; a rule declared as 6 holds `tcp`.
