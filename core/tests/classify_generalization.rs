@@ -1896,6 +1896,33 @@ fn a_port_range_on_an_all_protocol_rule_is_all_ports() {
 }
 
 #[test]
+fn an_engine_keyword_and_a_weekly_window_fold_case_only() {
+    // RDS lists `mysql` and reads a declared `MySQL` back as the keyword;
+    // weekly windows document `Mon`..`Sun` and are read back lower-cased.
+    for (t, prop, declared, same, other) in [
+        (
+            "AWS::RDS::DBInstance",
+            "Engine",
+            "MySQL",
+            "mysql",
+            "mariadb",
+        ),
+        (
+            "AWS::Neptune::DBCluster",
+            "PreferredMaintenanceWindow",
+            "Sun:05:00-Sun:06:00",
+            "sun:05:00-sun:06:00",
+            "mon:05:00-mon:06:00",
+        ),
+    ] {
+        let fs = run_general(t, json!({ prop: declared }), json!({ prop: same }));
+        assert!(drift(&fs).is_empty(), "{prop}: {fs:?}");
+        let fs = run_general(t, json!({ prop: declared }), json!({ prop: other }));
+        assert_eq!(declared_paths(&fs), vec![prop.to_string()], "{prop}");
+    }
+}
+
+#[test]
 fn a_protocol_declared_by_number_folds_at_its_keyword_only() {
     // EC2 takes "The IP protocol name (tcp, udp, icmp, icmpv6) or number"
     // and reads back the name; a rule declared as 6 holds `tcp`.

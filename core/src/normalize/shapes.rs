@@ -23,9 +23,26 @@ fn is_identifier_key(key: &str) -> bool {
 }
 
 /// True for a property holding an enumerated keyword (`Type`, `Protocol`,
-/// `EndpointType`, `InstanceProtocol`).
+/// `EndpointType`, `InstanceProtocol`, a database `Engine`: RDS lists
+/// `mysql` and stores a declared `MySQL` as that keyword).
 fn is_enum_key(key: &str) -> bool {
-    ends_with_any(key, &["Type", "Protocol"])
+    ends_with_any(key, &["Type", "Protocol", "Engine"])
+}
+
+/// True for a weekly window, `ddd:hh24:mi-ddd:hh24:mi` (RDS, ElastiCache,
+/// Redshift and their kin document the days as `Mon`...`Sun` and read them
+/// back lower-cased).
+fn is_weekly_window(s: &str) -> bool {
+    let b = s.as_bytes();
+    let day_time = |t: &[u8]| {
+        t.len() == 9
+            && t[..3].iter().all(u8::is_ascii_alphabetic)
+            && t[3] == b':'
+            && t[4..6].iter().all(u8::is_ascii_digit)
+            && t[6] == b':'
+            && t[7..].iter().all(u8::is_ascii_digit)
+    };
+    b.len() == 19 && b[9] == b'-' && day_time(&b[..9]) && day_time(&b[10..])
 }
 
 /// True for a property holding HTTP header names, which HTTP defines as
@@ -50,6 +67,7 @@ fn is_hostname(s: &str) -> bool {
 /// - an enumerated keyword AWS re-cases (`http` / `HTTP`, `SPARK` / `Spark`),
 ///   or an HTTP header name (case-insensitive by definition);
 /// - a DNS name: case and the root's trailing dot are not part of the name;
+/// - a weekly window: day names without case (`Sun:05:00-Sun:06:00`);
 /// - text AWS normalises: trailing whitespace or newline;
 /// - a version AWS resolved to its concrete patch (`8.0` / `8.0.45`), or a
 ///   track it reports (`1.6.22` / `1.6`);
@@ -66,6 +84,9 @@ pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
         return true;
     }
     if is_hostname(declared) && is_hostname(live) && is_dns_name_equal(declared, live) {
+        return true;
+    }
+    if is_weekly_window(declared) && is_weekly_window(live) && declared.eq_ignore_ascii_case(live) {
         return true;
     }
     let Some(leaf) = leaf else {
@@ -448,6 +469,19 @@ mod tests {
         assert!(is_shape_equal(Some("IpProtocol"), "6", "tcp"));
         assert!(!is_shape_equal(Some("IpProtocol"), "6", "udp"));
         assert!(!is_shape_equal(Some("Description"), "6", "tcp"));
+        assert!(is_shape_equal(Some("Engine"), "MySQL", "mysql"));
+        assert!(!is_shape_equal(Some("Engine"), "MySQL", "mariadb"));
+    }
+
+    #[test]
+    fn weekly_windows_compare_days_without_case() {
+        let eq = |d, l| is_shape_equal(Some("PreferredMaintenanceWindow"), d, l);
+        assert!(eq("Sun:05:00-Sun:06:00", "sun:05:00-sun:06:00"));
+        assert!(eq("MON:23:30-TUE:00:00", "mon:23:30-tue:00:00"));
+        assert!(!eq("Sun:05:00-Sun:06:00", "mon:05:00-mon:06:00"));
+        assert!(!eq("Sun:05:00-Sun:06:00", "sun:05:30-sun:06:30"));
+        // Only the window shape folds case.
+        assert!(!is_shape_equal(Some("Description"), "Sunday", "sunday"));
     }
 
     #[test]
