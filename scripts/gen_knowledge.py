@@ -2232,6 +2232,45 @@ def mine_chosen_at_create(m, tf, pf):
             m.add_default(tf.t, pf.path, None, "api-model", s, chosen=True)
 
 
+# "It can be expressed as an integer using CPU units (for example, `1024`)
+# or as a string using vCPUs (for example, `1 vCPU` or `1 vcpu`) in a task
+# definition. String values are converted to an integer indicating the CPU
+# units when the task definition is registered." The unit is the first
+# example's; its size in the stored unit is every "N (M <unit>)" pair the
+# text quotes ("`128` CPU units ( `0.125` vCPUs)", "512 (0.5 GB)"), which
+# must all agree.
+UNIT_EXAMPLE = re.compile(r"as\s+a\s+string\s+using\s+[A-Za-z]+\s+\(for\s+example,\s*`\d+(?:\.\d+)?\s*(?P<unit>[A-Za-z]+)`", re.I)
+UNIT_CONVERTED = re.compile(r"string\s+values\s+are\s+converted\s+to\s+an\s+integer\s+indicating\s+the\s+", re.I)
+
+
+def unit_scale(api_text, docs):
+    """(unit, factor, sentence) when the API text says a string in `unit` is
+    converted to the stored integer and the quoted pairs fix one factor."""
+    u = UNIT_EXAMPLE.search(api_text)
+    conv = next((x for x in sentences(api_text) if UNIT_CONVERTED.search(x)), None)
+    if not u or not conv:
+        return None
+    unit = u.group("unit")
+    pair = re.compile(r"`?(\d+)`?(?:\s+[A-Za-z ]+?)?\s*\(\s*`?(\d*\.?\d+)`?\s*%ss?\s*\)" % re.escape(unit), re.I)
+    ratios = {float(a) / float(b) for text in docs for a, b in pair.findall(text) if float(b) > 0}
+    if len(ratios) != 1:
+        return None
+    factor = ratios.pop()
+    return (unit, int(factor), conv) if factor == int(factor) and factor > 1 else None
+
+
+def mine_unit_strings(m, tf, pf):
+    """A string in a larger unit that the service stores as the integer
+    it converts to."""
+    member = Botocore.member_at(tf.create, pf.path) if tf.create and pf.kind == "string" else None
+    api_text = strip_html(member.get("documentation")) if member else ""
+    hit = unit_scale(api_text, [api_text, pf.text]) if api_text else None
+    if hit:
+        unit, factor, sent = hit
+        m.rule("equivalences", {"type": tf.t, "path": pf.path, "rule": "unitString", "unit": unit, "factor": factor,
+                                "source": "api-model", "reason": sent})
+
+
 def mine_docs_rules(m, tf, pf):
     """Compare rules the documentation states: case-insensitive
     identifiers, an epoch-hour floor, a `LATEST` sentinel, an unordered
@@ -2338,6 +2377,7 @@ def mine_property(m, tf, path, name, p):
     mine_schema_default(m, tf, pf)
     mine_docs_defaults(m, tf, pf)
     mine_docs_rules(m, tf, pf)
+    mine_unit_strings(m, tf, pf)
     for step in (mine_create_member, mine_read_member, mine_setter_members):
         if not m.known(tf.t, path):
             step(m, tf, pf)

@@ -1923,6 +1923,22 @@ fn an_engine_keyword_and_a_weekly_window_fold_case_only() {
 }
 
 #[test]
+fn a_task_size_in_vcpu_or_gb_folds_at_the_integer_ecs_stores() {
+    // "String values are converted to an integer indicating the CPU units
+    // when the task definition is registered." (and "... the MiB ...").
+    let t = "AWS::ECS::TaskDefinition";
+    let declared = json!({"Cpu": "2 vCPU", "Memory": "6GB"});
+    let fs = run_general(
+        t,
+        declared.clone(),
+        json!({"Cpu": "2048", "Memory": "6144"}),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(t, declared, json!({"Cpu": "1024", "Memory": "6144"}));
+    assert_eq!(declared_paths(&fs), vec!["Cpu".to_string()]);
+}
+
+#[test]
 fn a_protocol_declared_by_number_folds_at_its_keyword_only() {
     // EC2 takes "The IP protocol name (tcp, udp, icmp, icmpv6) or number"
     // and reads back the name; a rule declared as 6 holds `tcp`.

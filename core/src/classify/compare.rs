@@ -19,7 +19,7 @@ use crate::normalize::scalars::{
     is_access_string_equal, is_case_insensitive_equal, is_dns_name_equal, is_epoch_hour_floor,
     is_intelligent_tier_match, is_latest_sentinel_match, is_numeric_string_equal, is_pem_equal,
     is_properties_text_equal, is_rate_expression_equal, is_same_address, is_same_instant,
-    is_stringly_equal, is_version_prefix_match, parse_json_text,
+    is_stringly_equal, is_unit_string_equal, is_version_prefix_match, parse_json_text,
 };
 use crate::normalize::shapes::{
     identity_value, is_address_range_set, is_dns_record_set, is_shape_equal, is_sorted_permutation,
@@ -80,6 +80,10 @@ impl Cmp<'_, '_> {
             Equivalence::NumericString => is_numeric_string_equal(ds, ls),
             Equivalence::IntelligentTiering => is_intelligent_tier_match(ds, ls),
             Equivalence::PropertiesText => is_properties_text_equal(ds, ls),
+            Equivalence::UnitString => self
+                .scope
+                .unit_scales_at(path)
+                .any(|u| is_unit_string_equal(ds, ls, &u.unit, u.factor)),
             Equivalence::EpochHourFloor | Equivalence::CaseInsensitiveKeys => false,
         }) || is_execute_api_shorthand_match(
             ds,

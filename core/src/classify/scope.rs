@@ -166,6 +166,18 @@ impl<'a> Scope<'a> {
             .map(|(_, e)| *e)
     }
 
+    /// The unit conversions that apply at `path`.
+    pub fn unit_scales_at<'p>(
+        &'p self,
+        path: &'p Path,
+    ) -> impl Iterator<Item = &'p crate::normalize::aws_facts::UnitScale> + 'p {
+        self.facts
+            .unit_scales
+            .iter()
+            .filter(move |(p, _)| p.matches(path))
+            .map(|(_, s)| s)
+    }
+
     /// The live value a declared key is read back as inside the object at
     /// `parent`: the key itself, the service's renamed alias, or (where the
     /// read handler re-cases map keys) the same key in another case.

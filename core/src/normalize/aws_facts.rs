@@ -218,6 +218,19 @@ pub enum Equivalence {
     IntelligentTiering,
     /// Java-properties text compared as a key/value map.
     PropertiesText,
+    /// A string in a larger unit the service stores as the integer it
+    /// converts to (`1 vCPU` as `1024`); the rule's `unit` and `factor`.
+    UnitString,
+}
+
+/// The unit a `unitString` rule converts from, and how many stored units
+/// one of it is.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct UnitScale {
+    /// The unit word a declared string carries (`vCPU`, `GB`).
+    pub unit: String,
+    /// Stored units per one of it (1024).
+    pub factor: u32,
 }
 
 /// A per-type equivalence rule.
@@ -231,6 +244,12 @@ pub struct EquivalenceRule {
     pub path: String,
     /// The equivalence.
     pub rule: Equivalence,
+    /// For `unitString`: the unit word a declared string carries.
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// For `unitString`: stored units per one of `unit`.
+    #[serde(default)]
+    pub factor: Option<u32>,
     /// Why.
     pub reason: String,
     /// Where the fact comes from.
@@ -542,6 +561,8 @@ pub struct TypeFacts {
     pub key_aliases: Vec<(Pattern, KeyAlias)>,
     /// Scalar / key equivalences by path.
     pub equivalences: Vec<(Pattern, Equivalence)>,
+    /// Unit conversions by path (`unitString` rules).
+    pub unit_scales: Vec<(Pattern, UnitScale)>,
     /// Undeclared values a service attaches on its own (dropped when equal).
     pub service_attached: Vec<KnownDefault>,
     /// Switches whose OFF state is a divergence.
@@ -723,9 +744,15 @@ fn load_admitting(
         }
     }
     for r in &tr.equivalences {
-        entry(by, &r.type_name)
-            .equivalences
-            .push((Pattern::parse(&r.path), r.rule));
+        let facts = entry(by, &r.type_name);
+        facts.equivalences.push((Pattern::parse(&r.path), r.rule));
+        if let (Equivalence::UnitString, Some(unit), Some(factor)) = (r.rule, &r.unit, r.factor) {
+            let scale = UnitScale {
+                unit: unit.clone(),
+                factor,
+            };
+            facts.unit_scales.push((Pattern::parse(&r.path), scale));
+        }
     }
     for r in tr.meaningful_when_off {
         entry(by, &r.type_name.clone())
@@ -1106,6 +1133,20 @@ mod tests {
         };
         assert!(eq("AWS::AppSync::ApiKey", Equivalence::EpochHourFloor));
         assert!(eq("AWS::ECS::Service", Equivalence::LatestSentinel));
+        // Every unit conversion carries its unit and factor.
+        let ecs = general.for_type("AWS::ECS::TaskDefinition");
+        let units: Vec<_> = ecs
+            .unit_scales
+            .iter()
+            .map(|(_, u)| u.unit.as_str())
+            .collect();
+        assert_eq!(units, ["vCPU", "GB"]);
+        let unit_rules = ecs
+            .equivalences
+            .iter()
+            .filter(|(_, e)| *e == Equivalence::UnitString)
+            .count();
+        assert_eq!(unit_rules, ecs.unit_scales.len());
         assert!(eq(
             "AWS::DataBrew::Recipe",
             Equivalence::CaseInsensitiveKeys

@@ -254,10 +254,40 @@ pub fn is_same_ip_protocol(a: &str, b: &str) -> bool {
     })
 }
 
+/// True when `declared` is a number of `unit` (`1 vCPU`, `2GB`, `0.5 gb`)
+/// and `live` the integer the service converts it to (`factor` per unit).
+pub fn is_unit_string_equal(declared: &str, live: &str, unit: &str, factor: u32) -> bool {
+    let d = declared.trim();
+    let Some(number) = d
+        .len()
+        .checked_sub(unit.len())
+        .filter(|&at| d.is_char_boundary(at) && d[at..].eq_ignore_ascii_case(unit))
+        .map(|at| d[..at].trim_end())
+    else {
+        return false;
+    };
+    let (Ok(n), Ok(l)) = (number.parse::<f64>(), live.trim().parse::<u64>()) else {
+        return false;
+    };
+    let stored = n * f64::from(factor);
+    stored.fract() == 0.0 && stored >= 0.0 && stored == l as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_size_in_a_larger_unit_is_the_integer_it_converts_to() {
+        assert!(is_unit_string_equal("1 vCPU", "1024", "vCPU", 1024));
+        assert!(is_unit_string_equal("0.25 vcpu", "256", "vCPU", 1024));
+        assert!(is_unit_string_equal("2GB", "2048", "GB", 1024));
+        assert!(!is_unit_string_equal("2GB", "2000", "GB", 1024));
+        assert!(!is_unit_string_equal("1 vCPU", "2048", "vCPU", 1024));
+        assert!(!is_unit_string_equal("2 MB", "2048", "GB", 1024));
+        assert!(!is_unit_string_equal("GB", "0", "GB", 1024));
+    }
 
     #[test]
     fn a_protocol_by_number_is_its_keyword_but_not_another() {
