@@ -60,13 +60,8 @@ fn canonicalize_statement(s: &mut Map<String, Value>) {
         }
     }
     for f in ["Principal", "NotPrincipal"] {
-        if let Some(Value::Object(p)) = s.get_mut(f) {
-            for (kind, ids) in p.iter_mut() {
-                if kind == "AWS" {
-                    map_strings(ids, root_arn_to_account);
-                }
-                to_sorted_string_set(ids);
-            }
+        if let Some(principal) = s.get_mut(f) {
+            canonicalize_principal(principal);
         }
     }
     if let Some(Value::Object(c)) = s.get_mut("Condition") {
@@ -78,6 +73,29 @@ fn canonicalize_statement(s: &mut Map<String, Value>) {
                 }
             }
         }
+    }
+}
+
+/// Canonicalizes one `Principal` / `NotPrincipal` value: each kind's ids as
+/// a sorted set, an account's root ARN as the account id, and
+/// `{"AWS": "*"}` as `"*"`, which the IAM policy reference documents as the
+/// same (anonymous) principal.
+fn canonicalize_principal(principal: &mut Value) {
+    let Value::Object(p) = principal else {
+        return;
+    };
+    for (kind, ids) in p.iter_mut() {
+        if kind == "AWS" {
+            map_strings(ids, root_arn_to_account);
+        }
+        to_sorted_string_set(ids);
+    }
+    let everyone = p.len() == 1
+        && p.get("AWS")
+            .and_then(Value::as_array)
+            .is_some_and(|ids| ids.len() == 1 && ids[0] == "*");
+    if everyone {
+        *principal = Value::String("*".into());
     }
 }
 
@@ -202,6 +220,23 @@ mod tests {
              "Principal": {"AWS": "111111111111"}}
         ]});
         assert_eq!(canon(declared), canon(live));
+    }
+
+    #[test]
+    fn the_anonymous_principal_in_either_spelling_is_one() {
+        let star = |p: Value| {
+            canon(
+                json!({"Statement": {"Effect": "Allow", "Action": "sqs:SendMessage", "Principal": p}}),
+            )
+        };
+        assert_eq!(star(json!("*")), star(json!({"AWS": "*"})));
+        assert_eq!(star(json!("*")), star(json!({"AWS": ["*"]})));
+        // Everyone in an account, or every service, is another principal.
+        assert_ne!(
+            star(json!("*")),
+            star(json!({"AWS": ["*", "111111111111"]}))
+        );
+        assert_ne!(star(json!("*")), star(json!({"Service": "*"})));
     }
 
     #[test]
