@@ -575,10 +575,12 @@ def names_default_group(noun, prop_name):
 # ... This is the default action.", "- `NONE` : ... This is the default if
 # `namespaceType` is not specified." (the property itself unset), "- 0 -
 # Creates a DB shard group without a standby ... This is the default value."
+# "- **lowest-price** - ... This is the default value, but it might lead to
+# high interruption rates ..." (a "but" clause warns, it does not condition).
 ITEM_DEFAULT_LINE = re.compile(
     r"^(?:[-*]\s*)?(?:`(?P<v>[^`]+)`|\*\*(?P<b>[A-Za-z0-9_.:-]+)\*\*|(?P<n>[0-9]+))\s*[-–:]\s+.*?"
     r"\b(?:this\s+is\s+the\s+default(?:\s+(?:value|option|setting|mode|action|behaviou?r|policy|method))?"
-    r"(?:\s+if\s+`?(?P<own>[A-Za-z]+)`?\s+is\s+not\s+specified)?\s*\.|when\s+you\s+use\s+the\s+default\s+option\b)",
+    r"(?:\s+if\s+`?(?P<own>[A-Za-z]+)`?\s+is\s+not\s+specified)?(?:,\s*but\s+[^.]*)?\s*\.|when\s+you\s+use\s+the\s+default\s+option\b)",
     re.I,
 )
 # "Enabled by default." / "This option is disabled by default and there are
