@@ -764,6 +764,15 @@ fn nested_documented_forms_fold_their_value_and_nothing_else() {
             json!("COGNITO_DEFAULT"),
             json!("DEVELOPER"),
         ),
+        // "- **lowest-price** - ... This is the default value, but it might
+        // lead to high interruption rates ...": a warning, not a condition.
+        (
+            "AWS::AutoScaling::AutoScalingGroup",
+            "MixedInstancesPolicy",
+            "InstancesDistribution.SpotAllocationStrategy",
+            json!("lowest-price"),
+            json!("capacity-optimized"),
+        ),
         // "The default is `\"admin\"` ." (a value quoted twice).
         (
             "AWS::DMS::Endpoint",
