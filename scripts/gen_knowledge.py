@@ -2124,6 +2124,13 @@ class PropFacts:
         # is `ROWS_24`, not the "24" its text names), and it spells an
         # on/off switch (`enable` / `disable`).
         self.spelled = api_enum(tf.boto, tf.create, path) if self.enum is None and self.kind == "string" else None
+        if isinstance(self.enum, list) and self.kind == "string":
+            # A value the API model lists and a stale schema enum leaves
+            # out (ECS `PropagateTags` `NONE`) is still one of the
+            # property's values.
+            api = api_enum(tf.boto, tf.create, path) or []
+            known = {str(x).lower() for x in self.enum}
+            self.enum = self.enum + [x for x in api if isinstance(x, str) and x.lower() not in known]
         self.single = tf.spec.single_member(p)
 
     def minable(self):

@@ -584,6 +584,9 @@ fn documented_forms_fold_their_value_and_nothing_else() {
     let cases = [
         // "If you omit this, the default event bus is used."
         ("AWS::Events::Rule", "EventBusName", "default", "audit-bus"),
+        // "The default is `NONE` ." where the schema's enum leaves `NONE`
+        // out and the API model's lists it.
+        ("AWS::ECS::Service", "PropagateTags", "NONE", "SERVICE"),
         // "If you omit this, the default schedule group is used." (the
         // name's subject past the qualifier).
         (
