@@ -842,6 +842,28 @@ fn nested_documented_forms_fold_their_value_and_nothing_else() {
 }
 
 #[test]
+fn a_default_for_a_field_named_in_its_own_condition_folds_deep_in_lists() {
+    // Lex: "If the `IsActive` field isn't specified, the default is true."
+    let t = "AWS::Lex::Bot";
+    let bot = |closing: serde_json::Value| {
+        json!({"Name": "orders", "RoleArn": "arn:aws:iam::123456789012:role/lex",
+               "DataPrivacy": {"ChildDirected": false}, "IdleSessionTTLInSeconds": 300,
+               "BotLocales": [{"LocaleId": "de_DE", "NluConfidenceThreshold": 0.4,
+                 "Intents": [{"Name": "Bestellen", "IntentClosingSetting": closing}]}]})
+    };
+    let declared = bot(json!({"ClosingResponse": {"AllowInterrupt": true}}));
+    let tier = |active: bool| {
+        let live = bot(json!({"ClosingResponse": {"AllowInterrupt": true}, "IsActive": active}));
+        run_general(t, declared.clone(), live)
+            .into_iter()
+            .find(|f| f.path.ends_with("IntentClosingSetting.IsActive"))
+            .map(|f| f.tier)
+    };
+    assert_eq!(tier(true), Some(Tier::AtDefault));
+    assert_eq!(tier(false), Some(Tier::Undeclared));
+}
+
+#[test]
 fn a_member_default_named_in_its_own_condition_folds_only_at_that_value() {
     // ECS: "If the `swappiness` parameter is not specified, a default value
     // of `60` is used."
