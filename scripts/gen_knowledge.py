@@ -2004,7 +2004,8 @@ class Mined:
     for a type, path and condition wins: schema, then docs, then api-model)
     and compare rules by kind."""
 
-    RULES = ("caseInsensitive", "unorderedArrays", "readGapCollections", "equivalences", "latestSentinel", "keyAliases", "keyedSets")
+    RULES = ("caseInsensitive", "unorderedArrays", "readGapCollections", "equivalences", "latestSentinel", "keyAliases", "keyedSets",
+             "serviceAttached")
 
     def __init__(self):
         self.defaults = {}
@@ -2429,7 +2430,8 @@ ALL_SPELLING = re.compile(r"(?:`?(?P<a>-1)`?\s+\(all\s|a\s+value\s+of\s+`(?P<b>-
 
 def mine_all_ports(m, tf):
     """The ends of a port range on a rule whose protocol allows every port:
-    each holds the value its own documentation names as "all"."""
+    each holds the value its own documentation names as "all", which says
+    nothing the protocol does not (a value the service attaches, dropped)."""
     for path, name, p in tf.props:
         sent = next((s for s in sentences(p.get("documentation")) if ALL_PORTS.search(s)), None)
         if not sent or not writable(tf.doc, path):
@@ -2442,7 +2444,8 @@ def mine_all_ports(m, tf):
             spelled = ALL_SPELLING.search(doc)
             if spelled and kind_of(sp) == "integer":
                 prop = ("./" + name) if parent else name
-                m.add_default(tf.t, sib, -1, "docs", sent, when={prop: [ALL_PORTS.search(sent).group("v")]})
+                m.rule("serviceAttached", {"type": tf.t, "path": sib, "values": [-1], "when": {prop: [ALL_PORTS.search(sent).group("v")]},
+                                           "source": "docs", "reason": sent})
 
 
 def mine_write_only(m, tf):
@@ -2641,6 +2644,7 @@ def main():
         "latestSentinel": len(rules["latestSentinel"]),
         "keyAliases": len(rules["keyAliases"]),
         "keyedSets": len(rules["keyedSets"]),
+        "serviceAttached": len(rules["serviceAttached"]),
         "refutedByObservation": len(refuted),
         "refutedSha256": hashlib.sha256(x_text.encode()).hexdigest(),
         "defaultsSha256": hashlib.sha256(d_text.encode()).hexdigest(),

@@ -112,10 +112,21 @@ fn off_is_a_change(
 }
 
 /// True when the value is one a service attaches on its own (an AWS log
-/// delivery's resource policy), equal to its known shape.
-fn is_service_attached(scope: &Scope<'_>, path: &Path, v: &Value) -> bool {
+/// delivery's resource policy), equal to its known shape, where the entry's
+/// `when` holds (EC2's all-ports spelling only on an all-protocol rule).
+fn is_service_attached(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> bool {
     scope.facts.service_attached.iter().any(|kd| {
         kd.pattern.matches(path)
+            && kd
+                .entry
+                .when
+                .as_ref()
+                .is_none_or(|w| when_holds(scope, live, path, w))
             && kd
                 .entry
                 .values
@@ -178,7 +189,7 @@ pub(crate) fn classify_value(
         is_encoded_sibling(k, v, parent)
             || restates_siblings(k, v, parent)
             || mirrors_sibling_member(k, v, parent)
-    }) || is_service_attached(scope, path, v)
+    }) || is_service_attached(scope, live, path, v)
     {
         return;
     }

@@ -707,6 +707,7 @@ fn load_admitting(
     tr.latest_sentinel.extend(gr.latest_sentinel);
     tr.key_aliases.extend(gr.key_aliases);
     tr.keyed_sets.extend(gr.keyed_sets);
+    tr.service_attached.extend(gr.service_attached);
     admit(&mut kd.defaults, knowledge, |e| e.source);
     tr.admit(knowledge);
     admit(&mut mf.names, knowledge, |n| n.source);
@@ -1067,6 +1068,11 @@ mod tests {
                 gr.key_aliases
                     .iter()
                     .map(|r| (&r.type_name, &r.parent, r.source, &r.reason)),
+            )
+            .chain(
+                gr.service_attached
+                    .iter()
+                    .map(|r| (&r.type_name, &r.path, r.source, &r.reason)),
             );
         for (t, path, source, reason) in generated_rules {
             if !mined(source) || reason.trim().is_empty() {
