@@ -1973,6 +1973,29 @@ fn a_task_size_in_vcpu_or_gb_folds_at_the_integer_ecs_stores() {
 }
 
 #[test]
+fn a_per_region_list_names_its_elements_by_region() {
+    // A list of per-region settings comes back in AWS's order, with members
+    // the template left out: each is named by its region, whatever its place.
+    let t = "AWS::Example::Replicated";
+    let declared = json!({"Replicas": [{"Region": "ap-south-1"}, {"Region": "ca-central-1"}]});
+    let live = json!({"Replicas": [
+        {"Region": "ca-central-1", "Tier": "STANDARD"},
+        {"Region": "ap-south-1", "Tier": "ARCHIVE"}]});
+    let fs = run_general(t, declared, live);
+    assert!(declared_paths(&fs).is_empty(), "{fs:?}");
+    assert_eq!(
+        tier_of(&fs, "Replicas[ap-south-1].Tier"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+    assert_eq!(
+        tier_of(&fs, "Replicas[ca-central-1].Tier"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+}
+
+#[test]
 fn a_protocol_declared_by_number_folds_at_its_keyword_only() {
     // EC2 takes "The IP protocol name (tcp, udp, icmp, icmpv6) or number"
     // and reads back the name; a rule declared as 6 holds `tcp`.

@@ -18,14 +18,16 @@ pub const SORT_IDENTITY_KEYS: [&str; 6] = [
 
 /// Identity fields used to ALIGN elements of a declared array with live ones
 /// when collecting live-only sub-keys (`Prop[<id>].sub`). Broader than the
-/// sort keys: aligning never changes equality, it only names elements.
-pub const ALIGN_IDENTITY_KEYS: [&str; 6] = [
+/// sort keys: aligning never changes equality, it only names elements
+/// (a per-region list, `ReplicaRegions[eu-west-1].KmsKeyId`, by its region).
+pub const ALIGN_IDENTITY_KEYS: [&str; 7] = [
     "Key",
     "Id",
     "AttributeName",
     "IndexName",
     "PolicyName",
     "Name",
+    "Region",
 ];
 
 const HTTP_VERBS: [&str; 7] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
