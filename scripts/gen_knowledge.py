@@ -903,6 +903,29 @@ def self_named_default(doc, kind, noun, doc_schema):
     return None
 
 
+# "Otherwise, if you don't specify a value for `FailureThreshold`, the
+# default value is three health checks." on a property whose text opens
+# "The number of consecutive health checks ...": the value counts the noun
+# the property counts. "Otherwise" only past the property's own "`X` is not
+# supported when ..." (the case the value cannot be set at all).
+COUNT_DEFAULT = re.compile(
+    r"^(?P<otherwise>otherwise,\s+)?if\s+you\s+(?:don't|do\s+not)\s+specify\s+a\s+value\s+for\s+`(?P<own>[A-Za-z0-9]+)`\s*,\s+"
+    r"the\s+default\s+value\s+is\s+(?P<v>[0-9]+|[a-z]+)\s+(?P<count>[a-z]+(?:\s+[a-z]+){0,2})\s*\.?$",
+    re.I,
+)
+
+
+def counted_default_holds(m, doc, prop_name):
+    """True when the sentence names this property, its noun is what the
+    property's text says it numbers, and an "otherwise" follows the
+    property's own "not supported" case."""
+    if m.group("own").lower() != prop_name.lower():
+        return False
+    counts = re.search(r"\bthe\s+number\s+of\s+(?:[a-z]+\s+){0,2}?%s\b" % re.escape(m.group("count")), doc or "", re.I)
+    unsupported = re.search(r"`%s`\s+is\s+not\s+supported\s+when\b" % re.escape(m.group("own")), doc or "", re.I)
+    return bool(counts) and (not m.group("otherwise") or bool(unsupported))
+
+
 def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     """(value, sentence) for the one unconditioned default a doc text
     states, else None."""
@@ -971,6 +994,12 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
         m = VALID_LIST_DEFAULT.match(s)
         if m and len(re.findall(r"\(default\)", s, re.I)) == 1:
             v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
+            if v is not None:
+                found.append((v, s))
+            continue
+        m = COUNT_DEFAULT.match(s)
+        if m and counted_default_holds(m, doc, prop_name) and kind == "integer":
+            v = parse_value(m.group("v"), kind, enum, None, prop_name, doc)
             if v is not None:
                 found.append((v, s))
             continue

@@ -776,6 +776,16 @@ fn nested_documented_forms_fold_their_value_and_nothing_else() {
             json!("lowest-price"),
             json!("capacity-optimized"),
         ),
+        // "Otherwise, if you don't specify a value for `FailureThreshold`,
+        // the default value is three health checks." (the noun the property
+        // counts, past its own "not supported when" case).
+        (
+            "AWS::Route53::HealthCheck",
+            "HealthCheckConfig",
+            "FailureThreshold",
+            json!(3),
+            json!(5),
+        ),
         // "The default is `\"admin\"` ." (a value quoted twice).
         (
             "AWS::DMS::Endpoint",
