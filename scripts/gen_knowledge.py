@@ -1168,6 +1168,31 @@ def bag_value(raw, bullet):
     return quoted_text(raw)
 
 
+# "It is set to `false` for internet-facing load balancers and `true` for
+# internal load balancers, preventing ...": a value per kind, each kind an
+# enum value of one top-level property followed by the type's noun.
+BAG_SET_PER_KIND = re.compile(
+    r"^it\s+is\s+set\s+to\s+(?P<v1>`[^`]+`)\s+for\s+(?P<w1>[A-Za-z][A-Za-z-]*)\s+(?P<n1>[a-z][a-z ]*?)s\s+and\s+"
+    r"(?P<v2>`[^`]+`)\s+for\s+(?P<w2>[A-Za-z][A-Za-z-]*)\s+(?P<n2>[a-z][a-z ]*?)s\b(?:,\s+[^.]*)?\s*\.?$",
+    re.I,
+)
+
+
+def bag_set_per_kind(sent, noun, kinds):
+    """[(when, value)] for a sentence stating one value for each of two kinds
+    of the resource, else []."""
+    m = BAG_SET_PER_KIND.match(sent)
+    if not m or m.group("n1").lower() != noun or m.group("n2").lower() != noun:
+        return []
+    out = []
+    for w, v in (("w1", "v1"), ("w2", "v2")):
+        when, value = kind_condition([m.group(w)], None, kinds), quoted_text(m.group(v))
+        if not when or value is None:
+            return []
+        out.append((when, value))
+    return out
+
+
 def bag_kind_defaults(doc, noun, kinds):
     """[(key, {property: [value]}, default, quote)] for defaults a `{Key,
     Value}` list's bullets state per kind of resource. `kinds` maps a
@@ -1180,6 +1205,11 @@ def bag_kind_defaults(doc, noun, kinds):
             continue
         stated = []
         for sent in sentences(m.group("rest")):
+            per_kind = bag_set_per_kind(sent, noun, kinds)
+            for when, value in per_kind:
+                out.append((m.group("key"), when, value, sent))
+            if per_kind:
+                continue
             i = BAG_IF_DEFAULT.match(sent)
             if i:
                 when = bag_if_condition(i.group("conds"), noun, kinds)

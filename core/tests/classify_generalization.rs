@@ -2006,6 +2006,25 @@ fn a_per_region_list_names_its_elements_by_region() {
 }
 
 #[test]
+fn a_value_stated_per_kind_of_resource_follows_its_kind() {
+    // "It is set to `false` for internet-facing load balancers and `true`
+    // for internal load balancers, ..." An internal balancer found letting
+    // the internet gateway in is a change, not its default.
+    let t = "AWS::ElasticLoadBalancingV2::LoadBalancer";
+    let path = "LoadBalancerAttributes[ipv6.deny_all_igw_traffic]";
+    let tier = |scheme: &str, v: &str| {
+        let live = json!({"Scheme": scheme, "Type": "application",
+            "LoadBalancerAttributes": [{"Key": "ipv6.deny_all_igw_traffic", "Value": v}]});
+        tier_of(&run_general(t, json!({"Scheme": scheme}), live), path)
+    };
+    let (at, un) = (Some(Tier::AtDefault), Some(Tier::Undeclared));
+    assert_eq!(tier("internal", "true"), at);
+    assert_eq!(tier("internet-facing", "false"), at);
+    assert_eq!(tier("internal", "false"), un);
+    assert_eq!(tier("internet-facing", "true"), un);
+}
+
+#[test]
 fn a_protocol_declared_by_number_folds_at_its_keyword_only() {
     // EC2 takes "The IP protocol name (tcp, udp, icmp, icmpv6) or number"
     // and reads back the name; a rule declared as 6 holds `tcp`.
