@@ -2621,8 +2621,11 @@ def refute_by_observation(defaults, observed):
     same type and path, under a condition that overlaps, would fold a real
     change to the documented value: the condition's refuted values are
     removed (the rest of the entry stays), or the entry is dropped when its
-    whole condition is refuted or either side is unconditioned. Cross-type
-    observed entries (`*`) never refute a type's own documentation.
+    whole condition is refuted or neither side is conditioned. A
+    conditioned entry against an unconditioned observation (or one on
+    another property) stays: nothing says the observed deploys met its
+    condition. Cross-type observed entries (`*`) never refute a type's own
+    documentation.
     Returns (kept, refuted) with each refutation's observed evidence."""
 
     def same(a, b):
