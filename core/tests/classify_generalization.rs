@@ -2025,6 +2025,21 @@ fn a_value_stated_per_kind_of_resource_follows_its_kind() {
 }
 
 #[test]
+fn a_wildcard_record_reads_back_in_route53s_escaped_form() {
+    // "the escaped or Punycoded value, which is the format that Amazon Route
+    // 53 saves in its database": `*` is saved as `\052`.
+    let t = "AWS::Route53::RecordSet";
+    let rec = |name: &str| {
+        json!({"HostedZoneId": "Z0123456789ABCDEFGHIJ", "Name": name, "Type": "CNAME",
+               "TTL": "60", "ResourceRecords": ["origin.example.net"]})
+    };
+    let fs = run_general(t, rec("*.shop.example.org"), rec("\\052.shop.example.org."));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(t, rec("*.shop.example.org"), rec("\\052.blog.example.org."));
+    assert_eq!(declared_paths(&fs), vec!["Name".to_string()]);
+}
+
+#[test]
 fn a_protocol_declared_by_number_folds_at_its_keyword_only() {
     // EC2 takes "The IP protocol name (tcp, udp, icmp, icmpv6) or number"
     // and reads back the name; a rule declared as 6 holds `tcp`.

@@ -131,8 +131,42 @@ pub fn is_access_string_equal(declared: &str, live: &str) -> bool {
 
 /// DNS names: case-insensitive, the trailing root dot optional.
 pub fn is_dns_name_equal(a: &str, b: &str) -> bool {
+    let (a, b) = (dns_unescape(a), dns_unescape(b));
     a.trim_end_matches('.')
         .eq_ignore_ascii_case(b.trim_end_matches('.'))
+}
+
+/// A DNS name with its `\ooo` escapes decoded: Route 53 saves a character
+/// outside `a-z0-9-_` as a backslash and its three-digit octal code (a
+/// wildcard `*.example.com` reads back as `\052.example.com.`). Only ASCII
+/// codes are decoded; any other escape stays as written (and differs).
+pub fn dns_unescape(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains('\\') {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        let code = b
+            .get(i + 1..i + 4)
+            .filter(|d| b[i] == b'\\' && d.iter().all(|c| (b'0'..=b'7').contains(c)))
+            .and_then(|d| std::str::from_utf8(d).ok())
+            .and_then(|d| u8::from_str_radix(d, 8).ok())
+            .filter(u8::is_ascii);
+        match code {
+            Some(c) => {
+                out.push(char::from(c));
+                i += 4;
+            }
+            None => {
+                let ch = s[i..].chars().next().unwrap_or('\u{fffd}');
+                out.push(ch);
+                i += ch.len_utf8();
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// `rate(N unit)` in minutes, for `rate(...)` schedule expressions.
@@ -363,6 +397,10 @@ mod tests {
         ));
         assert!(is_dns_name_equal("a.internal", "A.internal."));
         assert!(!is_dns_name_equal("a.internal", "b.internal."));
+        assert!(is_dns_name_equal("*.example.com", "\\052.example.com."));
+        assert!(!is_dns_name_equal("*.example.com", "\\053.example.com."));
+        assert!(!is_dns_name_equal("a.example.com", "\\052.example.com."));
+        assert_eq!(dns_unescape("ex\\344mple.com"), "ex\\344mple.com");
         assert!(is_rate_expression_equal("rate(60 minutes)", "rate(1 hour)"));
         assert!(!is_rate_expression_equal(
             "rate(30 minutes)",

@@ -6,8 +6,8 @@
 
 use super::arrays::{canonical_text, SORT_IDENTITY_KEYS};
 use super::scalars::{
-    is_access_string_equal, is_dns_name_equal, is_rate_expression_equal, is_same_ip_protocol,
-    is_version_prefix_match,
+    dns_unescape, is_access_string_equal, is_dns_name_equal, is_rate_expression_equal,
+    is_same_ip_protocol, is_version_prefix_match,
 };
 use serde_json::{Map, Value};
 
@@ -83,7 +83,10 @@ pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
     if is_rate_expression_equal(declared, live) {
         return true;
     }
-    if is_hostname(declared) && is_hostname(live) && is_dns_name_equal(declared, live) {
+    if is_hostname(&dns_unescape(declared))
+        && is_hostname(&dns_unescape(live))
+        && is_dns_name_equal(declared, live)
+    {
         return true;
     }
     if is_weekly_window(declared) && is_weekly_window(live) && declared.eq_ignore_ascii_case(live) {
