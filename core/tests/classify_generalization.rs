@@ -60,6 +60,15 @@ fn declared_paths(fs: &[Finding]) -> Vec<String> {
         .collect()
 }
 
+/// Declared `declared` folds against the service's own spelling `same`;
+/// `other` is declared drift at `prop`.
+fn assert_spelling_folds(t: &str, prop: &str, declared: &str, same: &str, other: &str) {
+    let fs = run_general(t, json!({ prop: declared }), json!({ prop: same }));
+    assert!(drift(&fs).is_empty(), "{prop}: {fs:?}");
+    let fs = run_general(t, json!({ prop: declared }), json!({ prop: other }));
+    assert_eq!(declared_paths(&fs), vec![prop.to_string()], "{prop}");
+}
+
 // ---- policy documents wherever they appear -------------------------------
 
 #[test]
@@ -1873,10 +1882,7 @@ fn a_time_or_address_in_the_services_own_spelling_folds_but_another_is_drift() {
             "2001:db8:0:100::/56",
         ),
     ] {
-        let fs = run_general(t, json!({ prop: declared }), json!({ prop: same }));
-        assert!(drift(&fs).is_empty(), "{prop}: {fs:?}");
-        let fs = run_general(t, json!({ prop: declared }), json!({ prop: other }));
-        assert_eq!(declared_paths(&fs), vec![prop.to_string()], "{prop}");
+        assert_spelling_folds(t, prop, declared, same, other);
     }
 }
 
@@ -1959,10 +1965,7 @@ fn an_engine_keyword_and_a_weekly_window_fold_case_only() {
             "mon:05:00-mon:06:00",
         ),
     ] {
-        let fs = run_general(t, json!({ prop: declared }), json!({ prop: same }));
-        assert!(drift(&fs).is_empty(), "{prop}: {fs:?}");
-        let fs = run_general(t, json!({ prop: declared }), json!({ prop: other }));
-        assert_eq!(declared_paths(&fs), vec![prop.to_string()], "{prop}");
+        assert_spelling_folds(t, prop, declared, same, other);
     }
 }
 

@@ -410,7 +410,12 @@ fn type_defaults_for<'s: 'p, 'p>(
 }
 
 /// True when an entry's path matches and its `when` conditions hold.
-fn applies(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path, kd: &KnownDefault) -> bool {
+pub(crate) fn applies(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    kd: &KnownDefault,
+) -> bool {
     kd.pattern.matches(path)
         && kd
             .entry

@@ -4,7 +4,8 @@
 //! empty, physical-id echo) -> dropped; otherwise `undeclared`.
 
 use super::defaults::{
-    contradicted_default, expand, is_known_default, matches_canonical, matches_default, when_holds,
+    applies, contradicted_default, expand, is_known_default, matches_canonical, matches_default,
+    when_holds,
 };
 use super::emit::Out;
 use super::keyed::keyed_undeclared;
@@ -121,12 +122,7 @@ fn is_service_attached(
     v: &Value,
 ) -> bool {
     scope.facts.service_attached.iter().any(|kd| {
-        kd.pattern.matches(path)
-            && kd
-                .entry
-                .when
-                .as_ref()
-                .is_none_or(|w| when_holds(scope, live, path, w))
+        applies(scope, live, path, kd)
             && kd
                 .entry
                 .values
