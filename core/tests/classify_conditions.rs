@@ -125,9 +125,7 @@ fn rolling_percentages_are_the_replica_schedulers_defaults_only() {
             live("DAEMON"),
         ),
     );
-    // The whole block left undeclared: the same split. Reported member by
-    // member where some members are at their defaults, so the replica
-    // scheduler's percentage surfaces on a daemon service at its own path.
+    // The whole block left undeclared: the same split.
     assert_eq!(
         tier_at(
             "AWS::ECS::Service",
@@ -136,7 +134,7 @@ fn rolling_percentages_are_the_replica_schedulers_defaults_only() {
                    "DeploymentConfiguration": {"BakeTimeInMinutes": 0, "Strategy": "ROLLING",
                      "DeploymentCircuitBreaker": {"Enable": false, "Rollback": false},
                      "MaximumPercent": 200, "MinimumHealthyPercent": 100}}),
-            "DeploymentConfiguration.MinimumHealthyPercent"
+            "DeploymentConfiguration"
         ),
         Some(Tier::Undeclared)
     );

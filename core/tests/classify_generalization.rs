@@ -2043,38 +2043,6 @@ fn a_wildcard_record_reads_back_in_route53s_escaped_form() {
 }
 
 #[test]
-fn a_block_partly_at_its_defaults_surfaces_only_what_differs() {
-    // Athena documents the engine version's default (`AUTO`); a scan cutoff
-    // set out of band is the one member that surfaces, at its own path.
-    let t = "AWS::Athena::WorkGroup";
-    let declared = json!({"Name": "analytics"});
-    let live = json!({"Name": "analytics", "WorkGroupConfiguration": {
-        "EngineVersion": {"SelectedEngineVersion": "AUTO"},
-        "BytesScannedCutoffPerQuery": 10485760}});
-    let fs = run_general(t, declared.clone(), live);
-    assert_eq!(
-        tier_of(&fs, "WorkGroupConfiguration.EngineVersion"),
-        Some(Tier::AtDefault),
-        "{fs:?}"
-    );
-    assert_eq!(
-        drift(&fs),
-        vec![(
-            Tier::Undeclared,
-            "WorkGroupConfiguration.BytesScannedCutoffPerQuery".to_string()
-        )]
-    );
-    // A block with no member at a default surfaces whole.
-    let live = json!({"Name": "analytics", "WorkGroupConfiguration": {
-        "BytesScannedCutoffPerQuery": 10485760, "RequesterPaysEnabled": true}});
-    let fs = run_general(t, declared, live);
-    assert_eq!(
-        drift(&fs),
-        vec![(Tier::Undeclared, "WorkGroupConfiguration".to_string())]
-    );
-}
-
-#[test]
 fn a_protocol_declared_by_number_folds_at_its_keyword_only() {
     // EC2 takes "The IP protocol name (tcp, udp, icmp, icmpv6) or number"
     // and reads back the name; a rule declared as 6 holds `tcp`.

@@ -292,15 +292,7 @@ pub(crate) fn classify_value(
         return;
     }
     if let Value::Object(o) = v {
-        // A top-level block partly at its known defaults is reported member
-        // by member: the defaults fold and only what differs surfaces, at
-        // its own path.
-        let partly_default = path.len() == 1
-            && o.len() > 1
-            && o.iter().any(|(k, x)| {
-                !is_trivially_empty(x) && is_known_default(scope, live, &path.with_key(k), x)
-            });
-        if Scope::any(&scope.facts.descend, path) || partly_default {
+        if Scope::any(&scope.facts.descend, path) {
             for (k, x) in o {
                 classify_value(scope, live, o, &path.with_key(k), x, true, out);
             }
