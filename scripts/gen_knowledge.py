@@ -1960,17 +1960,23 @@ class Botocore:
         deprecated whose documentation is, word for word, that of exactly
         one other (current) member of the same structure."""
         members = (shape or {}).get("members") or {}
+        # "[Deprecated] The destination in Amazon S3. ..." marks a member
+        # deprecated in its text where the model sets no flag (Firehose).
+        marker = re.compile(r"^\s*\[deprecated\]\s*", re.I)
+
+        def deprecated(m):
+            return m.get("deprecated") or marker.match(strip_html(m.get("documentation") or ""))
 
         def text(m):
-            t = strip_html(m.get("documentation") or "").lower()
+            t = marker.sub("", strip_html(m.get("documentation") or "")).lower()
             t = re.sub(r"\b(?:the|a|an)\b", " ", t)
             return " ".join(re.findall(r"[a-z0-9]+", t))
 
         out = {}
         for name, m in members.items():
-            if not m.get("deprecated") or not text(m):
+            if not deprecated(m) or not text(m):
                 continue
-            same = [n for n, o in members.items() if n != name and not o.get("deprecated") and text(o) == text(m)]
+            same = [n for n, o in members.items() if n != name and not deprecated(o) and text(o) == text(m)]
             if len(same) == 1:
                 out[name] = same[0]
         return out
@@ -2064,7 +2070,7 @@ class Mined:
     and compare rules by kind."""
 
     RULES = ("caseInsensitive", "unorderedArrays", "readGapCollections", "equivalences", "latestSentinel", "keyAliases", "keyedSets",
-             "serviceAttached")
+             "serviceAttached", "altRepresentations")
 
     def __init__(self):
         self.defaults = {}
@@ -2105,6 +2111,7 @@ class Mined:
         order = {
             "equivalences": lambda e: (e["type"], e["path"], e["rule"]),
             "keyAliases": lambda e: (e["type"], e["parent"], e["declared"]),
+            "altRepresentations": lambda e: (e["type"], e["declared"]),
         }
         rules = {k: sorted(v, key=order.get(k, lambda e: (e["type"], e["path"]))) for k, v in self.rules.items()}
         return out, rules
@@ -2241,11 +2248,30 @@ def single_member_default(m, tf, pf, text, source):
         m.add_default(tf.t, pf.path + "." + mname, hit[0], source, hit[1])
 
 
+def enum_member_default(m, tf, pf, text, source):
+    """A keyword default stated on a block of several members ("The default
+    value is `NoEncryption`." on Firehose's `EncryptionConfiguration`) is the
+    default of the one member whose enum holds it."""
+    prefix = pf.path + "."
+    members = [(q, n) for q, n, _ in tf.props if q.startswith(prefix) and "." not in q[len(prefix):]]
+    hits = []
+    for q, n in members:
+        enum = (schema_node_at(tf.doc, q) or {}).get("enum") or api_enum(tf.boto, tf.create, q)
+        hit = stated_default(text, "string", enum, pf.name) if isinstance(enum, list) else None
+        if hit:
+            hits.append((q, hit))
+    if len(hits) == 1 and len(members) > 1:
+        q, (v, quote) = hits[0]
+        m.add_default(tf.t, q, v, source, quote)
+
+
 def mine_docs_defaults(m, tf, pf):
     """The defaults the CloudFormation documentation states."""
     t, path, name, text, kind, enum = tf.t, pf.path, pf.name, pf.text, pf.kind, pf.enum
     if pf.single:
         single_member_default(m, tf, pf, text, "docs")
+    elif kind not in ("string", "integer", "number", "boolean", "array"):
+        enum_member_default(m, tf, pf, text, "docs")
     for mname, v, quote in member_defaults(text, path, tf.props, tf.doc):
         m.add_default(t, path + "." + mname, v, "docs", quote)
     named = self_named_default(text, kind, tf.noun, tf.doc)
@@ -2470,11 +2496,15 @@ def mine_key_aliases(m, tf):
         cfn = {n.lower(): n for n in ((node or {}).get("properties") or {})}
         for old, new in sorted(Botocore.deprecated_aliases(tf.boto.shape_at(tf.create, parent)).items()):
             if old.lower() in cfn and new.lower() in cfn:
-                m.rule(
-                    "keyAliases",
-                    {"type": tf.t, "parent": parent, "declared": cfn[old.lower()], "live": cfn[new.lower()], "source": "api-model",
-                     "reason": "API model: %s is deprecated and documented word for word as %s" % (old, new)},
-                )
+                why = "API model: %s is deprecated and documented word for word as %s" % (old, new)
+                rule = {"type": tf.t, "declared": cfn[old.lower()], "live": cfn[new.lower()], "source": "api-model", "reason": why}
+                if parent:
+                    m.rule("keyAliases", dict(rule, parent=parent))
+                else:
+                    # A top-level property stored under its current name
+                    # is compared there (Firehose's plain S3 destination,
+                    # write-only, read back as the extended one).
+                    m.rule("altRepresentations", rule)
 
 
 # "When authorizing security group rules, specifying `-1` or a protocol
@@ -2707,6 +2737,7 @@ def main():
         "keyAliases": len(rules["keyAliases"]),
         "keyedSets": len(rules["keyedSets"]),
         "serviceAttached": len(rules["serviceAttached"]),
+        "altRepresentations": len(rules["altRepresentations"]),
         "refutedByObservation": len(refuted),
         "refutedSha256": hashlib.sha256(x_text.encode()).hexdigest(),
         "defaultsSha256": hashlib.sha256(d_text.encode()).hexdigest(),

@@ -2043,6 +2043,53 @@ fn a_wildcard_record_reads_back_in_route53s_escaped_form() {
 }
 
 #[test]
+fn a_deprecated_destination_is_compared_where_the_service_stores_it() {
+    // API model: "[Deprecated] The destination in Amazon S3. ..." beside the
+    // current member documented word for word; Firehose reads the plain S3
+    // destination back as the extended one. Its encryption is "The default
+    // value is `NoEncryption`." (the one member whose enum holds it).
+    let t = "AWS::KinesisFirehose::DeliveryStream";
+    let dest = |bucket: &str| {
+        json!({"BucketARN": format!("arn:aws:s3:::{bucket}"),
+               "RoleARN": "arn:aws:iam::123456789012:role/firehose"})
+    };
+    let declared = json!({"S3DestinationConfiguration": dest("landing-zone")});
+    let live = |bucket: &str, encryption: serde_json::Value| {
+        let mut d = dest(bucket);
+        d["EncryptionConfiguration"] = encryption;
+        json!({"ExtendedS3DestinationConfiguration": d})
+    };
+    // The registry schema makes the plain destination write-only.
+    let schema = SchemaFacts {
+        write_only: vec!["S3DestinationConfiguration".into()],
+        ..SchemaFacts::default()
+    };
+    let run = |declared: &serde_json::Value, live: serde_json::Value| {
+        let r = resource(t, declared.clone());
+        classify_with(&r, &live, &schema, &context(), Knowledge::WithoutObserved)
+    };
+    let none = json!({"NoEncryptionConfig": "NoEncryption"});
+    let fs = run(&declared, live("landing-zone", none.clone()));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run(&declared, live("elsewhere", none));
+    assert_eq!(
+        declared_paths(&fs),
+        vec!["ExtendedS3DestinationConfiguration.BucketARN".to_string()],
+        "{fs:?}"
+    );
+    let kms = json!({"KMSEncryptionConfig": {"AWSKMSKeyARN": "arn:aws:kms:eu-central-1:123456789012:key/1"}});
+    let fs = run(&declared, live("landing-zone", kms));
+    assert_eq!(
+        tier_of(
+            &fs,
+            "ExtendedS3DestinationConfiguration.EncryptionConfiguration"
+        ),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+}
+
+#[test]
 fn a_protocol_declared_by_number_folds_at_its_keyword_only() {
     // EC2 takes "The IP protocol name (tcp, udp, icmp, icmpv6) or number"
     // and reads back the name; a rule declared as 6 holds `tcp`.

@@ -708,6 +708,7 @@ fn load_admitting(
     tr.key_aliases.extend(gr.key_aliases);
     tr.keyed_sets.extend(gr.keyed_sets);
     tr.service_attached.extend(gr.service_attached);
+    tr.alt_representations.extend(gr.alt_representations);
     admit(&mut kd.defaults, knowledge, |e| e.source);
     tr.admit(knowledge);
     admit(&mut mf.names, knowledge, |n| n.source);
@@ -1073,6 +1074,11 @@ mod tests {
                 gr.service_attached
                     .iter()
                     .map(|r| (&r.type_name, &r.path, r.source, &r.reason)),
+            )
+            .chain(
+                gr.alt_representations
+                    .iter()
+                    .map(|r| (&r.type_name, &r.declared, r.source, &r.reason)),
             );
         for (t, path, source, reason) in generated_rules {
             if !mined(source) || reason.trim().is_empty() {
