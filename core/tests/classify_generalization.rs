@@ -1891,7 +1891,7 @@ fn a_default_under_two_conditions_and_its_otherwise_follow_both() {
     // "The default is disabled if the target group type is IP address and
     // the target group protocol is TCP or TLS. Otherwise, the default is
     // enabled." with "The value is `true` or `false`." Port 8443 and the
-    // declared attribute are ones no corpus case holds.
+    // 30-second deregistration delay are values no corpus case holds.
     let t = "AWS::ElasticLoadBalancingV2::TargetGroup";
     let attr = |v: &str| {
         json!([{"Key": "deregistration_delay.timeout_seconds", "Value": "30"},
