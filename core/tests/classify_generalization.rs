@@ -1946,6 +1946,31 @@ fn a_port_range_on_an_all_protocol_rule_is_all_ports() {
 }
 
 #[test]
+fn a_same_account_source_group_reads_back_with_its_owner() {
+    // An inline rule naming only its source group reads back with the
+    // group's owner account; another account's owner is a real difference.
+    let t = "AWS::EC2::SecurityGroup";
+    let rule = json!({"IpProtocol": "tcp", "FromPort": 5432, "ToPort": 5432,
+        "SourceSecurityGroupId": "sg-0abc1234"});
+    let declared = json!({"GroupDescription": "d", "SecurityGroupIngress": [rule.clone()]});
+    let live = |owner: &str| {
+        let mut r = rule.clone();
+        r["SourceSecurityGroupOwnerId"] = json!(owner);
+        json!({"GroupDescription": "d", "SecurityGroupIngress": [r]})
+    };
+    let fs = run(t, declared.clone(), live("123456789012"));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run(t, declared, live("210987654321"));
+    assert_eq!(
+        drift(&fs),
+        vec![(
+            Tier::Undeclared,
+            "SecurityGroupIngress.0.SourceSecurityGroupOwnerId".to_string()
+        )]
+    );
+}
+
+#[test]
 fn an_engine_keyword_and_a_weekly_window_fold_case_only() {
     // RDS lists `mysql` and reads a declared `MySQL` back as the keyword;
     // weekly windows document `Mon`..`Sun` and are read back lower-cased.
