@@ -1971,6 +1971,57 @@ fn a_same_account_source_group_reads_back_with_its_owner() {
 }
 
 #[test]
+fn a_listener_rule_in_its_legacy_spelling_reads_back_in_both() {
+    // A rule declared with the legacy condition `Values` and a plain forward
+    // action reads back with the condition's config block and the action's
+    // one-group ForwardConfig as well: the same settings, twice.
+    let t = "AWS::ElasticLoadBalancingV2::ListenerRule";
+    let tg =
+        "arn:aws:elasticloadbalancing:eu-central-1:123456789012:targetgroup/web/0123456789abcdef";
+    let other =
+        "arn:aws:elasticloadbalancing:eu-central-1:123456789012:targetgroup/api/fedcba9876543210";
+    let declared = json!({"Priority": 10,
+        "Conditions": [{"Field": "path-pattern", "Values": ["/api/*", "/v2/*"]}],
+        "Actions": [{"Type": "forward", "TargetGroupArn": tg}]});
+    let live = |paths: Value, groups: Value| {
+        json!({"Priority": 10,
+            "Conditions": [{"Field": "path-pattern", "Values": ["/api/*", "/v2/*"],
+                "PathPatternConfig": {"Values": paths}}],
+            "Actions": [{"Type": "forward", "TargetGroupArn": tg, "ForwardConfig": {
+                "TargetGroups": groups,
+                "TargetGroupStickinessConfig": {"Enabled": false}}}]})
+    };
+    let one = json!([{"TargetGroupArn": tg, "Weight": 1}]);
+    let fs = run(
+        t,
+        declared.clone(),
+        live(json!(["/api/*", "/v2/*"]), one.clone()),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    // A pattern the legacy list does not hold, or a second weighted group,
+    // is a setting of its own.
+    let fs = run(
+        t,
+        declared.clone(),
+        live(json!(["/api/*", "/admin/*"]), one),
+    );
+    assert_eq!(
+        drift(&fs),
+        vec![(
+            Tier::Undeclared,
+            "Conditions.0.PathPatternConfig".to_string()
+        )]
+    );
+    let split =
+        json!([{"TargetGroupArn": tg, "Weight": 1}, {"TargetGroupArn": other, "Weight": 1}]);
+    let fs = run(t, declared, live(json!(["/api/*", "/v2/*"]), split));
+    assert_eq!(
+        drift(&fs),
+        vec![(Tier::Undeclared, "Actions.0.ForwardConfig".to_string())]
+    );
+}
+
+#[test]
 fn an_engine_keyword_and_a_weekly_window_fold_case_only() {
     // RDS lists `mysql` and reads a declared `MySQL` back as the keyword;
     // weekly windows document `Mon`..`Sun` and are read back lower-cased.

@@ -19,7 +19,7 @@ use crate::normalize::generated::is_cfn_minted_name;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::shapes::{
     is_encoded_sibling, is_restated_reference, is_restatement, mirrors_sibling_member,
-    restates_siblings,
+    restates_siblings, wraps_sibling_list,
 };
 use serde_json::{Map, Value};
 
@@ -185,6 +185,7 @@ pub(crate) fn classify_value(
         is_encoded_sibling(k, v, parent)
             || restates_siblings(k, v, parent)
             || mirrors_sibling_member(k, v, parent)
+            || wraps_sibling_list(k, v, parent)
     }) || is_service_attached(scope, live, path, v)
     {
         return;

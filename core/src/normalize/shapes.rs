@@ -373,10 +373,61 @@ pub fn mirrors_sibling_member(key: &str, v: &Value, parent: &Map<String, Value>)
         .any(|(k, s)| k != key && s.get(key).and_then(Value::as_array) == Some(items))
 }
 
+/// True when a live object under `key` only wraps a sibling list: its one
+/// set member is a non-empty list equal, element for element, to the
+/// parent's member of the same name (an ELBv2 rule condition's
+/// `PathPatternConfig {Values}` beside the declared legacy `Values`). The
+/// mirror image of [`mirrors_sibling_member`]; any other member, or a list
+/// that differs, is kept.
+pub fn wraps_sibling_list(key: &str, v: &Value, parent: &Map<String, Value>) -> bool {
+    let Some(o) = v.as_object() else {
+        return false;
+    };
+    let mut set = o
+        .iter()
+        .filter(|(_, x)| !super::empty::is_trivially_empty(x));
+    let (Some((name, items)), None) = (set.next(), set.next()) else {
+        return false;
+    };
+    name != key
+        && items.as_array().is_some_and(|a| !a.is_empty())
+        && parent.get(name) == Some(items)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn an_object_wrapping_a_sibling_list_is_a_mirror_but_another_is_not() {
+        let o = |cfg: Value| {
+            json!({"Field": "path-pattern", "Values": ["/alpha/*", "/zebra/*"],
+                "PathPatternConfig": cfg})
+        };
+        let same = o(json!({"Values": ["/alpha/*", "/zebra/*"]}));
+        let obj = same.as_object().expect("object");
+        assert!(wraps_sibling_list(
+            "PathPatternConfig",
+            &obj["PathPatternConfig"],
+            obj
+        ));
+        for other in [
+            json!({"Values": ["/alpha/*"]}),
+            json!({"Values": ["/zebra/*", "/alpha/*"]}),
+            json!({"Values": ["/alpha/*", "/zebra/*"], "HttpHeaderName": "X-A"}),
+            json!({"Values": []}),
+            json!({}),
+        ] {
+            let changed = o(other);
+            let obj = changed.as_object().expect("object");
+            assert!(!wraps_sibling_list(
+                "PathPatternConfig",
+                &obj["PathPatternConfig"],
+                obj
+            ));
+        }
+    }
 
     #[test]
     fn a_list_repeating_a_siblings_member_is_a_mirror_but_another_is_not() {
