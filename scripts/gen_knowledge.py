@@ -50,8 +50,10 @@ VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|'[^']+'|" + NUM + r"|[A-Za-z0-9_:/+
 UNIT = r"(?:\s+(?P<unit>[A-Za-z]+(?:\s+per\s+second)?))?"
 # What may follow the value: nothing, a parenthetical, "or <the same in other
 # units>", or ", but ..." - never a condition.
-# ", which sends requests to targets using HTTP/1.1" only explains the value.
-TAIL = r"(?P<tail>(?:\s+by\s+default,?\s+if\s+no\s+value\s+is\s+(?:specified|provided)|\s+and\s+[A-Za-z]+\s+(?:is|are)\s+(?:enabled|disabled)|\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not)\s+(?:provided|specified)|omitted))?)\s*\.?$"
+# ", which sends requests to targets using HTTP/1.1" only explains the value;
+# so does ", and the topic passes through the tracing header it receives"
+# (what the default does; a condition word still rejects the tail).
+TAIL = r"(?P<tail>(?:\s+by\s+default,?\s+if\s+no\s+value\s+is\s+(?:specified|provided)|\s+and\s+[A-Za-z]+\s+(?:is|are)\s+(?:enabled|disabled)|\s*,\s*and\s+(?:the|it)\s+[^.]*|\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not)\s+(?:provided|specified)|omitted))?)\s*\.?$"
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
     # "The default setting is `false` ." (CodeBuild PrivilegedMode).

@@ -593,6 +593,10 @@ fn documented_forms_fold_their_value_and_nothing_else() {
     let cases = [
         // "If you omit this, the default event bus is used."
         ("AWS::Events::Rule", "EventBusName", "default", "audit-bus"),
+        // "By default `TracingConfig` is set to `PassThrough` , and the topic
+        // passes through the tracing header it receives ..." (a clause on
+        // what the default does).
+        ("AWS::SNS::Topic", "TracingConfig", "PassThrough", "Active"),
         // "The default is `NONE` ." where the schema's enum leaves `NONE`
         // out and the API model's lists it.
         ("AWS::ECS::Service", "PropagateTags", "NONE", "SERVICE"),
