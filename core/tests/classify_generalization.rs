@@ -2123,6 +2123,20 @@ fn a_wildcard_record_reads_back_in_route53s_escaped_form() {
 }
 
 #[test]
+fn a_dotted_word_outside_a_dns_name_keeps_its_case() {
+    // A DNS name's case is not part of it; a Lambda handler's is: Node and
+    // Python look the exported function up by its exact name.
+    let t = "AWS::Lambda::Function";
+    let f = |handler: &str| json!({"Handler": handler, "Runtime": "nodejs20.x"});
+    let fs = run_general(t, f("index.handler"), f("index.Handler"));
+    assert_eq!(declared_paths(&fs), vec!["Handler".to_string()]);
+    let t = "AWS::CertificateManager::Certificate";
+    let c = |name: &str| json!({"DomainName": name, "ValidationMethod": "DNS"});
+    let fs = run_general(t, c("Shop.Example.org"), c("shop.example.org"));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+}
+
+#[test]
 fn a_deprecated_destination_is_compared_where_the_service_stores_it() {
     // API model: "[Deprecated] The destination in Amazon S3. ..." beside the
     // current member documented word for word; Firehose reads the plain S3

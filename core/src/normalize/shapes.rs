@@ -51,6 +51,22 @@ fn is_header_key(key: &str) -> bool {
     key.contains("Header")
 }
 
+/// True for a property naming a DNS name (`DomainName`, `DNSName`,
+/// `HostName`, `Aliases`, `ZoneDomainName`): there a dotted value is a name
+/// whose case is not part of it. Elsewhere a dotted word (a Lambda
+/// `Handler` such as `index.Handler`) is case-sensitive.
+fn is_dns_key(key: &str) -> bool {
+    ["Domain", "DNS", "Dns", "Host", "Fqdn", "Alias"]
+        .iter()
+        .any(|k| key.contains(k))
+}
+
+/// True for a name written fully qualified, with the root's trailing dot
+/// (as Route 53 returns record and zone names).
+fn is_fully_qualified(s: &str) -> bool {
+    s.len() > 1 && s.ends_with('.')
+}
+
 /// True for a hostname-shaped string (`api.example.com`, `example.com.`).
 fn is_hostname(s: &str) -> bool {
     s.contains('.')
@@ -66,7 +82,8 @@ fn is_hostname(s: &str) -> bool {
 ///   form of the declared name;
 /// - an enumerated keyword AWS re-cases (`http` / `HTTP`, `SPARK` / `Spark`),
 ///   or an HTTP header name (case-insensitive by definition);
-/// - a DNS name: case and the root's trailing dot are not part of the name;
+/// - a DNS name (under a DNS-named property, or written fully qualified):
+///   case and the root's trailing dot are not part of the name;
 /// - a weekly window: day names without case (`Sun:05:00-Sun:06:00`);
 /// - text AWS normalises: trailing whitespace or newline;
 /// - a version AWS resolved to its concrete patch (`8.0` / `8.0.45`), or a
@@ -83,7 +100,8 @@ pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
     if is_rate_expression_equal(declared, live) {
         return true;
     }
-    if is_hostname(&dns_unescape(declared))
+    if (is_fully_qualified(declared) || is_fully_qualified(live) || leaf.is_some_and(is_dns_key))
+        && is_hostname(&dns_unescape(declared))
         && is_hostname(&dns_unescape(live))
         && is_dns_name_equal(declared, live)
     {
@@ -563,6 +581,17 @@ mod tests {
             None,
             "corp.example.org",
             "corp.example.net."
+        ));
+        assert!(is_shape_equal(
+            Some("DomainName"),
+            "API.Example.org",
+            "api.example.org"
+        ));
+        // A dotted word elsewhere keeps its case: a handler is not a name.
+        assert!(!is_shape_equal(
+            Some("Handler"),
+            "index.handler",
+            "index.Handler"
         ));
     }
 
