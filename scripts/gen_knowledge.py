@@ -371,6 +371,31 @@ ORDER_FREE = re.compile(
     r"\b(?:the\s+)?order\s+(?:of\s+[^.]{1,60}?\s+)?(?:is\s+not\s+(?:important|significant)|does\s+not\s+matter|doesn't\s+matter)",
     re.I,
 )
+# A list whose order carries meaning: "These policies are executed in the
+# order that you list them.", "The order of the Availability Zones in the
+# list is the order in which clusters are allocated.", "The order of the
+# list determines the partition hierarchy.", "Provide these in the order in
+# which you want them to run.", "... are listed in order of placement
+# preference.", "The capacity types to prioritize, in order.", "Rules are
+# processed in order.". Ordered by a value ("evaluated in order starting
+# with the lowest maximum latency value") or "in order to" never match.
+ORDERED = re.compile(
+    r"\bin\s+the\s+order\s+(?:that|in\s+which)\s+(?:you|they)\s+(?:list|specify|provide)\b"
+    r"|\bin\s+the\s+order\s+listed\b"
+    r"|\bprovide\s+these\s+in\s+the\s+order\b"
+    r"|\bthe\s+order\s+of\s+(?:the\s+)?[a-z ]{1,40}?\s+in\s+the\s+list\s+(?:is\s+the\s+order|determines)\b"
+    r"|\bthe\s+order\s+of\s+the\s+list\s+determines\b"
+    r"|\bthe\s+order\s+in\s+which\s+you\s+list\s+the\s+[a-z ]{1,30}?\s+is\b"
+    r"|\blisted\s+in\s+order\s+of\s+(?:[a-z]+\s+)?preference\b"
+    r"|,\s*in\s+order\s*\.?$"
+    r"|\b(?:is|are)\s+processed\s+in\s+order\s*\.?$"
+    r"|\bexecutes\s+[a-z ]{1,20}?\s+in\s+order\b",
+    re.I,
+)
+# "... the requested path is compared with path patterns in the order in
+# which cache behaviors are listed in the distribution." on a member: the
+# list it names (`cache behaviors` = `CacheBehaviors`) is ordered.
+ORDER_OF_LISTED = re.compile(r"\bin\s+the\s+order\s+in\s+which\s+(?P<noun>[a-z]+(?:\s+[a-z]+){0,3}?)\s+are\s+listed\b", re.I)
 # "If one isn't specified, the `LATEST` platform version is used": a
 # sentinel the service resolves to the concrete current version.
 LATEST_SENTINEL = re.compile(r"`LATEST`\s+(?:[a-z]+\s+)?version\s+is\s+used", re.I)
@@ -2071,7 +2096,7 @@ class Mined:
     for a type, path and condition wins: schema, then docs, then api-model)
     and compare rules by kind."""
 
-    RULES = ("caseInsensitive", "unorderedArrays", "readGapCollections", "equivalences", "latestSentinel", "keyAliases", "keyedSets",
+    RULES = ("caseInsensitive", "unorderedArrays", "orderedArrays", "readGapCollections", "equivalences", "latestSentinel", "keyAliases", "keyedSets",
              "serviceAttached", "altRepresentations")
 
     def __init__(self):
@@ -2115,6 +2140,10 @@ class Mined:
             "keyAliases": lambda e: (e["type"], e["parent"], e["declared"]),
             "altRepresentations": lambda e: (e["type"], e["declared"]),
         }
+        # Where the documentation says a list's order carries meaning, a
+        # schema's `insertionOrder: false` does not make it a set.
+        ordered = {(e["type"], e["path"]) for e in self.rules["orderedArrays"]}
+        self.rules["unorderedArrays"] = [e for e in self.rules["unorderedArrays"] if (e["type"], e["path"]) not in ordered]
         rules = {k: sorted(v, key=order.get(k, lambda e: (e["type"], e["path"]))) for k, v in self.rules.items()}
         return out, rules
 
@@ -2392,6 +2421,8 @@ def mine_docs_rules(m, tf, pf):
     s = first(ORDER_FREE) if kind == "array" else None
     if s and writable(tf.doc, path):
         m.rule("unorderedArrays", {"type": t, "path": path, "source": "docs", "reason": s})
+    if kind == "array" and "*" not in path and not s and writable(tf.doc, path):
+        mine_ordered(m, tf, path, text)
     if kind == "string" and path.endswith(".*.Name"):
         hit = next((x for x in PREFIXED_NAME.finditer(text) if "`" + x.group("name") + "`" in text), None)
         if hit:
@@ -2403,6 +2434,34 @@ def mine_docs_rules(m, tf, pf):
                 rule["userPrefixes"] = sorted({x.group("prefix") for x in USER_PREFIX.finditer(standard)})
                 rule["reason"] = why + " " + standard
             m.rule("keyedSets", rule)
+
+
+def mine_ordered(m, tf, path, text):
+    """A list whose documentation says its order carries meaning: in its own
+    text, in the create or read operation's text of the same member, or in a
+    member's text naming the list ("in the order in which cache behaviors
+    are listed")."""
+    def hit(doc):
+        return next((x for x in sentences(doc) if ORDERED.search(x) and not ORDER_FREE.search(x)), None)
+    s = hit(text)
+    if s:
+        m.rule("orderedArrays", {"type": tf.t, "path": path, "source": "docs", "reason": s})
+        return
+    for op in (tf.create, tf.read):
+        member = Botocore.member_at(op, path) if op else None
+        s = hit(strip_html(member.get("documentation"))) if member else None
+        if s:
+            m.rule("orderedArrays", {"type": tf.t, "path": path, "source": "api-model", "reason": s})
+            return
+    own = path.split(".")[-1]
+    for sub, _, p in tf.props:
+        if not sub.startswith(path + ".*.") or "." in sub[len(path) + 3 :]:
+            continue
+        for x in sentences(p.get("documentation") or ""):
+            n = ORDER_OF_LISTED.search(x)
+            if n and "".join(w.capitalize() for w in n.group("noun").split()) == own:
+                m.rule("orderedArrays", {"type": tf.t, "path": path, "source": "docs", "reason": x})
+                return
 
 
 def mine_create_member(m, tf, pf):
@@ -2469,6 +2528,8 @@ def mine_property(m, tf, path, name, p):
     pf = PropFacts(tf, path, name, p)
     if not pf.minable():
         mine_overridden_items(m, tf, pf)
+        if "*" not in path and writable(tf.doc, path) and not any(ORDER_FREE.search(x) for x in sentences(pf.text)):
+            mine_ordered(m, tf, path, pf.text)
         return
     if path.endswith(".*.Key") and any(pp == path[: -len("Key")] + "Value" for pp, _, _ in tf.props):
         mine_bag_key(m, tf, pf)
@@ -2733,6 +2794,7 @@ def main():
         "defaultsBySource": counts,
         "caseInsensitive": len(rules["caseInsensitive"]),
         "unorderedArrays": len(rules["unorderedArrays"]),
+        "orderedArrays": len(rules["orderedArrays"]),
         "readGapCollections": len(rules["readGapCollections"]),
         "equivalences": len(rules["equivalences"]),
         "latestSentinel": len(rules["latestSentinel"]),

@@ -2026,6 +2026,64 @@ fn a_listener_rule_in_its_legacy_spelling_reads_back_in_both() {
 }
 
 #[test]
+fn a_list_whose_order_carries_meaning_is_not_folded_when_reordered() {
+    // "These policies are executed in the order that you list them.": the
+    // same policies in another (here: sorted) order are a change.
+    let t = "AWS::AutoScaling::AutoScalingGroup";
+    let asg = |p: Value| json!({"MinSize": "1", "MaxSize": "2", "TerminationPolicies": p});
+    let declared = asg(json!(["OldestInstance", "Default"]));
+    let fs = run_general(
+        t,
+        declared.clone(),
+        asg(json!(["OldestInstance", "Default"])),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(t, declared, asg(json!(["Default", "OldestInstance"])));
+    assert_eq!(declared_paths(&fs), vec!["TerminationPolicies".to_string()]);
+
+    // "... compared with path patterns in the order in which cache behaviors
+    // are listed": live adds its own defaults to each behavior.
+    let t = "AWS::CloudFront::Distribution";
+    let cb = |p: &str, extra: bool| {
+        let mut b = json!({"PathPattern": p, "TargetOriginId": "o1",
+            "ViewerProtocolPolicy": "https-only"});
+        if extra {
+            b["Compress"] = json!(false);
+        }
+        b
+    };
+    let dist = |behaviors: Value| {
+        json!({"DistributionConfig": {"Enabled": true,
+        "DefaultCacheBehavior": {"TargetOriginId": "o1", "ViewerProtocolPolicy": "https-only"},
+        "CacheBehaviors": behaviors}})
+    };
+    let declared = dist(json!([cb("/api/v2/*", false), cb("/api/*", false)]));
+    let fs = run_general(
+        t,
+        declared.clone(),
+        dist(json!([cb("/api/v2/*", true), cb("/api/*", true)])),
+    );
+    assert!(declared_paths(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(
+        t,
+        declared,
+        dist(json!([cb("/api/*", true), cb("/api/v2/*", true)])),
+    );
+    assert_eq!(
+        declared_paths(&fs),
+        vec!["DistributionConfig.CacheBehaviors".to_string()]
+    );
+
+    // Lambda layers overlay one another in order, even when AWS's sorted
+    // order would otherwise pass for its own.
+    let t = "AWS::Lambda::Function";
+    let layer = |n: &str| format!("arn:aws:lambda:eu-central-1:123456789012:layer:{n}:1");
+    let f = |a: &str, b: &str| json!({"Handler": "index.handler", "Layers": [layer(a), layer(b)]});
+    let fs = run_general(t, f("zeta", "alpha"), f("alpha", "zeta"));
+    assert_eq!(declared_paths(&fs), vec!["Layers".to_string()]);
+}
+
+#[test]
 fn an_engine_keyword_and_a_weekly_window_fold_case_only() {
     // RDS lists `mysql` and reads a declared `MySQL` back as the keyword;
     // weekly windows document `Mon`..`Sun` and are read back lower-cased.

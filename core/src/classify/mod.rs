@@ -13,6 +13,7 @@ mod defaults;
 mod emit;
 mod keyed;
 mod nested;
+mod order;
 mod prepare;
 mod read_back;
 mod scope;
@@ -62,8 +63,10 @@ pub fn classify_in(
     let scope = scope::Scope::new(resource, schema, ctx, facts);
     let mut out = emit::Out::new(&scope);
     let empty = serde_json::Map::new();
-    let live = prepare::prepare_live(&scope, live.as_object().unwrap_or(&empty));
+    let raw_live = live.as_object().unwrap_or(&empty);
+    let live = prepare::prepare_live(&scope, raw_live);
     let consumed = declared::run(&scope, &live, &mut out);
     undeclared::run(&scope, &live, &consumed, &mut out);
+    order::run(&scope, raw_live, &mut out);
     out.findings
 }

@@ -436,6 +436,8 @@ struct TypeRulesFile {
     _doc: Option<String>,
     #[serde(default, rename = "unorderedArrays")]
     unordered_arrays: Vec<PathRule>,
+    #[serde(default, rename = "orderedArrays")]
+    ordered_arrays: Vec<PathRule>,
     #[serde(default, rename = "caseInsensitive")]
     case_insensitive: Vec<PathRule>,
     #[serde(default, rename = "latestSentinel")]
@@ -539,6 +541,10 @@ pub struct TypeFacts {
     pub defaults: DefaultIndex,
     /// Arrays AWS reorders although the schema does not say so.
     pub unordered: Vec<Pattern>,
+    /// Dotted paths (no `*`) of lists whose order the documentation says
+    /// carries meaning (rules run in the order listed): a reorder is a
+    /// change, never folded.
+    pub ordered: Vec<String>,
     /// Declared collections AWS never returns (absence is a readGap).
     pub readgap_collections: Vec<Pattern>,
     /// Undeclared objects walked leaf by leaf instead of reported whole.
@@ -622,6 +628,7 @@ impl TypeRulesFile {
     fn admit(&mut self, k: Knowledge) {
         for list in [
             &mut self.unordered_arrays,
+            &mut self.ordered_arrays,
             &mut self.case_insensitive,
             &mut self.latest_sentinel,
             &mut self.version_prefix,
@@ -701,6 +708,7 @@ fn load_admitting(
             .map(GeneratedDefault::into_entry),
     );
     tr.unordered_arrays.extend(gr.unordered_arrays);
+    tr.ordered_arrays.extend(gr.ordered_arrays);
     tr.case_insensitive.extend(gr.case_insensitive);
     tr.readgap_collections.extend(gr.readgap_collections);
     tr.equivalences.extend(gr.equivalences);
@@ -771,6 +779,13 @@ fn load_admitting(
             });
     }
     type Field = fn(&mut TypeFacts) -> &mut Vec<Pattern>;
+    for r in tr
+        .ordered_arrays
+        .into_iter()
+        .filter(|r| !r.path.contains('*'))
+    {
+        entry(by, &r.type_name).ordered.push(r.path);
+    }
     let lists: [(Vec<PathRule>, Field); 4] = [
         (tr.unordered_arrays, |f| &mut f.unordered),
         (tr.readgap_collections, |f| &mut f.readgap_collections),
@@ -899,6 +914,7 @@ pub fn all_reasons() -> Result<Vec<(String, String)>, FactsError> {
     }
     for (name, rules) in [
         ("unorderedArrays", tr.unordered_arrays),
+        ("orderedArrays", tr.ordered_arrays),
         ("caseInsensitive", tr.case_insensitive),
         ("latestSentinel", tr.latest_sentinel),
         ("versionPrefix", tr.version_prefix),
@@ -993,6 +1009,7 @@ mod tests {
         let mut rules: Vec<(String, Option<Source>)> = Vec::new();
         for list in [
             &tr.unordered_arrays,
+            &tr.ordered_arrays,
             &tr.case_insensitive,
             &tr.latest_sentinel,
             &tr.version_prefix,
@@ -1051,6 +1068,7 @@ mod tests {
         let generated_rules = gr
             .unordered_arrays
             .iter()
+            .chain(&gr.ordered_arrays)
             .chain(&gr.case_insensitive)
             .chain(&gr.readgap_collections)
             .chain(&gr.latest_sentinel)

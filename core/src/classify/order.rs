@@ -1,0 +1,191 @@
+//! Lists whose order carries meaning: a reorder is declared drift.
+//!
+//! The compare stage folds a list AWS may return in its own order (a sorted
+//! permutation, elements keyed by a name). Where the documentation says the
+//! order is part of the value ("These policies are executed in the order
+//! that you list them"), or the list holds Lambda layer ARNs (later layers
+//! overlay earlier ones), the declared order is checked here on the values
+//! as written and as read, before any canonical ordering.
+
+use super::emit::Out;
+use super::scope::Scope;
+use crate::finding::Tier;
+use crate::normalize::arrays::{canonical_text, holds_ordered_list};
+use crate::normalize::canonicalize_for_compare;
+use crate::normalize::path::Path;
+use crate::normalize::shapes::{identity_value, shape_identity_keys};
+use serde_json::{Map, Value};
+
+const NOTE_REORDERED: &str =
+    "the same members in another order, and the order of this list carries meaning";
+
+/// Reports each order-significant declared list that live holds in another
+/// order, replacing any finding the compare stage made at the same path.
+pub(crate) fn run(scope: &Scope<'_>, raw_live: &Map<String, Value>, out: &mut Out<'_, '_>) {
+    for (key, dv) in &scope.res.declared {
+        if !dv.is_fully_resolved() {
+            continue;
+        }
+        let declared = dv.to_corpus_json();
+        let top_is_layers = declared.is_array() && holds_ordered_list(&declared);
+        let mut paths: Vec<Vec<&str>> = scope
+            .facts
+            .ordered
+            .iter()
+            .map(|p| p.split('.').collect::<Vec<_>>())
+            .filter(|p| p.first() == Some(&key.as_str()))
+            .collect();
+        if top_is_layers {
+            paths.push(vec![key.as_str()]);
+        }
+        for segs in paths {
+            let (Some(Value::Array(d)), Some(Value::Array(l))) =
+                (at(&declared, &segs[1..]), at_map(raw_live, &segs))
+            else {
+                continue;
+            };
+            if is_reordered(d, l) {
+                let mut path = Path::root();
+                segs.iter().for_each(|k| path.push_key(k));
+                out.findings.retain(|f| f.path != path.render());
+                let f = out.push(Tier::Declared, &path);
+                f.desired = Some(Value::Array(d.clone()));
+                f.actual = Some(Value::Array(l.clone()));
+                f.note = Some(NOTE_REORDERED.to_string());
+            }
+        }
+    }
+}
+
+/// The value below `v` at the keys `segs`.
+fn at<'v>(v: &'v Value, segs: &[&str]) -> Option<&'v Value> {
+    segs.iter().try_fold(v, |cur, k| cur.get(*k))
+}
+
+/// The value of a top-level map at the keys `segs`.
+fn at_map<'v>(m: &'v Map<String, Value>, segs: &[&str]) -> Option<&'v Value> {
+    let (first, rest) = segs.split_first()?;
+    at(m.get(*first)?, rest)
+}
+
+/// True when both lists hold the same members, each once, in another
+/// order. Members are matched by their text (scalars), their identity field,
+/// or else by containment (the one declared element whose every member the
+/// live element holds, as AWS adds its own defaults beside them); a list
+/// whose members cannot be matched one to one is not judged.
+fn is_reordered(declared: &[Value], live: &[Value]) -> bool {
+    if declared.len() != live.len() || declared.len() < 2 {
+        return false;
+    }
+    let Some(perm) = live_positions(declared, live) else {
+        return false;
+    };
+    let mut seen = perm.clone();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len() == perm.len() && perm.iter().enumerate().any(|(i, &j)| i != j)
+}
+
+/// For each live element, the position of the declared element it is.
+fn live_positions(declared: &[Value], live: &[Value]) -> Option<Vec<usize>> {
+    let scalars = |a: &[Value]| a.iter().all(|e| !e.is_object() && !e.is_array());
+    if scalars(declared) && scalars(live) {
+        let d: Vec<String> = declared.iter().map(canonical_text).collect();
+        return live
+            .iter()
+            .map(|l| unique_position(&d, |x| *x == canonical_text(l)))
+            .collect();
+    }
+    if let Some(keys) = shape_identity_keys(declared, live) {
+        let d: Vec<Option<String>> = declared.iter().map(|e| identity_value(e, &keys)).collect();
+        return live
+            .iter()
+            .map(|l| {
+                let id = identity_value(l, &keys)?;
+                unique_position(&d, |x| x.as_deref() == Some(id.as_str()))
+            })
+            .collect();
+    }
+    let d: Vec<Value> = declared.iter().map(canonicalize_for_compare).collect();
+    live.iter()
+        .map(|l| {
+            let l = canonicalize_for_compare(l);
+            unique_position(&d, |x| contains(&l, x))
+        })
+        .collect()
+}
+
+/// The one position in `items` that `hit` accepts.
+fn unique_position<T>(items: &[T], hit: impl Fn(&T) -> bool) -> Option<usize> {
+    let mut found = items
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| hit(x))
+        .map(|(i, _)| i);
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
+/// True when live object `l` holds every member of declared object `d`
+/// with the same canonical value.
+fn contains(l: &Value, d: &Value) -> bool {
+    match (l.as_object(), d.as_object()) {
+        (Some(lo), Some(dobj)) => dobj.iter().all(|(k, v)| {
+            lo.get(k)
+                .is_some_and(|w| canonical_text(w) == canonical_text(v))
+        }),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn arr(v: Value) -> Vec<Value> {
+        v.as_array().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_permutation_is_a_reorder_and_a_change_of_members_is_not() {
+        let d = arr(json!(["OldestInstance", "Default"]));
+        assert!(is_reordered(&d, &arr(json!(["Default", "OldestInstance"]))));
+        assert!(!is_reordered(&d, &d));
+        assert!(!is_reordered(
+            &d,
+            &arr(json!(["Default", "NewestInstance"]))
+        ));
+        assert!(!is_reordered(&d, &arr(json!(["Default"]))));
+    }
+
+    #[test]
+    fn unnamed_members_are_matched_by_what_they_declare() {
+        let cb = |p: &str| json!({"PathPattern": p, "TargetOriginId": "o"});
+        let with_defaults =
+            |p: &str| json!({"PathPattern": p, "TargetOriginId": "o", "Compress": false});
+        let d = vec![cb("/api/v2/*"), cb("/api/*")];
+        assert!(is_reordered(
+            &d,
+            &[with_defaults("/api/*"), with_defaults("/api/v2/*")]
+        ));
+        assert!(!is_reordered(
+            &d,
+            &[with_defaults("/api/v2/*"), with_defaults("/api/*")]
+        ));
+        // A member matching two declared elements cannot be placed.
+        let twice = vec![cb("/a"), json!({"TargetOriginId": "o"})];
+        assert!(!is_reordered(&twice, &[with_defaults("/a"), cb("/a")]));
+    }
+
+    #[test]
+    fn named_members_are_compared_by_name_whatever_else_they_hold() {
+        let d = arr(json!([{"PathPattern": "/api/v2/*", "TargetOriginId": "o"},
+            {"PathPattern": "/api/*", "TargetOriginId": "o"}]));
+        let l = arr(
+            json!([{"PathPattern": "/api/*", "TargetOriginId": "o", "Compress": false},
+            {"PathPattern": "/api/v2/*", "TargetOriginId": "o", "Compress": false}]),
+        );
+        assert!(is_reordered(&d, &l));
+    }
+}
