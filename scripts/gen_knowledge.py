@@ -2464,6 +2464,33 @@ def mine_ordered(m, tf, path, text):
                 return
 
 
+# A structure whose text says "Any components that you do not modify retain
+# their original values." and lists reserved keywords ("#{host}", "#{path}
+# (the leading "/" is removed)") that stand for those original values
+# (ELBv2's redirect action): a component left out holds its keyword, the
+# removed leading "/" restored.
+RETAINED = re.compile(r"\bcomponents?\s+that\s+you\s+do\s+not\s+modify\s+retain\s+their\s+original\s+values?\b", re.I)
+RESERVED_KEYWORD = re.compile(r"#\{(?P<k>[a-z]+)\}(?P<slash>\s*\(the\s+leading\s+\"?/\"?\s+is\s+removed\))?", re.I)
+
+
+def mine_retained_component(m, tf, pf):
+    """A component of a URI-like structure left as it was: its reserved
+    keyword (see `RETAINED`)."""
+    parent, _, name = pf.path.rpartition(".")
+    if pf.kind != "string" or not parent or m.known(tf.t, pf.path):
+        return
+    shape = tf.boto.shape_at(tf.create, parent)
+    text = strip_html((shape or {}).get("documentation"))
+    said = next((x for x in sentences(text) if RETAINED.search(x)), None)
+    if not said:
+        return
+    for k in RESERVED_KEYWORD.finditer(text):
+        if k.group("k").lower() == name.lower():
+            value = ("/" if k.group("slash") else "") + "#{" + k.group("k") + "}"
+            m.add_default(tf.t, pf.path, value, "api-model", "%s Reserved keyword: %s" % (said, k.group(0).strip()))
+            return
+
+
 def mine_create_member(m, tf, pf):
     """The create operation's documentation of the same member."""
     t, path, name, kind, enum = tf.t, pf.path, pf.name, pf.kind, pf.enum
@@ -2538,7 +2565,7 @@ def mine_property(m, tf, path, name, p):
     mine_docs_defaults(m, tf, pf)
     mine_docs_rules(m, tf, pf)
     mine_unit_strings(m, tf, pf)
-    for step in (mine_create_member, mine_read_member, mine_setter_members):
+    for step in (mine_create_member, mine_read_member, mine_setter_members, mine_retained_component):
         if not m.known(tf.t, path):
             step(m, tf, pf)
 

@@ -2084,6 +2084,32 @@ fn a_list_whose_order_carries_meaning_is_not_folded_when_reordered() {
 }
 
 #[test]
+fn a_redirect_keeps_the_components_it_does_not_change() {
+    // "Any components that you do not modify retain their original values."
+    // with the reserved keywords `#{host}`, `#{path}` (the leading "/"
+    // removed), `#{query}`: an HTTP-to-HTTPS redirect reads back with them.
+    let t = "AWS::ElasticLoadBalancingV2::Listener";
+    let declared = json!({"Port": 80, "Protocol": "HTTP", "DefaultActions": [{"Type": "redirect",
+        "RedirectConfig": {"Protocol": "HTTPS", "Port": "443", "StatusCode": "HTTP_301"}}]});
+    let live = |host: &str| {
+        json!({"Port": 80, "Protocol": "HTTP", "DefaultActions": [{"Type": "redirect",
+            "RedirectConfig": {"Protocol": "HTTPS", "Port": "443", "StatusCode": "HTTP_301",
+                "Host": host, "Path": "/#{path}", "Query": "#{query}"}}]})
+    };
+    let fs = run_general(t, declared.clone(), live("#{host}"));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    // A redirect sent to another host is a setting of its own.
+    let fs = run_general(t, declared, live("phish.example.net"));
+    assert_eq!(
+        drift(&fs),
+        vec![(
+            Tier::Undeclared,
+            "DefaultActions.0.RedirectConfig.Host".to_string()
+        )]
+    );
+}
+
+#[test]
 fn an_engine_keyword_and_a_weekly_window_fold_case_only() {
     // RDS lists `mysql` and reads a declared `MySQL` back as the keyword;
     // weekly windows document `Mon`..`Sun` and are read back lower-cased.
