@@ -812,9 +812,15 @@ def enum_phrase_default(doc, enum, prop_name=None):
 # the documentation's own word: elsewhere unset means unencrypted or an
 # AWS-owned key, and the managed key is a real change (SNS, SQS, DynamoDB).
 # "If no key ID is specified, the default, Kinesis Video-managed key
-# (`aws/kinesisvideo`) is used." reads the same.
+# (`aws/kinesisvideo`) is used." reads the same, and so does "Note that you
+# should only provide this parameter if the key is different from the
+# default DynamoDB key `alias/aws/dynamodb` ." on the key member of an
+# encryption block: the member is read back only while that block turns
+# encryption on (DynamoDB's `SSEEnabled`, compared on its own), and then
+# the key left out is the managed one.
 MANAGED_KEY_SENTENCE = re.compile(
-    r"^(?:if\s+you\s+(?:don't|do\s+not)\s+(?:specify|include)\b|by\s+default,|if\s+no\s+key(?:\s+id)?\s+is\s+specified\b)[^`]*`(?:alias/)?aws/(?P<svc>[a-z0-9-]+)`",
+    r"^(?:if\s+you\s+(?:don't|do\s+not)\s+(?:specify|include)\b|by\s+default,|if\s+no\s+key(?:\s+id)?\s+is\s+specified\b"
+    r"|note\s+that\s+you\s+should\s+only\s+provide\s+this\s+parameter\s+if\s+the\s+key\s+is\s+different\s+from\s+the\s+default\b)[^`]*`(?:alias/)?aws/(?P<svc>[a-z0-9-]+)`",
     re.I,
 )
 KEY_PROPERTY = re.compile(r"Kms|KeyId$|KeyArn$")
@@ -2570,6 +2576,37 @@ def mine_property(m, tf, path, name, p):
             step(m, tf, pf)
 
 
+# "If enabled (true), server-side encryption type is set to `KMS` and an AWS
+# managed key is used" on a boolean: the sibling the phrase names (by the
+# opening words of its own text, "Server-side encryption type.") holds that
+# value while the switch is on.
+SWITCH_SETS = re.compile(
+    r"^if\s+enabled\s+\(true\),\s+(?P<phrase>[a-z][a-z -]{2,60}?)\s+is\s+set\s+to\s+`(?P<v>[^`]+)`", re.I
+)
+
+
+def mine_switch_sets_sibling(m, tf):
+    """A sibling whose value a boolean's documentation states for `true`
+    (see `SWITCH_SETS`); conditioned on that switch."""
+    props = {path: (name, p) for path, name, p in tf.props}
+    for path, (name, p) in props.items():
+        if "*" in path or kind_of(p) != "boolean":
+            continue
+        parent = path.rpartition(".")[0]
+        for x in sentences(p.get("documentation") or ""):
+            hit = SWITCH_SETS.match(x)
+            if not hit:
+                continue
+            phrase = hit.group("phrase").lower()
+            sibs = [
+                sp for sp, (_, q) in props.items()
+                if sp.rpartition(".")[0] == parent and sp != path
+                and next(iter(sentences(q.get("documentation") or "")), "").rstrip(" .").lower() == phrase
+            ]
+            if len(sibs) == 1 and writable(tf.doc, sibs[0]):
+                m.add_default(tf.t, sibs[0], hit.group("v"), "docs", x, when={path: [True]})
+
+
 def mine_cross_defaults(m, tf):
     """Sibling defaults stated under a listed value, unless the sibling has
     an unconditioned default of its own."""
@@ -2684,6 +2721,7 @@ def generate(spec, boto, snap):
             if writable(doc, path):
                 mine_property(m, tf, path, name, p)
         mine_cross_defaults(m, tf)
+        mine_switch_sets_sibling(m, tf)
         mine_key_aliases(m, tf)
         mine_write_only(m, tf)
         mine_all_ports(m, tf)

@@ -2110,6 +2110,49 @@ fn a_redirect_keeps_the_components_it_does_not_change() {
 }
 
 #[test]
+fn a_table_encrypted_with_the_managed_key_reads_back_without_false_drift() {
+    // "If enabled (true), server-side encryption type is set to `KMS` and an
+    // AWS managed key is used", and the key member: "only provide this
+    // parameter if the key is different from the default DynamoDB key
+    // `alias/aws/dynamodb`". DynamoDB reports that key by its ARN.
+    let t = "AWS::DynamoDB::Table";
+    let managed = "0f1e2d3c-4b5a-6978-8695-a4b3c2d1e0f9";
+    let key = |id: &str| format!("arn:aws:kms:eu-central-1:123456789012:key/{id}");
+    let declared = json!({"SSESpecification": {"SSEEnabled": true}});
+    let live = |id: &str| json!({"SSESpecification": {"SSEEnabled": true, "SSEType": "KMS", "KMSMasterKeyId": key(id)}});
+    let mut ctx = context();
+    ctx.kms_alias_targets = Some(std::collections::BTreeMap::from([(
+        "alias/aws/dynamodb".to_string(),
+        managed.to_string(),
+    )]));
+    let classify = |live: Value, ctx: &ClassifyContext| {
+        let r = resource(t, declared.clone());
+        classify_with(
+            &r,
+            &live,
+            &SchemaFacts::default(),
+            ctx,
+            Knowledge::WithoutObserved,
+        )
+    };
+    let fs = classify(live(managed), &ctx);
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    // A customer key swapped in surfaces; so does the managed key's ARN
+    // where the account's alias map is unknown (it cannot be told apart).
+    let customer = "99999999-8888-7777-6666-555555555555";
+    for (live, ctx) in [(live(customer), &ctx), (live(managed), &context())] {
+        let fs = classify(live, ctx);
+        assert_eq!(
+            drift(&fs),
+            vec![(
+                Tier::Undeclared,
+                "SSESpecification.KMSMasterKeyId".to_string()
+            )]
+        );
+    }
+}
+
+#[test]
 fn an_engine_keyword_and_a_weekly_window_fold_case_only() {
     // RDS lists `mysql` and reads a declared `MySQL` back as the keyword;
     // weekly windows document `Mon`..`Sun` and are read back lower-cased.

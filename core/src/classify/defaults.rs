@@ -26,7 +26,9 @@ pub(crate) fn expand<'v>(v: &'v Value, scope: &Scope<'_>) -> std::borrow::Cow<'v
 /// True when a value holds a placeholder to expand.
 fn has_placeholder(v: &Value) -> bool {
     match v {
-        Value::String(s) => s.contains("${") || s == AWS_MANAGED_KMS,
+        Value::String(s) => {
+            s.contains("${") || s == AWS_MANAGED_KMS || s.starts_with(MANAGED_ALIAS)
+        }
         Value::Array(a) => a.iter().any(has_placeholder),
         Value::Object(o) => o.values().any(has_placeholder),
         _ => false,
@@ -36,6 +38,7 @@ fn has_placeholder(v: &Value) -> bool {
 fn expand_owned(v: &Value, scope: &Scope<'_>) -> Value {
     match v {
         Value::String(s) if s == AWS_MANAGED_KMS => managed_kms_pattern(scope),
+        Value::String(s) if s.starts_with(MANAGED_ALIAS) => managed_alias_pattern(scope, s),
         Value::String(s) if s.contains("${") => {
             let mut t = s.clone();
             if let Some(a) = scope.ctx.account_id.as_deref() {
@@ -77,6 +80,28 @@ fn managed_kms_pattern(scope: &Scope<'_>) -> Value {
     let acct = regex::escape(acct);
     Value::String(format!(
         "re:^(?:alias/aws/[^/]+|(?:{ids})|arn:aws[a-z-]*:kms:[^:]*:{acct}:(?:key/(?:{ids})|alias/aws/[^/]+))$"
+    ))
+}
+
+/// The prefix of an AWS-managed KMS alias (`alias/aws/dynamodb`).
+const MANAGED_ALIAS: &str = "alias/aws/";
+
+/// A regex default matching one AWS-managed alias: by name, by its ARN in
+/// this account, or by the key it targets (DynamoDB reports the key's ARN).
+/// Without the account's alias map only the alias itself matches: a key
+/// that cannot be proven to be that alias's stays visible.
+fn managed_alias_pattern(scope: &Scope<'_>, alias: &str) -> Value {
+    let target = scope
+        .ctx
+        .kms_alias_targets
+        .as_ref()
+        .and_then(|m| m.get(alias));
+    let (Some(id), Some(acct)) = (target, scope.ctx.account_id.as_deref()) else {
+        return Value::String(alias.to_string());
+    };
+    let (id, acct, alias) = (regex::escape(id), regex::escape(acct), regex::escape(alias));
+    Value::String(format!(
+        "re:^(?:{alias}|{id}|arn:aws[a-z-]*:kms:[^:]*:{acct}:(?:key/{id}|{alias}))$"
     ))
 }
 

@@ -72,11 +72,11 @@ impl Pipeline {
         d: &Desired,
         notes: &mut Vec<String>,
     ) -> ClassifyContext {
-        let kms_alias_targets = if uses_managed_kms_alias(&d.body) {
-            self.managed_alias_targets(notes).await
-        } else {
-            None
-        };
+        // Always asked (once per run): an undeclared key id left by
+        // encryption without a declared key can only be told from a
+        // customer key with the account's managed-alias map, whether or
+        // not the template names an alias.
+        let kms_alias_targets = self.managed_alias_targets(notes).await;
         ClassifyContext {
             account_id: d.desc.account_id(),
             region: d.desc.region(),
@@ -115,9 +115,4 @@ impl Pipeline {
             }
         }
     }
-}
-
-/// True when the template names an AWS-managed KMS alias.
-fn uses_managed_kms_alias(body: &str) -> bool {
-    body.contains("alias/aws/")
 }
