@@ -3,14 +3,14 @@
 //! The compare stage folds a list AWS may return in its own order (a sorted
 //! permutation, elements keyed by a name). Where the documentation says the
 //! order is part of the value ("These policies are executed in the order
-//! that you list them"), or the list holds Lambda layer ARNs (later layers
+//! that you list them"), or a top-level list holds Lambda layer ARNs (later layers
 //! overlay earlier ones), the declared order is checked here on the values
 //! as written and as read, before any canonical ordering.
 
 use super::emit::Out;
 use super::scope::Scope;
 use crate::finding::Tier;
-use crate::normalize::arrays::{canonical_text, holds_ordered_list};
+use crate::normalize::arrays::{canonical_text, is_layer_arn};
 use crate::normalize::canonicalize_for_compare;
 use crate::normalize::path::Path;
 use crate::normalize::shapes::{identity_value, shape_identity_keys};
@@ -23,11 +23,12 @@ const NOTE_REORDERED: &str =
 /// order, replacing any finding the compare stage made at the same path.
 pub(crate) fn run(scope: &Scope<'_>, raw_live: &Map<String, Value>, out: &mut Out<'_, '_>) {
     for (key, dv) in &scope.res.declared {
-        if !dv.is_fully_resolved() {
-            continue;
-        }
-        let declared = dv.to_corpus_json();
-        let top_is_layers = declared.is_array() && holds_ordered_list(&declared);
+        // Cheap tests first: most properties hold no ordered list.
+        let top_is_layers = scope
+            .declared
+            .get(key)
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|e| e.as_str().is_some_and(is_layer_arn)));
         let mut paths: Vec<Vec<&str>> = scope
             .facts
             .ordered
@@ -38,6 +39,10 @@ pub(crate) fn run(scope: &Scope<'_>, raw_live: &Map<String, Value>, out: &mut Ou
         if top_is_layers {
             paths.push(vec![key.as_str()]);
         }
+        if paths.is_empty() || !dv.is_fully_resolved() {
+            continue;
+        }
+        let declared = dv.to_corpus_json();
         for segs in paths {
             let (Some(Value::Array(d)), Some(Value::Array(l))) =
                 (at(&declared, &segs[1..]), at_map(raw_live, &segs))

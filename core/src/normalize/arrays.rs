@@ -63,7 +63,7 @@ pub fn is_aws_id(s: &str) -> bool {
 }
 
 /// True for a Lambda layer-version ARN (order-significant in `Layers`).
-fn is_layer_arn(s: &str) -> bool {
+pub fn is_layer_arn(s: &str) -> bool {
     s.starts_with("arn:") && s.contains(":lambda:") && s.contains(":layer:")
 }
 
