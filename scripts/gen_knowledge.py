@@ -76,6 +76,9 @@ DEFAULT_PREFIXES = [
 
     r"^if\s+no\s+value\s+is\s+provided,\s+(?:the\s+value|it)\s+will\s+default\s+to\s+",
     r"^if\s+no\s+value\s+is\s+provided,\s+the\s+[a-z ]{1,40}\s+will\s+be\s+set\s+to\s+",
+    # "If you omit this, the unit is set as `None`." (CloudWatch Logs metric
+    # transformation; the noun must be the property's name: `own`).
+    r"^if\s+you\s+omit\s+this,\s+the\s+(?P<own>[a-z]+)\s+is\s+set\s+(?:as|to)\s+",
     # "If no value is specified, the default is `UNCOMPRESSED`." / "If you
     # don't specify a value for `RequestInterval`, the default value is `30`
     # seconds." (the named property must be this one: `own`).

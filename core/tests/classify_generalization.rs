@@ -2153,6 +2153,26 @@ fn a_table_encrypted_with_the_managed_key_reads_back_without_false_drift() {
 }
 
 #[test]
+fn a_metric_unit_left_out_is_none_and_another_unit_is_not() {
+    // "If you omit this, the unit is set as `None`." on each metric
+    // transformation of a CloudWatch Logs metric filter.
+    let t = "AWS::Logs::MetricFilter";
+    let mt = json!({"MetricName": "Errors", "MetricNamespace": "App", "MetricValue": "1"});
+    let declared = json!({"LogGroupName": "/app", "FilterPattern": "ERROR",
+        "MetricTransformations": [mt.clone()]});
+    let live = |unit: &str| {
+        let mut m = mt.clone();
+        m["Unit"] = json!(unit);
+        json!({"LogGroupName": "/app", "FilterPattern": "ERROR", "MetricTransformations": [m]})
+    };
+    assert!(drift(&run_general(t, declared.clone(), live("None"))).is_empty());
+    assert_eq!(
+        drift(&run_general(t, declared, live("Seconds"))),
+        vec![(Tier::Undeclared, "MetricTransformations.0.Unit".to_string())]
+    );
+}
+
+#[test]
 fn an_engine_keyword_and_a_weekly_window_fold_case_only() {
     // RDS lists `mysql` and reads a declared `MySQL` back as the keyword;
     // weekly windows document `Mon`..`Sun` and are read back lower-cased.
