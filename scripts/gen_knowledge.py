@@ -2482,6 +2482,24 @@ RETAINED = re.compile(r"\bcomponents?\s+that\s+you\s+do\s+not\s+modify\s+retain\
 RESERVED_KEYWORD = re.compile(r"#\{(?P<k>[a-z]+)\}(?P<slash>\s*\(the\s+leading\s+\"?/\"?\s+is\s+removed\))?", re.I)
 
 
+# "The AWS account ID associated with the registry that contains the
+# repository. If you do not specify a registry, the default registry is
+# assumed." (ECR): an account id whose default is the caller's own thing,
+# so the stack's own account.
+OWN_ACCOUNT_ID = re.compile(r"^the\s+(?:aws\s+)?account\s+id\b", re.I)
+DEFAULT_ASSUMED = re.compile(r"^if\s+you\s+do\s+not\s+specify\s+an?\s+(?P<noun>[a-z]+),\s+the\s+default\s+(?P=noun)\s+is\s+assumed\s*\.?$", re.I)
+
+
+def mine_default_account(m, tf, pf):
+    """An account id that defaults to the caller's own (see `OWN_ACCOUNT_ID`)."""
+    said = list(sentences(pf.text))
+    if pf.kind != "string" or m.known(tf.t, pf.path) or not said or not OWN_ACCOUNT_ID.match(said[0]):
+        return
+    hit = next((x for x in said if DEFAULT_ASSUMED.match(x)), None)
+    if hit:
+        m.add_default(tf.t, pf.path, "${AccountId}", "docs", hit)
+
+
 def mine_retained_component(m, tf, pf):
     """A component of a URI-like structure left as it was: its reserved
     keyword (see `RETAINED`)."""
@@ -2574,7 +2592,7 @@ def mine_property(m, tf, path, name, p):
     mine_docs_defaults(m, tf, pf)
     mine_docs_rules(m, tf, pf)
     mine_unit_strings(m, tf, pf)
-    for step in (mine_create_member, mine_read_member, mine_setter_members, mine_retained_component):
+    for step in (mine_create_member, mine_read_member, mine_setter_members, mine_retained_component, mine_default_account):
         if not m.known(tf.t, path):
             step(m, tf, pf)
 

@@ -2173,6 +2173,21 @@ fn a_metric_unit_left_out_is_none_and_another_unit_is_not() {
 }
 
 #[test]
+fn a_lifecycle_policy_reads_back_with_the_own_registry() {
+    // "The AWS account ID associated with the registry ... If you do not
+    // specify a registry, the default registry is assumed."
+    let t = "AWS::ECR::Repository";
+    let text = r#"{"rules":[{"rulePriority":1,"selection":{"tagStatus":"untagged","countType":"sinceImagePushed","countUnit":"days","countNumber":14},"action":{"type":"expire"}}]}"#;
+    let declared = json!({"LifecyclePolicy": {"LifecyclePolicyText": text}});
+    let live = |registry: &str| json!({"LifecyclePolicy": {"LifecyclePolicyText": text, "RegistryId": registry}});
+    assert!(drift(&run_general(t, declared.clone(), live("123456789012"))).is_empty());
+    assert_eq!(
+        drift(&run_general(t, declared, live("210987654321"))),
+        vec![(Tier::Undeclared, "LifecyclePolicy.RegistryId".to_string())]
+    );
+}
+
+#[test]
 fn an_engine_keyword_and_a_weekly_window_fold_case_only() {
     // RDS lists `mysql` and reads a declared `MySQL` back as the keyword;
     // weekly windows document `Mon`..`Sun` and are read back lower-cased.
