@@ -11,6 +11,9 @@ Inputs (pinned by scripts/gen-knowledge.sh, read offline):
                   schemas, already bundled): `insertionOrder`.
   scripts/data/api-operations.json (hand-written, a reason per entry): the
                   API models and create operations AWS names otherwise.
+  scripts/data/arn-namespaces.json (hand-written, a reason per entry): the
+                  ARN namespace of a service as a per-service list of
+                  defaults names it.
 
 Output, in --out (deterministic: sorted, no clock):
   defaults.json    known defaults, each with `source` (schema | docs |
@@ -2500,6 +2503,34 @@ def mine_default_account(m, tf, pf):
         m.add_default(tf.t, pf.path, "${AccountId}", "docs", hit)
 
 
+# "- *Amazon Simple Queue Service* – Default 10. For standard queues ..." in
+# a per-service list (Lambda's `BatchSize`): a default per kind of source,
+# conditioned on the service namespace of the resource's one `...SourceArn`.
+SERVICE_DEFAULT = re.compile(r"^\s*[-*]\s*\*(?P<svc>[^*]+?)\*\s*[–-]\s*Default\s+(?P<v>[0-9]+)\s*\.", re.M)
+ARN_NAMESPACES = {
+    e["name"]: e["namespace"]
+    for e in json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "arn-namespaces.json")))["services"]
+}
+
+
+def mine_service_defaults(m, tf, pf):
+    """A default per source service (see `SERVICE_DEFAULT`)."""
+    if pf.kind not in ("integer", "number") or "." in pf.path:
+        return
+    arns = [path for path, _, _ in tf.props if "." not in path and path.endswith("SourceArn")]
+    hits = [(h.group("svc").strip(), int(h.group("v")), h.group(0).strip()) for h in SERVICE_DEFAULT.finditer(pf.text)]
+    if len(arns) != 1 or not hits:
+        return
+    by_value = {}
+    for svc, v, line in hits:
+        if svc in ARN_NAMESPACES:
+            by_value.setdefault(v, []).append((ARN_NAMESPACES[svc], line))
+    for v, found in sorted(by_value.items()):
+        spaces = "|".join(sorted({ns for ns, _ in found}))
+        quote = " ".join(line for _, line in found)
+        m.add_default(tf.t, pf.path, v, "docs", quote, when={arns[0]: ["re:^arn:aws[a-z-]*:(?:%s):" % spaces]})
+
+
 def mine_retained_component(m, tf, pf):
     """A component of a URI-like structure left as it was: its reserved
     keyword (see `RETAINED`)."""
@@ -2590,6 +2621,7 @@ def mine_property(m, tf, path, name, p):
         return
     mine_schema_default(m, tf, pf)
     mine_docs_defaults(m, tf, pf)
+    mine_service_defaults(m, tf, pf)
     mine_docs_rules(m, tf, pf)
     mine_unit_strings(m, tf, pf)
     for step in (mine_create_member, mine_read_member, mine_setter_members, mine_retained_component, mine_default_account):

@@ -2188,6 +2188,34 @@ fn a_lifecycle_policy_reads_back_with_the_own_registry() {
 }
 
 #[test]
+fn a_batch_size_follows_the_kind_of_event_source() {
+    // "- *Amazon Simple Queue Service* – Default 10." and "- *Amazon
+    // Kinesis* – Default 100.": the default by the source ARN's service.
+    let t = "AWS::Lambda::EventSourceMapping";
+    let fun = "arn:aws:lambda:eu-central-1:123456789012:function:worker";
+    let sqs = "arn:aws:sqs:eu-central-1:123456789012:jobs";
+    let kinesis = "arn:aws:kinesis:eu-central-1:123456789012:stream/clicks";
+    let esm = |source: &str| json!({"FunctionName": fun, "EventSourceArn": source});
+    let live = |source: &str, size: i64| {
+        let mut l = esm(source);
+        l["BatchSize"] = json!(size);
+        l
+    };
+    for (source, size) in [(sqs, 10), (kinesis, 100)] {
+        let fs = run_general(t, esm(source), live(source, size));
+        assert!(drift(&fs).is_empty(), "{source}: {fs:?}");
+    }
+    for (source, size) in [(sqs, 100), (kinesis, 10), (sqs, 25)] {
+        let fs = run_general(t, esm(source), live(source, size));
+        assert_eq!(
+            drift(&fs),
+            vec![(Tier::Undeclared, "BatchSize".to_string())],
+            "{source} {size}"
+        );
+    }
+}
+
+#[test]
 fn an_engine_keyword_and_a_weekly_window_fold_case_only() {
     // RDS lists `mysql` and reads a declared `MySQL` back as the keyword;
     // weekly windows document `Mon`..`Sun` and are read back lower-cased.
