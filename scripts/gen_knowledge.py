@@ -2433,8 +2433,6 @@ def mine_docs_rules(m, tf, pf):
     s = first(ORDER_FREE) if kind == "array" else None
     if s and writable(tf.doc, path):
         m.rule("unorderedArrays", {"type": t, "path": path, "source": "docs", "reason": s})
-    if kind == "array" and "*" not in path and not s and writable(tf.doc, path):
-        mine_ordered(m, tf, path, text)
     if kind == "string" and path.endswith(".*.Name"):
         hit = next((x for x in PREFIXED_NAME.finditer(text) if "`" + x.group("name") + "`" in text), None)
         if hit:
@@ -2611,10 +2609,12 @@ def mine_setter_members(m, tf, pf):
 def mine_property(m, tf, path, name, p):
     """Every source, in order, for one writable property."""
     pf = PropFacts(tf, path, name, p)
+    # Every list, of scalars or of objects (`mine_property` sees writable
+    # paths only); one the documentation calls order-free is never ordered.
+    if pf.kind == "array" and "*" not in path and not any(ORDER_FREE.search(x) for x in sentences(pf.text)):
+        mine_ordered(m, tf, path, pf.text)
     if not pf.minable():
         mine_overridden_items(m, tf, pf)
-        if "*" not in path and writable(tf.doc, path) and not any(ORDER_FREE.search(x) for x in sentences(pf.text)):
-            mine_ordered(m, tf, path, pf.text)
         return
     if path.endswith(".*.Key") and any(pp == path[: -len("Key")] + "Value" for pp, _, _ in tf.props):
         mine_bag_key(m, tf, pf)

@@ -76,10 +76,15 @@ fn managed_kms_pattern(scope: &Scope<'_>) -> Value {
     let (Some(acct), false) = (scope.ctx.account_id.as_deref(), ids.is_empty()) else {
         return Value::String(AWS_MANAGED_KMS.to_string());
     };
-    let ids = ids.join("|");
+    key_or_alias_pattern("alias/aws/[^/]+", &ids.join("|"), acct)
+}
+
+/// A regex default for a KMS key named by an alias (`alias_re`) or by one
+/// of the key ids `ids_re`, bare or as an ARN of account `acct`.
+fn key_or_alias_pattern(alias_re: &str, ids_re: &str, acct: &str) -> Value {
     let acct = regex::escape(acct);
     Value::String(format!(
-        "re:^(?:alias/aws/[^/]+|(?:{ids})|arn:aws[a-z-]*:kms:[^:]*:{acct}:(?:key/(?:{ids})|alias/aws/[^/]+))$"
+        "re:^(?:{alias_re}|(?:{ids_re})|arn:aws[a-z-]*:kms:[^:]*:{acct}:(?:key/(?:{ids_re})|{alias_re}))$"
     ))
 }
 
@@ -99,10 +104,7 @@ fn managed_alias_pattern(scope: &Scope<'_>, alias: &str) -> Value {
     let (Some(id), Some(acct)) = (target, scope.ctx.account_id.as_deref()) else {
         return Value::String(alias.to_string());
     };
-    let (id, acct, alias) = (regex::escape(id), regex::escape(acct), regex::escape(alias));
-    Value::String(format!(
-        "re:^(?:{alias}|{id}|arn:aws[a-z-]*:kms:[^:]*:{acct}:(?:key/{id}|{alias}))$"
-    ))
+    key_or_alias_pattern(&regex::escape(alias), &regex::escape(id), acct)
 }
 
 /// Non-empty members of an object (an unset sub-option and an absent one
