@@ -144,8 +144,6 @@ fn name_keyed_items_compare_as_a_set_and_live_extras_are_inventory() {
     );
 }
 
-// ---- identifiers and text AWS normalises ----------------------------------
-
 #[test]
 fn lower_cased_identifiers_fold_but_a_rename_is_drift() {
     let declared = json!({"CacheSubnetGroupName": "Payments-Cache-Subnets", "Engine": "valkey"});
@@ -440,6 +438,35 @@ fn an_omitted_create_only_collection_is_a_read_gap_but_an_omitted_setting_is_dri
     assert!(fs
         .iter()
         .any(|f| f.tier == Tier::ReadGap && f.path == "Notifications"));
+}
+
+#[test]
+fn a_declared_block_of_write_only_members_is_a_read_gap_when_not_returned() {
+    // Lambda's `Code` holds only write-only members (`ZipFile`, `S3Key`):
+    // a read that leaves the block out says nothing about it. A readable
+    // member in the same block that vanished is a removal.
+    let schema = || SchemaFacts {
+        write_only_paths: vec!["Code.ZipFile".into(), "Code.S3Key".into()],
+        ..SchemaFacts::default()
+    };
+    let live = json!({"Handler": "index.handler"});
+    let fs = run_schema(
+        "AWS::Example::Function",
+        schema(),
+        json!({"Code": {"ZipFile": "exports.handler = 1"}, "Handler": "index.handler"}),
+        live.clone(),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    assert!(fs
+        .iter()
+        .any(|f| f.tier == Tier::ReadGap && f.path == "Code"));
+    let fs = run_schema(
+        "AWS::Example::Function",
+        schema(),
+        json!({"Code": {"S3Key": "k.zip", "ImageUri": "repo:1"}, "Handler": "index.handler"}),
+        live,
+    );
+    assert_eq!(declared_paths(&fs), vec!["Code"]);
 }
 
 #[test]

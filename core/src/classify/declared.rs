@@ -9,7 +9,7 @@ use super::scope::Scope;
 use crate::finding::Tier;
 use crate::normalize::arrays::holds_ordered_list;
 use crate::normalize::empty::is_trivially_empty;
-use crate::normalize::path::Path;
+use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::is_masked_non_ascii;
 use crate::normalize::transform::transform_reproduces_live;
 use serde_json::{Map, Value};
@@ -48,7 +48,7 @@ pub(crate) fn run(
     out: &mut Out<'_, '_>,
 ) -> Vec<String> {
     let mut consumed = Vec::new();
-    let cmp = Cmp { scope };
+    let cmp = Cmp::new(scope);
     for (key, dv) in &scope.res.declared {
         let mut path = Path::key(key);
         let lv = live.get(key);
@@ -96,6 +96,9 @@ fn absent(scope: &Scope<'_>, path: &Path, d: &Value, out: &mut Out<'_, '_>) {
         // place, so a read that omits it shows a handler that does not
         // return it (Budgets' NotificationsWithSubscribers), not a removal.
         && !scope.is_create_only_top(path)
+        // Every declared leaf write-only (Lambda's `Code.ZipFile`): nothing
+        // in it can be read back, so its absence says nothing.
+        && !only_write_only_leaves(scope, path, d)
     {
         let f = out.push(Tier::Declared, path);
         f.desired = Some(d.clone());
@@ -103,6 +106,24 @@ fn absent(scope: &Scope<'_>, path: &Path, d: &Value, out: &mut Out<'_, '_>) {
     }
     let f = out.push(Tier::ReadGap, path);
     f.note = Some(NOTE_NOT_RETURNED.to_string());
+}
+
+/// True when `d` holds at least one leaf and every leaf under `path` is a
+/// write-only path.
+fn only_write_only_leaves(scope: &Scope<'_>, path: &Path, d: &Value) -> bool {
+    let children: Vec<(Path, &Value)> = match d {
+        Value::Object(o) => o.iter().map(|(k, v)| (path.with_key(k), v)).collect(),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (path.child(Seg::Index(i)), v))
+            .collect(),
+        _ => return scope.is_write_only(path),
+    };
+    !children.is_empty()
+        && children
+            .iter()
+            .all(|(p, v)| scope.is_write_only(p) || only_write_only_leaves(scope, p, v))
 }
 
 fn compare(
