@@ -145,6 +145,30 @@ fn name_keyed_items_compare_as_a_set_and_live_extras_are_inventory() {
 }
 
 #[test]
+fn a_list_inside_a_json_document_held_as_text_keeps_its_order() {
+    // AWS stores a build spec, an SSM document or a dashboard body as
+    // written: a list in it read back in sorted order was reordered, and
+    // build commands run in order.
+    let spec = |cmds: &[&str]| {
+        json!({"Source": {"Type": "NO_SOURCE", "BuildSpec": json!({"version": "0.2",
+            "phases": {"build": {"commands": cmds}}}).to_string()}})
+    };
+    let declared = spec(&["make", "make install"]);
+    let fs = run(
+        "AWS::CodeBuild::Project",
+        declared.clone(),
+        spec(&["make install", "make"]),
+    );
+    assert_eq!(declared_paths(&fs), vec!["Source.BuildSpec"]);
+    // The same text in another spelling (spacing, key order) still folds.
+    let respelled = json!({"Source": {"Type": "NO_SOURCE", "BuildSpec":
+        "{ \"phases\": {\"build\": {\"commands\": [\"make\", \"make install\"]}}, \"version\": \"0.2\" }"}});
+    assert!(drift(&run("AWS::CodeBuild::Project", declared, respelled)).is_empty());
+}
+
+// ---- identifiers and text AWS normalises ----------------------------------
+
+#[test]
 fn lower_cased_identifiers_fold_but_a_rename_is_drift() {
     let declared = json!({"CacheSubnetGroupName": "Payments-Cache-Subnets", "Engine": "valkey"});
     let live = json!({"CacheSubnetGroupName": "payments-cache-subnets", "Engine": "valkey"});

@@ -43,9 +43,29 @@ pub(crate) struct Mismatch {
 /// The comparator for one resource.
 pub(crate) struct Cmp<'s, 'a> {
     pub scope: &'s Scope<'a>,
+    /// Comparing inside a JSON document held as text (a build spec, an SSM
+    /// document, a dashboard body): AWS stores such text as written, so an
+    /// array in it keeps its order and a sorted live order is a reorder.
+    pub in_text: bool,
 }
 
-impl Cmp<'_, '_> {
+impl<'s, 'a> Cmp<'s, 'a> {
+    /// The comparator for one resource's properties.
+    pub fn new(scope: &'s Scope<'a>) -> Self {
+        Cmp {
+            scope,
+            in_text: false,
+        }
+    }
+
+    /// The comparator for the inside of a JSON document held as text.
+    fn for_text(&self) -> Self {
+        Cmp {
+            scope: self.scope,
+            in_text: true,
+        }
+    }
+
     /// Scalar equivalences (both sides are scalars or JSON text).
     fn scalar_eq(&self, path: &mut Path, d: &Value, l: &Value) -> bool {
         if is_stringly_equal(d, l) {
@@ -67,7 +87,7 @@ impl Cmp<'_, '_> {
             crate::normalize::canonicalize_in_place(&mut y);
             // Declared-subset semantics, as for structured values: live
             // default-filled members are not a declared change.
-            return self.eq(path, &x, &y);
+            return self.for_text().eq(path, &x, &y);
         }
         let ctx = self.scope.ctx;
         self.scope.equivalences_at(path).any(|e| match e {
@@ -138,7 +158,7 @@ impl Cmp<'_, '_> {
                 });
                 positional
                     || self.shape_keyed_eq(path, da, la)
-                    || is_sorted_permutation(da, la, |x, y| self.eq(path, x, y))
+                    || (!self.in_text && is_sorted_permutation(da, la, |x, y| self.eq(path, x, y)))
                     || (self.is_set_by_shape(path, da, la) && self.multiset_eq(path, da, la))
             }
             (Value::String(s), other @ (Value::Object(_) | Value::Array(_)))
@@ -147,10 +167,11 @@ impl Cmp<'_, '_> {
                     return false;
                 };
                 crate::normalize::canonicalize_in_place(&mut parsed);
+                let text = self.for_text();
                 if d.is_string() {
-                    self.eq(path, &parsed, other)
+                    text.eq(path, &parsed, other)
                 } else {
-                    self.eq(path, other, &parsed)
+                    text.eq(path, other, &parsed)
                 }
             }
             _ => d == l || self.scalar_eq(path, d, l),

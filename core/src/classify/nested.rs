@@ -263,7 +263,7 @@ fn positional(
     la: &[Value],
     out: &mut Out<'_, '_>,
 ) {
-    let cmp = Cmp { scope };
+    let cmp = Cmp::new(scope);
     let mut used = vec![false; la.len()];
     for (i, de) in da.iter().enumerate() {
         // The same position first, so an unchanged array pairs in place.
