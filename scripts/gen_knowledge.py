@@ -423,7 +423,10 @@ def sentences(text):
         if DEFAULT_ITEM.match(line):
             yield line
             continue
-        for part in re.split(r"(?<=[.!?])\s+(?=[A-Z`*\"(])", line):
+        # A sentence whose full stop is missing ("... not affected by this
+        # parameter If this parameter is omitted, the default ...") still
+        # ends before a capital "If this"/"If you" inside a line.
+        for part in re.split(r"(?<=[.!?])\s+(?=[A-Z`*\"(])|(?<=[a-z0-9])\s+(?=If\s+(?:this|you)\s)", line):
             part = part.strip().lstrip(">").strip()
             part = re.sub(r"^[-*+]\s+", "", part) if not DEFAULT_ITEM.match(part) else part
             if part:

@@ -822,6 +822,15 @@ fn nested_documented_forms_fold_their_value_and_nothing_else() {
             json!(300),
             json!(600),
         ),
+        // "... not affected by this parameter If this parameter is omitted,
+        // the default value of `1` is used." (a full stop missing).
+        (
+            "AWS::ECS::CapacityProvider",
+            "AutoScalingGroupProvider",
+            "ManagedScaling.MinimumScalingStepSize",
+            json!(1),
+            json!(2),
+        ),
         // "- **COGNITO_DEFAULT** - ... When you use the default option,
         // ...": a listed value, in bold, that calls itself the default.
         (
