@@ -2528,3 +2528,33 @@ fn a_default_named_after_the_resource_itself_folds_only_under_that_name() {
         );
     }
 }
+
+#[test]
+fn a_host_port_the_network_mode_ties_to_the_container_port_folds_only_there() {
+    // "If you use containers in a task with the `awsvpc` or `host` network
+    // mode, the `hostPort` can either be left blank or set to the same value
+    // as the `containerPort`." Left out, it reads back as that port; in
+    // `bridge` mode the host port is a choice and surfaces.
+    let t = "AWS::ECS::TaskDefinition";
+    let task = |mode: &str| {
+        json!({"NetworkMode": mode, "ContainerDefinitions": [{"Name": "web", "Image": "nginx",
+            "PortMappings": [{"ContainerPort": 8080, "Protocol": "tcp"}]}]})
+    };
+    let live = |mode: &str, host: u16| {
+        json!({"NetworkMode": mode, "ContainerDefinitions": [{"Name": "web", "Image": "nginx",
+            "PortMappings": [{"ContainerPort": 8080, "HostPort": host, "Protocol": "tcp"}]}]})
+    };
+    let host_port = "ContainerDefinitions[web].PortMappings.0.HostPort";
+    for mode in ["awsvpc", "host"] {
+        let fs = run_general(t, task(mode), live(mode, 8080));
+        assert_eq!(
+            tier_of(&fs, host_port),
+            Some(Tier::AtDefault),
+            "{mode}: {fs:?}"
+        );
+        let fs = run_general(t, task(mode), live(mode, 80));
+        assert_eq!(tier_of(&fs, host_port), Some(Tier::Undeclared), "{mode}");
+    }
+    let fs = run_general(t, task("bridge"), live("bridge", 8080));
+    assert_eq!(tier_of(&fs, host_port), Some(Tier::Undeclared));
+}

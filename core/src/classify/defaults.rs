@@ -287,6 +287,22 @@ fn when_value<'v>(scope: &Scope<'_>, root: &'v Map<String, Value>, at: &str) -> 
     value_at(scope, root, &Path::parse_rendered(at), true)
 }
 
+/// The value a `sameAs` default names: `./Member` is the member beside the
+/// value in the object read back with it (ECS fills a port mapping's
+/// `HostPort` from the `ContainerPort` in the same mapping); anything else
+/// is read by [`when_value`], declared first.
+fn same_as_value<'a>(
+    scope: &'a Scope<'_>,
+    live: &'a Map<String, Value>,
+    path: &Path,
+    at: &str,
+) -> Option<&'a Value> {
+    let Some(member) = at.strip_prefix("./") else {
+        return when_value(scope, &scope.declared, at).or_else(|| when_value(scope, live, at));
+    };
+    parent_of(live, path)?.get(member)
+}
+
 /// A `sameAs` default: the value equals the one at the other path, or is
 /// the name of the ARN held there (AWS echoes the name of the resource it
 /// was given by ARN), in this account and region.
@@ -575,9 +591,7 @@ fn states_value(
             .as_ref()
             .is_some_and(|f| same_as_fields_match(scope, live, path, v, f))
         || kd.entry.same_as.as_deref().is_some_and(|at| {
-            when_value(scope, &scope.declared, at)
-                .or_else(|| when_value(scope, live, at))
-                .is_some_and(|d| same_as_matches(scope, v, d))
+            same_as_value(scope, live, path, at).is_some_and(|d| same_as_matches(scope, v, d))
         })
         || kd
             .entry

@@ -19,7 +19,8 @@ const GENERATED_DEFAULTS: &str = include_str!("../../data/generated/defaults.jso
 /// Compare rules mined by `scripts/gen-knowledge.sh`.
 const GENERATED_RULES: &str = include_str!("../../data/generated/type-rules.json");
 
-/// One generated default: a constant or a value AWS chooses at create time.
+/// One generated default: a constant, a value AWS chooses at create time,
+/// or the value of a sibling the documentation leaves as the only one.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GeneratedDefault {
@@ -30,6 +31,8 @@ struct GeneratedDefault {
     values: Vec<Value>,
     #[serde(default, rename = "chosenAtCreate")]
     chosen_at_create: bool,
+    #[serde(default, rename = "sameAs")]
+    same_as: Option<String>,
     #[serde(default)]
     when: Option<HashMap<String, Vec<Value>>>,
     source: Source,
@@ -54,7 +57,7 @@ impl GeneratedDefault {
             any: false,
             chosen_at_create: self.chosen_at_create,
             when: self.when,
-            same_as: None,
+            same_as: self.same_as,
             same_as_fields: None,
             stack_minted_key: None,
             create_only: false,
@@ -150,8 +153,9 @@ pub struct KnownDefaultEntry {
     #[serde(default)]
     pub when: Option<HashMap<String, Vec<Value>>>,
     /// The default is whatever the resource holds at this other path
-    /// (declared, else live; same syntax as `when` keys): a setting AWS
-    /// derives from a sibling one.
+    /// (declared, else live; same syntax as `when` keys, where `./Member`
+    /// is the member beside the value as read back): a setting AWS derives
+    /// from a sibling one.
     #[serde(default, rename = "sameAs")]
     pub same_as: Option<String>,
     /// The default is an object whose members equal the values at these
