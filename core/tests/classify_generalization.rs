@@ -2387,6 +2387,30 @@ fn a_dotted_word_outside_a_dns_name_keeps_its_case() {
 }
 
 #[test]
+fn a_header_name_folds_case_but_a_header_value_keeps_it() {
+    // HTTP header names are case-insensitive; the value of an origin's
+    // custom header is often a shared secret the origin checks exactly.
+    let t = "AWS::CloudFront::Distribution";
+    let d = |name: &str, value: &str| {
+        json!({"DistributionConfig": {"Enabled": true, "Origins": [{"Id": "o1",
+            "DomainName": "origin.example.com",
+            "OriginCustomHeaders": [{"HeaderName": name, "HeaderValue": value}]}]}})
+    };
+    let fs = run_general(
+        t,
+        d("X-Origin-Verify", "Zq8Rt"),
+        d("x-origin-verify", "Zq8Rt"),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(
+        t,
+        d("X-Origin-Verify", "Zq8Rt"),
+        d("X-Origin-Verify", "zq8rt"),
+    );
+    assert_eq!(declared_paths(&fs).len(), 1, "{fs:?}");
+}
+
+#[test]
 fn a_deprecated_destination_is_compared_where_the_service_stores_it() {
     // API model: "[Deprecated] The destination in Amazon S3. ..." beside the
     // current member documented word for word; Firehose reads the plain S3

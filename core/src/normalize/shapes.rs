@@ -46,9 +46,10 @@ fn is_weekly_window(s: &str) -> bool {
 }
 
 /// True for a property holding HTTP header names, which HTTP defines as
-/// case-insensitive (`AllowHeaders`, `HeaderName`).
+/// case-insensitive (`AllowHeaders`, `HeaderName`). A header's value
+/// (CloudFront's `HeaderValue`, often a shared secret) keeps its case.
 fn is_header_key(key: &str) -> bool {
-    key.contains("Header")
+    key.contains("Header") && !key.ends_with("Value")
 }
 
 /// True for a property naming a DNS name (`DomainName`, `DNSName`,
