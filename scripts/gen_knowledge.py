@@ -117,7 +117,9 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         # "If the `swappiness` parameter isn't specified, a default value of
         # `60` is used." (`own` must be this property).
         r"|if\s+the\s+`(?P<own>[A-Za-z0-9]+)`\s+(?:field|property|parameter)\s+(?:isn't|is\s+not)\s+specified,\s+)?"
-        r"(?:the|a)\s+default(?:\s+value|\s+setting)?\s+of\s+"
+        # "If you omit this parameter, the default behavior of `missing` is
+        # used." (CloudWatch alarm `TreatMissingData`).
+        r"(?:the|a)\s+default(?:\s+value|\s+setting|\s+behaviou?r)?\s+of\s+"
         + VALUE + UNIT + r"\s+(?:is|will\s+be)\s+(?:used|applied)(?P<tail>,?\s+which\s+[^.]*)?\s*\.?$",
         re.I,
     ),

@@ -644,6 +644,14 @@ fn documented_forms_fold_their_value_and_nothing_else() {
     let cases = [
         // "If you omit this, the default event bus is used."
         ("AWS::Events::Rule", "EventBusName", "default", "audit-bus"),
+        // "If you omit this parameter, the default behavior of `missing` is
+        // used."
+        (
+            "AWS::CloudWatch::Alarm",
+            "TreatMissingData",
+            "missing",
+            "notBreaching",
+        ),
         // "By default `TracingConfig` is set to `PassThrough` , and the topic
         // passes through the tracing header it receives ..." (a clause on
         // what the default does).
