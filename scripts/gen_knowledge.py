@@ -761,6 +761,31 @@ def word_stem(w):
     return w.rstrip("e")
 
 
+# "To remove a value that you previously set, include the property but
+# specify `-1` for the value." / "To clear a previously set value, specify a
+# value of `-1` ." / "To remove the maximum `OnDemandThroughput` that is
+# currently set on your table, set the value of `MaxReadRequestUnits` to
+# -1.": -1 is how the service spells "no value", so a property never set
+# reads back as -1. Any other number still surfaces.
+CLEARED_SENTINEL = re.compile(
+    r"^to\s+(?:remove|clear)\s+(?:a|the)\s+[^,]*?(?:previously|currently)\s+set\b[^,]*,\s+"
+    r"(?:include\s+the\s+property\s+but\s+)?(?:specify|set)\s+(?:the\s+value\s+of\s+`?(?P<own>[A-Za-z0-9]+)`?\s+to\s+|a\s+value\s+of\s+)?"
+    r"`?(?P<v>-1)`?(?:\s+for\s+the\s+value)?\s*\.?$",
+    re.I,
+)
+
+
+def cleared_sentinel_default(doc, kind, prop_name):
+    """(-1, sentence) when the documentation clears a set number with -1."""
+    if kind not in ("integer", "number"):
+        return None
+    for s in sentences(doc):
+        m = CLEARED_SENTINEL.match(s)
+        if m and (m.group("own") is None or m.group("own") == prop_name):
+            return -1, s
+    return None
+
+
 def restated_switch(doc, prop_name):
     """(value, sentence) when a boolean's "By default, ..." sentence says
     again what its "whether ..." clause switches, or denies it, using only
@@ -2364,6 +2389,7 @@ def mine_docs_defaults(m, tf, pf):
         stated_default(text, kind, enum, name, pf.item_kind, pf.spelled),
         enum_phrase_default(text, enum or pf.spelled, name) if kind == "string" else None,
         restated_switch(text, name) if kind == "boolean" and not m.known(t, path) else None,
+        cleared_sentinel_default(text, kind, name),
     ):
         if hit:
             m.add_default(t, path, hit[0], "docs", hit[1])

@@ -2590,3 +2590,33 @@ fn a_host_port_the_network_mode_ties_to_the_container_port_folds_only_there() {
     let fs = run_general(t, task("bridge"), live("bridge", 8080));
     assert_eq!(tier_of(&fs, host_port), Some(Tier::Undeclared));
 }
+
+#[test]
+fn a_number_the_service_clears_with_minus_one_reads_minus_one_when_never_set() {
+    // "To remove a value that you previously set, include the property but
+    // specify -1 for the value." A warm pool or a table never given a cap
+    // reads back -1; a cap set out of band surfaces.
+    let fs = run_general(
+        "AWS::AutoScaling::WarmPool",
+        json!({"AutoScalingGroupName": "asg"}),
+        json!({"AutoScalingGroupName": "asg", "MaxGroupPreparedCapacity": -1}),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(
+        "AWS::AutoScaling::WarmPool",
+        json!({"AutoScalingGroupName": "asg"}),
+        json!({"AutoScalingGroupName": "asg", "MaxGroupPreparedCapacity": 4}),
+    );
+    assert_eq!(
+        tier_of(&fs, "MaxGroupPreparedCapacity"),
+        Some(Tier::Undeclared)
+    );
+    let t = "AWS::DynamoDB::Table";
+    let table = json!({"BillingMode": "PAY_PER_REQUEST"});
+    let capped = |r: i64| {
+        json!({"BillingMode": "PAY_PER_REQUEST",
+            "OnDemandThroughput": {"MaxReadRequestUnits": r, "MaxWriteRequestUnits": -1}})
+    };
+    assert!(drift(&run_general(t, table.clone(), capped(-1))).is_empty());
+    assert!(!drift(&run_general(t, table, capped(100))).is_empty());
+}
