@@ -290,17 +290,17 @@ fn when_value<'v>(scope: &Scope<'_>, root: &'v Map<String, Value>, at: &str) -> 
 /// The value a `sameAs` default names: `./Member` is the member beside the
 /// value in the object read back with it (ECS fills a port mapping's
 /// `HostPort` from the `ContainerPort` in the same mapping); anything else
-/// is read by [`when_value`], declared first.
+/// is read as a condition is, declared first.
 fn same_as_value<'a>(
     scope: &'a Scope<'_>,
     live: &'a Map<String, Value>,
     path: &Path,
     at: &str,
 ) -> Option<&'a Value> {
-    let Some(member) = at.strip_prefix("./") else {
-        return when_value(scope, &scope.declared, at).or_else(|| when_value(scope, live, at));
-    };
-    parent_of(live, path)?.get(member)
+    match at.strip_prefix("./") {
+        Some(member) => parent_of(live, path)?.get(member),
+        None => condition_value(scope, live, path, at),
+    }
 }
 
 /// A `sameAs` default: the value equals the one at the other path, or is
