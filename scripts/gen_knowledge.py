@@ -1648,6 +1648,36 @@ def forced_sibling_defaults(doc, prop_name, siblings, top_props, enums_of):
     return out
 
 
+# "If you do not specify a desired capacity when creating the stack, the
+# default is the minimum size of the group." (Auto Scaling
+# `DesiredCapacity`): the default is a sibling's value, the sibling named by
+# words each of its own name's words begins ("min" "size" -> `MinSize`).
+SIBLING_NAMED_DEFAULT = re.compile(
+    r"^if\s+you\s+(?:do\s+not|don't)\s+specify\s+an?\s+(?P<subj>[a-z][a-z ]{1,40}?)(?:\s+when\s+creating\s+the\s+stack)?,\s+"
+    r"the\s+default(?:\s+value)?\s+is\s+the\s+(?P<w>[a-z][a-z ]{2,40}?)(?:\s+of\s+the\s+[a-z ]+?)?\s*\.?$",
+    re.I,
+)
+
+
+def sibling_named_default(doc, prop_name, siblings):
+    """(sibling, sentence) when the documentation says the property left
+    out takes the value of the one sibling its words name."""
+    for s in sentences(doc):
+        m = SIBLING_NAMED_DEFAULT.match(s)
+        if not m or camel(m.group("subj").split()).lower() != prop_name.lower():
+            continue
+        words = m.group("w").lower().split()
+
+        def named(sib):
+            parts = [x.lower() for x in name_parts(sib)]
+            return len(parts) == len(words) and all(len(a) >= 3 and b.startswith(a) for a, b in zip(parts, words))
+
+        hits = [x for x in siblings if x != prop_name and named(x)]
+        if len(hits) == 1:
+            return hits[0], s
+    return None
+
+
 # "- `EXTENDABLE_RETENTION_PRICING` - ... The default retention period for
 # this billing mode is 366 days." in BillingMode's documentation: the
 # default of a sibling (RetentionPeriod) while this property holds the
@@ -2412,6 +2442,9 @@ def mine_docs_defaults(m, tf, pf):
     if not managed and "." in path:
         for when, v, quote in member_kind_defaults(text, kind, enum, name, lambda: tf.member_enums(path)):
             m.add_default(t, path, v, "docs", quote, when=when)
+    named_sib = sibling_named_default(text, name, tf.top_props) if "." not in path else None
+    if named_sib:
+        m.add_default(t, path, None, "docs", named_sib[1], same_as=named_sib[0])
     if "." in path:
         siblings = [n for q, n, _ in tf.props if q.rsplit(".", 1)[0] == path.rsplit(".", 1)[0] and n != name]
         for when, sib, quote in forced_sibling_defaults(text, name, siblings, tf.top_props, tf.enums_of):

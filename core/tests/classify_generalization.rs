@@ -2620,3 +2620,21 @@ fn a_number_the_service_clears_with_minus_one_reads_minus_one_when_never_set() {
     assert!(drift(&run_general(t, table.clone(), capped(-1))).is_empty());
     assert!(!drift(&run_general(t, table, capped(100))).is_empty());
 }
+
+#[test]
+fn a_desired_capacity_left_out_starts_at_the_minimum_size() {
+    // "If you do not specify a desired capacity when creating the stack, the
+    // default is the minimum size of the group." A group scaled past it
+    // surfaces.
+    let t = "AWS::AutoScaling::AutoScalingGroup";
+    let group = json!({"MinSize": "2", "MaxSize": "6"});
+    let live = |desired: &str| json!({"MinSize": "2", "MaxSize": "6", "DesiredCapacity": desired});
+    let fs = run_general(t, group.clone(), live("2"));
+    assert_eq!(
+        tier_of(&fs, "DesiredCapacity"),
+        Some(Tier::AtDefault),
+        "{fs:?}"
+    );
+    let fs = run_general(t, group, live("4"));
+    assert_eq!(tier_of(&fs, "DesiredCapacity"), Some(Tier::Undeclared));
+}
