@@ -96,10 +96,15 @@ fn absent(scope: &Scope<'_>, path: &Path, d: &Value, out: &mut Out<'_, '_>) {
         // place, so a read that omits it shows a handler that does not
         // return it (Budgets' NotificationsWithSubscribers), not a removal.
         && !scope.is_create_only_top(path)
+    {
         // Every declared leaf write-only (Lambda's `Code.ZipFile`): nothing
         // in it can be read back, so its absence says nothing.
-        && !only_write_only_leaves(scope, path, d)
-    {
+        if only_write_only_leaves(scope, path, d) {
+            let f = out.push(Tier::ReadGap, path);
+            f.write_only = true;
+            f.note = Some(NOTE_WRITE_ONLY.to_string());
+            return;
+        }
         let f = out.push(Tier::Declared, path);
         f.desired = Some(d.clone());
         return;
