@@ -2706,6 +2706,76 @@ def mine_setter_members(m, tf, pf):
         m.add_default(tf.t, pf.path, hit[0], "api-model", "%s: %s" % (op_name, hit[1]))
 
 
+def camel_words(name):
+    """The lower-cased words of a CamelCase name (`S3Key` -> s3, key)."""
+    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)]
+
+
+def is_subsequence(short, long):
+    it = iter(long)
+    return all(w in it for w in short)
+
+
+def loose_member(model, shape, name):
+    """(member, shape) like `Botocore.member`, else the one member whose
+    name shares the last word and holds the other's words in order: the
+    template's `LambdaConfigurations`, `S3Key` and `Rules` are the API's
+    `LambdaFunctionConfigurations`, `Key` and `FilterRules`."""
+    member, target = Botocore.member(model, shape, name)
+    if member is not None or name == "*" or not shape:
+        return member, target
+    if shape.get("type") in ("list", "map"):
+        inner = shape["member"] if shape.get("type") == "list" else shape["value"]
+        shape = model["shapes"].get(inner["shape"]) or {}
+    mine = camel_words(name)
+    hits = [
+        (k, m) for k, m in (shape.get("members") or {}).items()
+        if camel_words(k)[-1:] == mine[-1:] and (is_subsequence(mine, camel_words(k)) or is_subsequence(camel_words(k), mine))
+    ]
+    if len(hits) != 1:
+        return None, None
+    return hits[0][1], model["shapes"].get(hits[0][1]["shape"])
+
+
+def api_enum_shape(tf, path):
+    """(shape name, enum) of the API-model string at a path, looked up in
+    the create input and in every operation that writes the type, when all
+    that hold the path agree; else None."""
+    ops = [(tf.create[0], tf.create[1], path.split("."))] if tf.create else []
+    for _, model, shape, prop in tf.setter_ops:
+        segs = path.split(".")
+        if prop is None:
+            ops.append((model, shape, segs))
+        elif segs[0] == prop and len(segs) > 1:
+            ops.append((model, shape, segs[1:]))
+    found = set()
+    for model, shape, segs in ops:
+        member = None
+        for seg in segs:
+            member, shape = loose_member(model, shape, seg)
+            if member is None:
+                break
+        if member is not None and isinstance((shape or {}).get("enum"), list):
+            found.add((member["shape"], tuple(shape["enum"])))
+    return found.pop() if len(found) == 1 else None
+
+
+def mine_enum_case(m, tf, pf):
+    """A string the schema leaves unchecked whose API-model enum holds no
+    two keywords that differ only in case: a case-only difference is the
+    same keyword (S3 reads a filter rule `prefix` back as `Prefix`)."""
+    if pf.kind != "string" or pf.enum is not None or pf.path.endswith("*"):
+        return
+    if any(e["type"] == tf.t and e["path"] == pf.path for e in m.rules["caseInsensitive"]):
+        return
+    hit = api_enum_shape(tf, pf.path)
+    if not hit or len({str(v).lower() for v in hit[1]}) != len(hit[1]):
+        return
+    shown = ", ".join(hit[1][:6]) + (", ..." if len(hit[1]) > 6 else "")
+    m.rule("caseInsensitive", {"type": tf.t, "path": pf.path, "source": "api-model",
+                               "reason": "enum %s (%s): no two keywords differ only in case" % (hit[0], shown)})
+
+
 def mine_property(m, tf, path, name, p):
     """Every source, in order, for one writable property."""
     pf = PropFacts(tf, path, name, p)
@@ -2723,6 +2793,7 @@ def mine_property(m, tf, path, name, p):
     mine_docs_defaults(m, tf, pf)
     mine_service_defaults(m, tf, pf)
     mine_docs_rules(m, tf, pf)
+    mine_enum_case(m, tf, pf)
     mine_unit_strings(m, tf, pf)
     for step in (mine_create_member, mine_read_member, mine_setter_members, mine_retained_component, mine_default_account):
         if not m.known(tf.t, path):

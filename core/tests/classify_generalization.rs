@@ -2638,3 +2638,23 @@ fn a_desired_capacity_left_out_starts_at_the_minimum_size() {
     let fs = run_general(t, group, live("4"));
     assert_eq!(tier_of(&fs, "DesiredCapacity"), Some(Tier::Undeclared));
 }
+
+#[test]
+fn an_api_enum_keyword_folds_case_but_a_filter_value_keeps_it() {
+    // The schema leaves a filter rule's `Name` free text; the API model's
+    // `FilterRuleName` takes only `prefix` / `suffix`, which S3 reads back
+    // as `Prefix` / `Suffix`. The rule's `Value` is an object key part.
+    let t = "AWS::S3::Bucket";
+    let d = |name: &str, value: &str| {
+        json!({"NotificationConfiguration": {"LambdaConfigurations": [{
+            "Event": "s3:ObjectCreated:*",
+            "Function": "arn:aws:lambda:us-east-1:123456789012:function:thumbs",
+            "Filter": {"S3Key": {"Rules": [{"Name": name, "Value": value}]}}}]}})
+    };
+    let fs = run_general(t, d("prefix", "images/"), d("Prefix", "images/"));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(t, d("prefix", "images/"), d("Suffix", "images/"));
+    assert_eq!(declared_paths(&fs).len(), 1, "{fs:?}");
+    let fs = run_general(t, d("prefix", "images/"), d("Prefix", "Images/"));
+    assert_eq!(declared_paths(&fs).len(), 1, "{fs:?}");
+}
