@@ -2658,3 +2658,33 @@ fn an_api_enum_keyword_folds_case_but_a_filter_value_keeps_it() {
     let fs = run_general(t, d("prefix", "images/"), d("Prefix", "Images/"));
     assert_eq!(declared_paths(&fs).len(), 1, "{fs:?}");
 }
+
+#[test]
+fn a_default_the_sources_contradict_is_unknown_and_surfaces() {
+    // CloudFormation documents `SecurityGroupReferencingSupport` as "disabled
+    // by default"; the API model says "This option is set to enable by
+    // default." Neither is trusted, so either value read back surfaces,
+    // while `ApplianceModeSupport` (both say `disable`) still folds.
+    let t = "AWS::EC2::TransitGatewayVpcAttachment";
+    let declared =
+        json!({"TransitGatewayId": "tgw-1", "VpcId": "vpc-1", "SubnetIds": ["subnet-a"]});
+    let live = |options: Value| json!({"TransitGatewayId": "tgw-1", "VpcId": "vpc-1", "SubnetIds": ["subnet-a"], "Options": options});
+    for v in ["enable", "disable"] {
+        let fs = run_general(
+            t,
+            declared.clone(),
+            live(json!({"SecurityGroupReferencingSupport": v})),
+        );
+        assert!(
+            fs.iter()
+                .any(|f| f.tier == Tier::Undeclared && f.path == "Options"),
+            "{v}: {fs:?}"
+        );
+    }
+    let fs = run_general(
+        t,
+        declared,
+        live(json!({"ApplianceModeSupport": "disable"})),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+}
