@@ -637,6 +637,40 @@ OMITTED_SWITCH = re.compile(
     r"(?:\s+for\s+(?:the|a|each)\s+new\s+[a-z ]{1,40}?)?\s*\.?$",
     re.I,
 )
+# "If you do not specify a certificate transparency logging preference on a
+# new CloudFormation template, ..., this is the same as explicitly enabling
+# the preference." / "... it is the same as explicitly denying export of
+# your certificate.": leaving the switch out is its on (or off) state; the
+# subject must share a word with the property's name.
+OMITTED_IS_EXPLICIT = re.compile(
+    r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+(?:an?|the)\s+(?P<what>[a-z ]{3,80}?)\s+(?:on|in)\s+a\s+new\s+[^,]+"
+    r"(?:,\s+or\s+if\s+you\s+remove\s+[^,]+)?,\s+(?:it|this)\s+is\s+the\s+same\s+as\s+explicitly\s+"
+    r"(?P<verb>enabling|disabling|allowing|denying)\b[^.]*\.?$",
+    re.I,
+)
+
+
+def omitted_is_explicit(s, kind, enum, prop_name):
+    """The switch state a sentence says leaving the property out equals,
+    spelled in the property's kind (a boolean, or the one `ENABLED` /
+    `DISABLED` pair of its enum), else None."""
+    m = OMITTED_IS_EXPLICIT.match(s)
+    if not m:
+        return None
+    name = {word_stem(x) for x in name_parts(prop_name)}
+    if not {word_stem(x) for x in m.group("what").split()} & name:
+        return None
+    on = m.group("verb").lower() in ("enabling", "allowing")
+    if kind == "boolean":
+        return on
+    if kind == "string" and isinstance(enum, list):
+        pick = [e for e in enum if isinstance(e, str) and re.match(r"^%s[d]?$" % ("enable" if on else "disable"), e, re.I)]
+        other = [e for e in enum if isinstance(e, str) and re.match(r"^%s[d]?$" % ("disable" if on else "enable"), e, re.I)]
+        if len(pick) == 1 and len(other) == 1:
+            return pick[0]
+    return None
+
+
 # "By default, mapping is disabled." / "By default, tags are not copied." /
 # "By default, it isn't encrypted.": the switch is off (or on) with no
 # condition; the participle must name the property ("copied" ->
@@ -1019,6 +1053,10 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
             v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
             if v is not None:
                 found.append((v, s))
+            continue
+        v = omitted_is_explicit(s, kind, enum if isinstance(enum, list) else spelled, prop_name)
+        if v is not None:
+            found.append((v, s))
             continue
         m = OMITTED_SWITCH.match(s)
         if m and kind == "boolean" and switch_names(m.group("what"), prop_name):
@@ -2717,7 +2755,7 @@ def mine_setter_members(m, tf, pf):
 
 def camel_words(name):
     """The lower-cased words of a CamelCase name (`S3Key` -> s3, key)."""
-    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)]
+    return [w.lower() for w in name_parts(name)]
 
 
 def is_subsequence(short, long):

@@ -644,6 +644,23 @@ fn documented_forms_fold_their_value_and_nothing_else() {
     let cases = [
         // "If you omit this, the default event bus is used."
         ("AWS::Events::Rule", "EventBusName", "default", "audit-bus"),
+        // "If you do not specify a certificate transparency logging
+        // preference on a new CloudFormation template, ..., this is the same
+        // as explicitly enabling the preference."
+        (
+            "AWS::CertificateManager::Certificate",
+            "CertificateTransparencyLoggingPreference",
+            "ENABLED",
+            "DISABLED",
+        ),
+        // "... it is the same as explicitly denying export of your
+        // certificate."
+        (
+            "AWS::CertificateManager::Certificate",
+            "CertificateExport",
+            "DISABLED",
+            "ENABLED",
+        ),
         // "If you omit this parameter, the default behavior of `missing` is
         // used."
         (
