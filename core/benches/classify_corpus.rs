@@ -119,5 +119,25 @@ fn bench_classify(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_classify);
+/// Parsing the bundled knowledge: paid once per process (a Lambda cold
+/// start), and growing with every mined table.
+fn bench_load_knowledge(c: &mut Criterion) {
+    let mut group = c.benchmark_group("knowledge");
+    group
+        .measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(1))
+        .sample_size(20);
+    group.bench_function("load", |b| {
+        b.iter(|| {
+            black_box(
+                realdrift_core::normalize::aws_facts::load()
+                    .map(|_| ())
+                    .is_ok(),
+            )
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_classify, bench_load_knowledge);
 criterion_main!(benches);
