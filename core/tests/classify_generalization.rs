@@ -2705,3 +2705,32 @@ fn a_default_the_sources_contradict_is_unknown_and_surfaces() {
     );
     assert!(drift(&fs).is_empty(), "{fs:?}");
 }
+
+#[test]
+fn a_public_database_surfaces_outside_the_default_vpc() {
+    // Observed: instances in RDS's `default` subnet group (the default VPC,
+    // which has an internet gateway) come up public. In a subnet group of
+    // one's own the value follows that VPC, so a public instance surfaces.
+    let t = "AWS::RDS::DBInstance";
+    let declared = |group: Option<&str>| {
+        let mut d = json!({"DBInstanceClass": "db.t3.micro", "Engine": "postgres",
+            "AllocatedStorage": "20", "MasterUsername": "admin"});
+        if let Some(g) = group {
+            d["DBSubnetGroupName"] = json!(g);
+        }
+        d
+    };
+    let live = |group: &str| {
+        json!({"DBInstanceClass": "db.t3.micro", "Engine": "postgres",
+            "AllocatedStorage": "20", "MasterUsername": "admin",
+            "DBSubnetGroupName": group, "PubliclyAccessible": true})
+    };
+    let public = |fs: &[Finding]| {
+        fs.iter()
+            .any(|f| f.path == "PubliclyAccessible" && f.tier == Tier::Undeclared)
+    };
+    let fs = run(t, declared(Some("app-private")), live("app-private"));
+    assert!(public(&fs), "{fs:?}");
+    let fs = run(t, declared(None), live("default"));
+    assert!(!public(&fs), "{fs:?}");
+}
