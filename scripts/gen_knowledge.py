@@ -663,12 +663,7 @@ def omitted_is_explicit(s, kind, enum, prop_name):
     on = m.group("verb").lower() in ("enabling", "allowing")
     if kind == "boolean":
         return on
-    if kind == "string" and isinstance(enum, list):
-        pick = [e for e in enum if isinstance(e, str) and re.match(r"^%s[d]?$" % ("enable" if on else "disable"), e, re.I)]
-        other = [e for e in enum if isinstance(e, str) and re.match(r"^%s[d]?$" % ("disable" if on else "enable"), e, re.I)]
-        if len(pick) == 1 and len(other) == 1:
-            return pick[0]
-    return None
+    return enum_switch_state(enum, on) if kind == "string" else None
 
 
 # "By default, mapping is disabled." / "By default, tags are not copied." /
@@ -739,6 +734,16 @@ def participle_names(word, prop_name):
     return any(len(st) >= 4 and p.startswith(st) for st in stems for p in parts)
 
 
+def enum_switch_state(enum, on):
+    """The value of an enum that spells the two states (`enable` /
+    `disable`, `ENABLED` / `DISABLED`) for on or off, else None."""
+    if not isinstance(enum, list):
+        return None
+    pick = [e for e in enum if isinstance(e, str) and re.match(r"^%s[d]?$" % ("enable" if on else "disable"), e, re.I)]
+    other = [e for e in enum if isinstance(e, str) and re.match(r"^%s[d]?$" % ("disable" if on else "enable"), e, re.I)]
+    return pick[0] if len(pick) == 1 and len(other) == 1 else None
+
+
 def switch_default(s, kind, enum, prop_name):
     """The default a sentence states for an on/off switch, else None."""
     if re.match(r"^(?:if|for)\b", s, re.I):
@@ -751,14 +756,7 @@ def switch_default(s, kind, enum, prop_name):
         on = m.group("state").lower() == "enabled"
         if kind == "boolean" and re.search(r"enable", prop_name, re.I):
             return on
-        if kind == "string" and isinstance(enum, list):
-            # An enum that spells the two states (`enable` / `disable`,
-            # `ENABLED` / `DISABLED`).
-            pick = [e for e in enum if isinstance(e, str) and re.match(r"^%s[d]?$" % ("enable" if on else "disable"), e, re.I)]
-            other = [e for e in enum if isinstance(e, str) and re.match(r"^%s[d]?$" % ("disable" if on else "enable"), e, re.I)]
-            if len(pick) == 1 and len(other) == 1:
-                return pick[0]
-        return None
+        return enum_switch_state(enum, on) if kind == "string" else None
     m = BY_DEFAULT_STATE.match(s)
     if m and kind == "boolean":
         w = m.group("w").lower()
