@@ -5,7 +5,8 @@
 #   2. `npm test`: type check, assertion tests, cdk-nag, cfn-lint, the
 #      generated permission data — offline, no AWS credentials;
 #   3. the deploy of the whole app into a private local emulator instance
-#      (test/emulator, pytest): x86_64 cargo-lambda build, cdk bootstrap, cdk deploy.
+#      (test/emulator, pytest): the functions `cargo test --workspace` built,
+#      zipped (scripts/build-functions.sh --test-build), cdk bootstrap, cdk deploy.
 #
 #   infra/run-tests.sh            # all of it
 #   infra/run-tests.sh --unit     # steps 1-2

@@ -1,7 +1,11 @@
 """The whole realdrift app, deployed into the local emulator with the real CDK
-CLI (`cdk bootstrap` + `cdk deploy`) from an x86_64 cargo-lambda build, is
-really there afterwards: functions, event source mappings, rules, queues,
-bucket and topic.
+CLI (`cdk bootstrap` + `cdk deploy`), is really there afterwards: functions,
+event source mappings, rules, queues, bucket and topic.
+
+The function zips hold the host binaries `cargo test --workspace` already
+built (`scripts/build-functions.sh --test-build`): moto stores the code and
+never runs it, and a second, cross-target cargo-lambda build of the whole
+dependency tree cost 6-8 minutes of every CI run.
 
 Run by infra/run-tests.sh, which starts a private emulator instance and exports
 its endpoint. REALDRIFT_SKIP_INFRA_DEPLOY=1 skips it (with this reason printed);
@@ -11,6 +15,7 @@ nothing else does, so CI runs it.
 import collections
 import json
 import os
+import platform
 import subprocess
 import time
 import uuid
@@ -29,6 +34,9 @@ pytestmark = pytest.mark.skipif(
 # Resource types moto's CloudFormation does not create. It lists each as a row
 # with an empty type and logical id; the test counts them instead of ignoring
 # them (tests/emulator notes, EMULATOR-NOTES.md).
+# The binaries are the host's, so the functions declare the host's architecture.
+ARCHITECTURE = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "arm64", "arm64": "arm64"}[platform.machine().lower()]
+
 MOTO_UNSUPPORTED = {
     "AWS::CloudWatch::Alarm",
     "AWS::SNS::TopicPolicy",
@@ -64,11 +72,11 @@ def deployed(tmp_path_factory):
     )["ARN"]
 
     lambda_dir = str(work / "lambda")
-    run([os.path.join(ROOT, "scripts", "build-functions.sh"), "--x86-64", "--debug", "--lambda-dir", lambda_dir], env, timings, "build")
+    run([os.path.join(ROOT, "scripts", "build-functions.sh"), "--test-build", "--lambda-dir", lambda_dir], env, timings, "build")
     out = str(work / "cdk.out")
     context = {
         "stackName": stack,
-        "architecture": "x86_64",
+        "architecture": ARCHITECTURE,
         "lambdaAssets": lambda_dir,
         "slackSecret": secret_arn,
         # moto evaluates no template Rules and has no bootstrap SSM parameter.
@@ -121,7 +129,7 @@ def test_the_three_functions_exist_as_configured(deployed):
     assert len(ours) == 3
     assert {n.split("-")[1].rstrip("0123456789ABCDEF").removesuffix("Function") for n in ours} == {"Scan", "OnChange", "Revert"}
     for config in ours.values():
-        assert config["Architectures"] == ["x86_64"]
+        assert config["Architectures"] == [ARCHITECTURE]
         assert config["Handler"] == "bootstrap"
         variables = config["Environment"]["Variables"]
         assert variables["REALDRIFT_BUCKET"] in physical_ids(deployed["stack"], "AWS::S3::Bucket")
