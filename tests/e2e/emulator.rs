@@ -14,14 +14,14 @@ pub struct Emulator {
 }
 
 impl Emulator {
-    /// Starts a private emulator (installing the venv on first use).
-    pub fn start(root: &Path, scratch: &Path) -> Result<Emulator, String> {
+    /// Starts private emulator number `n` (installing the venv on first use).
+    pub fn start(root: &Path, scratch: &Path, n: usize) -> Result<Emulator, String> {
         if Command::new("python3").arg("--version").output().is_err() {
             return Err(
                 "python3 is not installed: the end-to-end tests need it to create the emulator's virtualenv (tests/emulator/requirements.txt)".into(),
             );
         }
-        let state = scratch.join(format!("emulator-{}", std::process::id()));
+        let state = scratch.join(format!("emulator-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&state);
         let mut emu = Emulator {
             root: root.to_path_buf(),

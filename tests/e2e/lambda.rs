@@ -49,8 +49,14 @@ fn venv_bin(root: &Path) -> PathBuf {
         .join("bin")
 }
 
-/// Installs cargo-lambda into the venv when it is not there.
+/// Installs cargo-lambda into the venv when it is not there (once per run:
+/// scenarios run side by side, and two pip installs into one venv collide).
 fn ensure_cargo_lambda(root: &Path) -> Result<PathBuf, String> {
+    static INSTALLED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    INSTALLED.get_or_init(|| install_cargo_lambda(root)).clone()
+}
+
+fn install_cargo_lambda(root: &Path) -> Result<PathBuf, String> {
     let bin = venv_bin(root);
     let exe = bin.join("cargo-lambda");
     if exe.exists() {
