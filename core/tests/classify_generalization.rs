@@ -2734,3 +2734,61 @@ fn a_public_database_surfaces_outside_the_default_vpc() {
     let fs = run(t, declared(None), live("default"));
     assert!(!public(&fs), "{fs:?}");
 }
+
+#[test]
+fn capacity_aws_derives_or_scales_folds_but_the_setting_behind_it_surfaces() {
+    // A Glue job's capacity follows its workers; an on-demand stream's shards
+    // and a gp2 volume's IOPS are AWS's. Recorded deploys held 10 workers,
+    // 4 shards and small volumes, so other sizes used to surface as drift.
+    let has = |fs: &[Finding], path: &str| fs.iter().any(|f| f.tier.is_drift() && f.path == path);
+    let job = |workers: u32, live_workers: u32| {
+        let declared = json!({"Command": {"Name": "glueetl", "ScriptLocation": "s3://b/s.py"},
+            "Role": "arn:aws:iam::123456789012:role/r", "GlueVersion": "4.0",
+            "WorkerType": "G.1X", "NumberOfWorkers": workers});
+        let live = json!({"Command": {"Name": "glueetl", "ScriptLocation": "s3://b/s.py", "PythonVersion": "2"},
+            "Role": "arn:aws:iam::123456789012:role/r", "GlueVersion": "4.0", "Timeout": 2880,
+            "WorkerType": "G.1X", "NumberOfWorkers": live_workers, "MaxRetries": 0,
+            "MaxCapacity": live_workers, "AllocatedCapacity": live_workers,
+            "ExecutionProperty": {"MaxConcurrentRuns": 1}});
+        run("AWS::Glue::Job", declared, live)
+    };
+    let fs = job(2, 2);
+    assert!(drift(&fs).is_empty(), "{:?}", drift(&fs));
+    let fs = job(2, 40);
+    assert!(
+        declared_paths(&fs).contains(&"NumberOfWorkers".to_string()),
+        "{fs:?}"
+    );
+
+    let stream = |mode: &str, shards: u32| {
+        run(
+            "AWS::Kinesis::Stream",
+            json!({"StreamModeDetails": {"StreamMode": "ON_DEMAND"}}),
+            json!({"Name": "s", "ShardCount": shards, "RetentionPeriodHours": 24,
+                "StreamModeDetails": {"StreamMode": mode}}),
+        )
+    };
+    assert!(!has(&stream("ON_DEMAND", 12), "ShardCount"));
+    // Switched to provisioned out of band: the mode is declared drift.
+    assert!(has(
+        &stream("PROVISIONED", 12),
+        "StreamModeDetails.StreamMode"
+    ));
+
+    let volume = |declared_type: Option<&str>, live_type: &str, iops: u32| {
+        let mut d = json!({"AvailabilityZone": "eu-central-1a", "Size": 200});
+        if let Some(t) = declared_type {
+            d["VolumeType"] = json!(t);
+        }
+        run(
+            "AWS::EC2::Volume",
+            d,
+            json!({"AvailabilityZone": "eu-central-1a", "Size": 200, "VolumeType": live_type,
+                "Iops": iops, "Encrypted": false}),
+        )
+    };
+    assert!(!has(&volume(None, "gp2", 600), "Iops"));
+    // gp3 IOPS are provisioned: raised beyond the default, they surface.
+    assert!(has(&volume(Some("gp3"), "gp3", 6000), "Iops"));
+    assert!(!has(&volume(Some("gp3"), "gp3", 3000), "Iops"));
+}
