@@ -332,3 +332,36 @@ fn a_field_parsed_from_a_declared_document_folds_only_while_the_document_holds_i
     // out of the document.
     assert_eq!(tier("tc:SAML:2.0:bindings"), Some(Tier::Undeclared));
 }
+
+#[test]
+fn a_default_seen_under_a_condition_outranks_the_documented_one_there() {
+    // The docs give one default for every resource of the type; deploys show
+    // another under a condition. Where the condition holds, the documented
+    // value is a change someone made: a Glue 5 job raised to the 48 hours
+    // older versions get, a read replica given backups.
+    let job = |version: &str, timeout: u32| {
+        let declared = json!({"Command": {"Name": "glueetl", "ScriptLocation": "s3://b/s.py"},
+            "Role": "arn:aws:iam::123456789012:role/r", "GlueVersion": version});
+        let live = json!({"Command": {"Name": "glueetl", "ScriptLocation": "s3://b/s.py", "PythonVersion": "2"},
+            "Role": "arn:aws:iam::123456789012:role/r", "GlueVersion": version, "Timeout": timeout,
+            "WorkerType": "G.1X", "NumberOfWorkers": 10, "MaxCapacity": 10});
+        (declared, live)
+    };
+    let t = "AWS::Glue::Job";
+    folds_only_under(t, "Timeout", job("5.0", 480), job("5.0", 2880));
+    folds_only_under(t, "Timeout", job("4.0", 2880), job("4.0", 480));
+
+    let db = |replica: bool, days: u32| {
+        let mut declared = json!({"DBInstanceClass": "db.t3.micro", "Engine": "mysql"});
+        if replica {
+            declared["SourceDBInstanceIdentifier"] =
+                json!("arn:aws:rds:eu-west-1:123456789012:db:src");
+        }
+        let mut live = declared.clone();
+        live["BackupRetentionPeriod"] = json!(days);
+        (declared, live)
+    };
+    let t = "AWS::RDS::DBInstance";
+    folds_only_under(t, "BackupRetentionPeriod", db(true, 0), db(true, 1));
+    folds_only_under(t, "BackupRetentionPeriod", db(false, 1), db(false, 0));
+}

@@ -521,7 +521,11 @@ fn is_known_default_here(
     path: &Path,
     v: &Value,
 ) -> bool {
-    if schema_defaults_at(scope, path).any(|d| matches_default(v, d)) {
+    // A default seen under a condition that holds here outranks a general
+    // statement that ignores the condition: a Glue 5 job's 480-minute
+    // timeout, not the documented 2880; a read replica's 0 backup days.
+    let superseded = observed_under_condition(scope, live, path);
+    if !superseded && schema_defaults_at(scope, path).any(|d| matches_default(v, d)) {
         return true;
     }
     let create_only = scope.is_create_only_top(path);
@@ -539,6 +543,7 @@ fn is_known_default_here(
             // Mined (general) defaults only decide values that would
             // otherwise surface: an unset value is dropped as noise anyway.
             .filter(move |kd| !empty || kd.entry.source == Some(Source::Observed))
+            .filter(move |kd| !superseded || kd.entry.source == Some(Source::Observed))
             .filter(|kd| applies(scope, live, path, kd))
     };
     // A constant stated for this very element outranks a value AWS chose
@@ -566,6 +571,18 @@ fn is_known_default_here(
             // own identity stays generated.
             && (kd.entry.source == Some(Source::Observed)
                 || !super::undeclared::is_generated(scope, live, path, v))
+    })
+}
+
+/// True when an observed entry of this type, limited by a `when` condition
+/// that holds here, states the value at `path`: it was seen on resources
+/// like this one, so a mined statement made for every resource of the type
+/// no longer decides.
+fn observed_under_condition(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path) -> bool {
+    scope.facts.defaults.candidates(path.top()).any(|kd| {
+        kd.entry.source == Some(Source::Observed)
+            && kd.entry.when.is_some()
+            && applies(scope, live, path, kd)
     })
 }
 
