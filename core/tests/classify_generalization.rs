@@ -2792,3 +2792,19 @@ fn capacity_aws_derives_or_scales_folds_but_the_setting_behind_it_surfaces() {
     assert!(has(&volume(Some("gp3"), "gp3", 6000), "Iops"));
     assert!(!has(&volume(Some("gp3"), "gp3", 3000), "Iops"));
 }
+
+#[test]
+fn a_type_that_states_its_own_default_is_not_overruled_by_a_cross_type_one() {
+    // Most types start `Enabled: true`, so that folds across types. An API
+    // key's registry schema says it starts disabled: one enabled out of band
+    // is a key that now works, and must surface.
+    let enabled_surfaces = |t: &str, v: bool| {
+        run(t, json!({"Name": "k"}), json!({"Name": "k", "Enabled": v}))
+            .iter()
+            .any(|f| f.path == "Enabled" && f.tier.is_drift())
+    };
+    assert!(enabled_surfaces("AWS::ApiGateway::ApiKey", true));
+    assert!(!enabled_surfaces("AWS::ApiGateway::ApiKey", false));
+    // A type that states nothing of its own keeps the cross-type fallback.
+    assert!(!enabled_surfaces("AWS::Example::Widget", true));
+}

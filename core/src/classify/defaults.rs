@@ -529,12 +529,14 @@ fn is_known_default_here(
         return true;
     }
     let create_only = scope.is_create_only_top(path);
+    let typed = typed_values(scope, live, path);
     let cross = || {
         scope
             .knowledge
             .cross_type_defaults
             .candidates(path.top())
             .filter(move |kd| !kd.entry.create_only || create_only)
+            .filter(|kd| agrees_with_type(scope, kd, &typed))
     };
     let empty = is_trivially_empty(v);
     let candidates = || {
@@ -572,6 +574,39 @@ fn is_known_default_here(
             && (kd.entry.source == Some(Source::Observed)
                 || !super::undeclared::is_generated(scope, live, path, v))
     })
+}
+
+/// The values this type's own knowledge (schema, mined or observed) states
+/// at `path` where it applies.
+fn typed_values<'s>(
+    scope: &'s Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+) -> Vec<std::borrow::Cow<'s, Value>> {
+    let entries = type_defaults_for(scope, path)
+        .filter(|kd| applies(scope, live, path, kd))
+        .flat_map(|kd| kd.entry.values.iter());
+    schema_defaults_at(scope, path)
+        .chain(entries)
+        .map(|d| expand(d, scope))
+        .collect()
+}
+
+/// A cross-type default is a fallback: where the type states values of its
+/// own, one that none of them is an instance of does not apply (an API
+/// key's `Enabled` defaults to false, whatever most types start with). An
+/// entry that states no value (chosen at create) always stays.
+fn agrees_with_type(
+    scope: &Scope<'_>,
+    kd: &KnownDefault,
+    typed: &[std::borrow::Cow<'_, Value>],
+) -> bool {
+    typed.is_empty()
+        || kd.entry.values.is_empty()
+        || kd.entry.values.iter().any(|c| {
+            let c = expand(c, scope);
+            typed.iter().any(|t| matches_canonical(t, &c))
+        })
 }
 
 /// True when an observed entry of this type, limited by a `when` condition
