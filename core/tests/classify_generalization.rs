@@ -2808,3 +2808,30 @@ fn a_type_that_states_its_own_default_is_not_overruled_by_a_cross_type_one() {
     // A type that states nothing of its own keeps the cross-type fallback.
     assert!(!enabled_surfaces("AWS::Example::Widget", true));
 }
+
+#[test]
+fn a_set_value_the_read_always_returns_is_removed_when_it_is_gone() {
+    // Logs returns RetentionInDays whenever a retention is set; without it
+    // the group keeps logs forever. Redshift's read never returns Port, so
+    // there a missing value is only unread.
+    let tier_at = |fs: &[Finding], path: &str| fs.iter().find(|f| f.path == path).map(|f| f.tier);
+    let fs = run(
+        "AWS::Logs::LogGroup",
+        json!({"LogGroupName": "lg", "RetentionInDays": 7}),
+        json!({"LogGroupName": "lg", "LogGroupClass": "STANDARD"}),
+    );
+    assert_eq!(tier_at(&fs, "RetentionInDays"), Some(Tier::Declared));
+    let fs = run(
+        "AWS::Redshift::Cluster",
+        json!({"ClusterType": "single-node", "NodeType": "ra3.xlplus", "Port": 5439}),
+        json!({"ClusterType": "single-node", "NodeType": "ra3.xlplus"}),
+    );
+    assert_eq!(tier_at(&fs, "Port"), Some(Tier::ReadGap));
+    // General knowledge alone has no such evidence: a read gap.
+    let fs = run_general(
+        "AWS::Logs::LogGroup",
+        json!({"LogGroupName": "lg", "RetentionInDays": 7}),
+        json!({"LogGroupName": "lg"}),
+    );
+    assert_eq!(tier_at(&fs, "RetentionInDays"), Some(Tier::ReadGap));
+}

@@ -16,6 +16,8 @@ use serde_json::{Map, Value};
 
 const NOTE_WRITE_ONLY: &str = "write-only — cannot be read back";
 const NOTE_NOT_RETURNED: &str = "declared but not returned by live read";
+const NOTE_REMOVED: &str =
+    "not returned by the live read, which returns it whenever it is set: the value was removed";
 const NOTE_ORDER_ONLY: &str = "the declared members in another order: AWS may return this list in its own order (potential drift; record it, or revert to the declared order)";
 const NOTE_MASKED: &str =
     "declared value unverifiable — CloudFormation GetTemplate masks non-ASCII characters as \"?\"";
@@ -107,6 +109,19 @@ fn absent(scope: &Scope<'_>, path: &Path, d: &Value, out: &mut Out<'_, '_>) {
         }
         let f = out.push(Tier::Declared, path);
         f.desired = Some(d.clone());
+        return;
+    }
+    // A set scalar the read returns whenever it is set (seen so on real
+    // deploys): gone from the read, it was removed (a log group's retention,
+    // a queue's KMS key). Off values stay a read gap: handlers omit those.
+    if !collection
+        && !is_trivially_empty(d)
+        && Scope::any(&scope.facts.returned_when_set, path)
+        && !scope.is_create_only_top(path)
+    {
+        let f = out.push(Tier::Declared, path);
+        f.desired = Some(d.clone());
+        f.note = Some(NOTE_REMOVED.to_string());
         return;
     }
     let f = out.push(Tier::ReadGap, path);

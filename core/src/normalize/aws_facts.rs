@@ -450,6 +450,8 @@ struct TypeRulesFile {
     version_prefix: Vec<PathRule>,
     #[serde(default, rename = "readGapCollections")]
     readgap_collections: Vec<PathRule>,
+    #[serde(default, rename = "returnedWhenSet")]
+    returned_when_set: Vec<PathRule>,
     #[serde(default, rename = "descendUndeclared")]
     descend_undeclared: Vec<PathRule>,
     #[serde(default, rename = "generatedPaths")]
@@ -551,6 +553,9 @@ pub struct TypeFacts {
     pub ordered: Vec<String>,
     /// Declared collections AWS never returns (absence is a readGap).
     pub readgap_collections: Vec<Pattern>,
+    /// Top-level scalars the read returns whenever they are set: a declared
+    /// one found absent was removed (drift), not left unread.
+    pub returned_when_set: Vec<Pattern>,
     /// Undeclared objects walked leaf by leaf instead of reported whole.
     pub descend: Vec<Pattern>,
     /// AWS-generated paths.
@@ -637,6 +642,7 @@ impl TypeRulesFile {
             &mut self.latest_sentinel,
             &mut self.version_prefix,
             &mut self.readgap_collections,
+            &mut self.returned_when_set,
             &mut self.descend_undeclared,
             &mut self.owned_elsewhere,
         ] {
@@ -790,9 +796,10 @@ fn load_admitting(
     {
         entry(by, &r.type_name).ordered.push(r.path);
     }
-    let lists: [(Vec<PathRule>, Field); 4] = [
+    let lists: [(Vec<PathRule>, Field); 5] = [
         (tr.unordered_arrays, |f| &mut f.unordered),
         (tr.readgap_collections, |f| &mut f.readgap_collections),
+        (tr.returned_when_set, |f| &mut f.returned_when_set),
         (tr.descend_undeclared, |f| &mut f.descend),
         (tr.owned_elsewhere, |f| &mut f.owned_elsewhere),
     ];
@@ -923,6 +930,7 @@ pub fn all_reasons() -> Result<Vec<(String, String)>, FactsError> {
         ("latestSentinel", tr.latest_sentinel),
         ("versionPrefix", tr.version_prefix),
         ("readGapCollections", tr.readgap_collections),
+        ("returnedWhenSet", tr.returned_when_set),
         ("descendUndeclared", tr.descend_undeclared),
         ("ownedElsewhere", tr.owned_elsewhere),
     ] {
@@ -1018,6 +1026,7 @@ mod tests {
             &tr.latest_sentinel,
             &tr.version_prefix,
             &tr.readgap_collections,
+            &tr.returned_when_set,
             &tr.descend_undeclared,
             &tr.owned_elsewhere,
         ] {
