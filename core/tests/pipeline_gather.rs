@@ -918,6 +918,41 @@ fn a_supplement_read_that_failed_is_a_read_gap_and_lost_coverage() {
     })
 }
 
+#[test]
+fn a_value_a_failed_supplement_left_out_is_unread_not_removed() {
+    // Lambda's read returns a set Handler whenever it is set, so its absence
+    // is a removal; but a reader that says it could not read the path only
+    // left it out.
+    block_on(async {
+        let mut f = fixture();
+        let fn_pid = f.function.resource.physical_id.clone().unwrap();
+        let mut live = f.function.live_raw.clone();
+        live.as_object_mut().unwrap().remove("Handler");
+        let mut model = realdrift_core::pipeline::LiveModel::new(live.clone());
+        model
+            .gaps
+            .insert("Handler".into(), "handler not checked: denied".into());
+        f.reader = f
+            .reader
+            .with("AWS::Lambda::Function", &fn_pid, ReadOutcome::Found(model));
+        let at = |r: &GatheredStack| {
+            r.findings
+                .iter()
+                .filter(|x| x.logical_id == "Fn" && x.path == "Handler")
+                .map(|x| x.tier)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(at(&gather(&f, 16).await), vec![Tier::ReadGap]);
+        // Without the reader's word, the missing value is a removal.
+        f.reader = f.reader.with(
+            "AWS::Lambda::Function",
+            &fn_pid,
+            ReadOutcome::Found(realdrift_core::pipeline::LiveModel::new(live)),
+        );
+        assert_eq!(at(&gather(&f, 16).await), vec![Tier::Declared]);
+    })
+}
+
 /// The corpus security group with two rules added by sibling ingress
 /// resources (a self reference and a prefix list), as CDK writes them.
 fn sg_stack(with_siblings: bool) -> GatheredStack {

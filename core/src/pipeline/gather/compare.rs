@@ -169,14 +169,20 @@ impl Compared {
 }
 
 /// The reader's gaps as `readGap` findings; a gap where classify already
-/// reports one (a write-only property) adds its reason to that finding.
+/// reports one (a write-only property) adds its reason to that finding. A
+/// value classify called removed because the read lacks it was only unread.
 fn add_read_gaps(p: &Planned, findings: &mut Vec<Finding>, gaps: &BTreeMap<String, String>) {
     for (path, why) in gaps {
-        match findings
-            .iter_mut()
-            .find(|f| f.tier == Tier::ReadGap && f.path == *path)
-        {
+        let unread = |f: &Finding| {
+            f.tier == Tier::ReadGap || (f.tier == Tier::Declared && f.actual.is_none())
+        };
+        match findings.iter_mut().find(|f| f.path == *path && unread(f)) {
             Some(f) => {
+                if f.tier == Tier::Declared {
+                    f.tier = Tier::ReadGap;
+                    f.desired = None;
+                    f.note = None;
+                }
                 f.note = Some(match f.note.take() {
                     Some(n) => format!("{n}; {why}"),
                     None => why.clone(),
