@@ -524,12 +524,26 @@ fn is_known_default_here(
     // A default seen under a condition that holds here outranks a general
     // statement that ignores the condition: a Glue 5 job's 480-minute
     // timeout, not the documented 2880; a read replica's 0 backup days.
-    let superseded = observed_under_condition(scope, live, path);
-    if !superseded && schema_defaults_at(scope, path).any(|d| matches_default(v, d)) {
+    // Computed once, and only when a general statement would decide.
+    let superseded_cell = std::cell::OnceCell::new();
+    let superseded =
+        || *superseded_cell.get_or_init(|| observed_under_condition(scope, live, path));
+    if schema_defaults_at(scope, path).any(|d| matches_default(v, d)) && !superseded() {
         return true;
     }
     let create_only = scope.is_create_only_top(path);
-    let typed = typed_values(scope, live, path);
+    // Only worth computing where a cross-type entry could apply at all.
+    let cross_here = scope
+        .knowledge
+        .cross_type_defaults
+        .candidates(path.top())
+        .next()
+        .is_some();
+    let typed = if cross_here {
+        typed_values(scope, live, path)
+    } else {
+        Vec::new()
+    };
     let cross = || {
         scope
             .knowledge
@@ -545,7 +559,7 @@ fn is_known_default_here(
             // Mined (general) defaults only decide values that would
             // otherwise surface: an unset value is dropped as noise anyway.
             .filter(move |kd| !empty || kd.entry.source == Some(Source::Observed))
-            .filter(move |kd| !superseded || kd.entry.source == Some(Source::Observed))
+            .filter(move |kd| kd.entry.source == Some(Source::Observed) || !superseded())
             .filter(|kd| applies(scope, live, path, kd))
     };
     // A constant stated for this very element outranks a value AWS chose
