@@ -2259,6 +2259,9 @@ class Mined:
         e = {"type": t, "path": path, "source": source}
         if chosen:
             e["chosenAtCreate"] = True
+            # Here `values` is the form the choice takes, never the choice.
+            if values is not None:
+                e["values"] = values
         elif same_as:
             e["sameAs"] = same_as
         else:
@@ -2507,14 +2510,29 @@ def mine_chosen_at_create(m, tf, pf):
     PreferredBackupWindow)."""
     s = chosen_sentence(pf.text) or latest_version_sentence(pf.text, pf.name)
     if s:
-        m.add_default(tf.t, pf.path, None, "docs", s, chosen=True)
+        m.add_default(tf.t, pf.path, None, "docs", s, chosen=True, values=chosen_form(s, pf))
         return
     member = Botocore.member_at(tf.create, pf.path) if tf.create else None
     if member is not None:
         api_text = strip_html(member.get("documentation"))
         s = chosen_sentence(api_text) or latest_version_sentence(api_text, pf.name)
         if s:
-            m.add_default(tf.t, pf.path, None, "api-model", s, chosen=True)
+            m.add_default(tf.t, pf.path, None, "api-model", s, chosen=True, values=chosen_form(s, pf))
+
+
+# "the default security group for the VPC is used": one group, by id.
+ONE_DEFAULT_GROUP = re.compile(r"\bthe\s+(?:vpc'?s\s+)?default\s+(?:ec2\s+)?(?:vpc\s+)?security\s+group\b(?!s)", re.I)
+SECURITY_GROUP_ID = "re:^sg-[0-9a-f]{8,17}$"
+
+
+def chosen_form(sentence, pf):
+    """The form a value chosen at create takes, when the sentence says:
+    a list of group ids that gets "the default security group" holds that
+    one group (so a second group added out of band still surfaces). None
+    when the sentence states no form, or the property holds no ids."""
+    if pf.kind == "array" and pf.item_kind == "string" and pf.name.endswith("Ids") and ONE_DEFAULT_GROUP.search(sentence):
+        return [[SECURITY_GROUP_ID]]
+    return None
 
 
 # "It can be expressed as an integer using CPU units (for example, `1024`)

@@ -2835,3 +2835,36 @@ fn a_set_value_the_read_always_returns_is_removed_when_it_is_gone() {
     );
     assert_eq!(tier_at(&fs, "RetentionInDays"), Some(Tier::ReadGap));
 }
+
+#[test]
+fn one_default_security_group_is_chosen_at_create_on_any_type_but_a_second_surfaces() {
+    // Recorded on ten types; ElastiCache replication groups and Redshift
+    // clusters were never recorded without a declared group.
+    let cases = [
+        ("AWS::ElastiCache::ReplicationGroup", "SecurityGroupIds"),
+        ("AWS::Redshift::Cluster", "VpcSecurityGroupIds"),
+        ("AWS::Example::Thing", "SecurityGroups"),
+    ];
+    for (t, prop) in cases {
+        let fs = run(t, json!({}), json!({ prop: ["sg-0123456789abcdef0"] }));
+        assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{t}: {fs:?}");
+        assert!(
+            realdrift_core::normalize::aws_facts::is_chosen_at_create(t, prop),
+            "{t}: record must snapshot it"
+        );
+        // A group added beside the default one is a real change.
+        let two = json!({ prop: ["sg-0123456789abcdef0", "sg-0fedcba9876543210"] });
+        assert_eq!(
+            tier_of(&run(t, json!({}), two), prop),
+            Some(Tier::Undeclared),
+            "{t}"
+        );
+        // A group name is no id AWS chose (EC2-Classic style names).
+        let named = json!({ prop: ["my-group"] });
+        assert_eq!(
+            tier_of(&run(t, json!({}), named), prop),
+            Some(Tier::Undeclared),
+            "{t}"
+        );
+    }
+}

@@ -582,12 +582,25 @@ fn is_known_default_here(
     }
     let mut chosen = candidates().filter(|kd| kd.entry.chosen_at_create && !empty);
     chosen.any(|kd| {
-        pinned().is_none_or(|p| p <= kd.pattern.fixed_segments())
+        in_chosen_shape(scope, v, kd)
+            && pinned().is_none_or(|p| p <= kd.pattern.fixed_segments())
             // A mined chosen value that another rule calls this resource's
             // own identity stays generated.
             && (kd.entry.source == Some(Source::Observed)
                 || !super::undeclared::is_generated(scope, live, path, v))
     })
+}
+
+/// A value chosen at create fits its entry's `values` when it states any:
+/// there they are the form AWS's choice takes (one security group id), not
+/// the choice itself, so a second group added out of band still surfaces.
+fn in_chosen_shape(scope: &Scope<'_>, v: &Value, kd: &KnownDefault) -> bool {
+    kd.entry.values.is_empty()
+        || kd
+            .entry
+            .values
+            .iter()
+            .any(|d| matches_canonical(v, &expand(d, scope)))
 }
 
 /// The values this type's own knowledge (schema, mined or observed) states

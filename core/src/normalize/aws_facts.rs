@@ -143,7 +143,8 @@ pub struct KnownDefaultEntry {
     /// AWS chooses the value at create time when none is declared (a
     /// placement, a window, the VPC's default security group) and a user can
     /// change it later: it folds on a first run, and `record` snapshots it so
-    /// a later change surfaces as drift.
+    /// a later change surfaces as drift. With `values`, only a value of
+    /// one of their forms is such a choice.
     #[serde(default, rename = "chosenAtCreate")]
     pub chosen_at_create: bool,
     /// Only when each named property (declared, else live) has one of the
@@ -1239,7 +1240,8 @@ mod tests {
             let kinds = [
                 e.any,
                 e.chosen_at_create,
-                !e.values.is_empty(),
+                // With `chosenAtCreate`, `values` is the form of the choice.
+                !e.values.is_empty() && !e.chosen_at_create,
                 e.same_as.is_some(),
                 e.same_as_fields.is_some(),
                 e.stack_minted_key.is_some(),
