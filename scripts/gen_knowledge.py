@@ -1359,6 +1359,40 @@ def quoted_text(raw):
 # value a kind of the resource allows, the kind an enum value of a
 # top-level property (`Scheme`: `internal`) followed by the type's noun.
 KIND_MUST_USE = re.compile(r"^(?P<who>[A-Za-z][A-Za-z-]*)\s+(?P<noun>[a-z][a-z ]*?)s\s+must\s+use\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$", re.I)
+# "The default `maximumPercent` value for a service using the `REPLICA`
+# service scheduler is 200%." / "The default value for a replica service for
+# `minimumHealthyPercent` is 100%." on an ECS service's deployment settings:
+# the kind (`REPLICA`) is a value of one top-level property's enum. A value
+# stated "for the AWS CLI, the AWS SDKs, and the APIs" (and another for a
+# console) is the one CloudFormation gets: it calls the API.
+KIND_USING_DEFAULT = re.compile(
+    r"^the\s+default\s+(?:`(?P<own>[A-Za-z0-9]+)`\s+)?value\s+for\s+an?\s+(?:(?P<who1>[A-Za-z_]+)\s+)?(?P<noun>[a-z]+)"
+    r"(?:\s+using\s+the\s+`(?P<who2>[A-Za-z0-9_]+)`\s+[a-z]+(?:\s+[a-z]+)?)?(?:\s+for\s+`(?P<own2>[A-Za-z0-9]+)`)?\s+is\s+"
+    + VALUE + r"%?(?P<tail>\s+for\s+the\s+AWS\s+CLI\s*,\s*the\s+AWS\s+SDKs,?\s+and\s+the\s+APIs\b.*)?\s*\.?$",
+    re.I,
+)
+
+
+def using_kind_defaults(doc, kind, enum, prop_name, noun, kinds):
+    """[({property: [value]}, value, quote)] for a default stated for one
+    kind of the resource in the `KIND_USING_DEFAULT` form; the sentence
+    must name this property if it names one, and the type's noun."""
+    out = []
+    for s in sentences(doc):
+        m = KIND_USING_DEFAULT.match(s.strip())
+        if not m or m.group("noun").lower() != noun.split()[-1]:
+            continue
+        whos = [w for w in (m.group("who1"), m.group("who2")) if w]
+        owns = [o for o in (m.group("own"), m.group("own2")) if o]
+        if len(whos) != 1 or any(o.lower() != prop_name.lower() for o in owns):
+            continue
+        when = kind_condition(whos, prop_name, kinds)
+        v = parse_value(m.group("v"), kind, enum, None, prop_name, doc) if when else None
+        if v is not None:
+            out.append((when, v, s.strip()))
+    return out
+
+
 # "For HTTPS, the default is 443." on a listener's `Port`: the kind is a
 # value of a sibling's enum (`Protocol`).
 KIND_DEFAULT = re.compile(r"^for\s+(?P<who>[A-Za-z0-9_-]+),\s+the\s+default(?:\s+value)?\s+is\s+" + VALUE + UNIT + TAIL, re.I)
@@ -2486,6 +2520,9 @@ def mine_docs_defaults(m, tf, pf):
             m.add_default(t, path, v, "docs", quote, when=when)
     if not managed and "*" not in path:
         for when, v, quote in phrase_kind_defaults(text, kind, enum, name, tf.defined):
+            m.add_default(t, path, v, "docs", quote, when=when)
+    if not managed and kind in ("integer", "number"):
+        for when, v, quote in using_kind_defaults(text, kind, enum, name, tf.noun, tf.sibling_enums):
             m.add_default(t, path, v, "docs", quote, when=when)
     if not managed and "." in path:
         for when, v, quote in member_kind_defaults(text, kind, enum, name, lambda: tf.member_enums(path)):

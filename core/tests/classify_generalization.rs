@@ -2868,3 +2868,25 @@ fn one_default_security_group_is_chosen_at_create_on_any_type_but_a_second_surfa
         );
     }
 }
+
+#[test]
+fn a_deployment_default_stated_per_scheduler_holds_for_that_scheduler_only() {
+    // ECS docs: a replica service's minimum healthy percent defaults to 100,
+    // a daemon's to 0 "for the AWS CLI, the AWS SDKs, and the APIs" (50 in
+    // the console; CloudFormation calls the API). The corpus held no daemon.
+    let surfaces = |strategy: &str, min: u32| {
+        let declared =
+            json!({"Cluster": "c", "TaskDefinition": "td:1", "SchedulingStrategy": strategy});
+        let mut live = declared.clone();
+        live["DeploymentConfiguration"] = json!({"MinimumHealthyPercent": min});
+        !drift(&run_general("AWS::ECS::Service", declared, live)).is_empty()
+    };
+    assert!(!surfaces("DAEMON", 0));
+    assert!(!surfaces("REPLICA", 100));
+    // Each scheduler's value is a change on the other: a replica service
+    // that may stop every task during a deployment surfaces.
+    assert!(surfaces("DAEMON", 100));
+    assert!(surfaces("REPLICA", 0));
+    // The console's daemon value is not what CloudFormation created.
+    assert!(surfaces("DAEMON", 50));
+}
