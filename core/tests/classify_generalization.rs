@@ -2890,3 +2890,43 @@ fn a_deployment_default_stated_per_scheduler_holds_for_that_scheduler_only() {
     // The console's daemon value is not what CloudFormation created.
     assert!(surfaces("DAEMON", 50));
 }
+
+#[test]
+fn a_switch_found_off_against_a_cross_type_or_conditioned_default_surfaces() {
+    // Minor-version upgrades are on unless declared off (a cross-type
+    // default); a cache cluster found with them off was dropped as "unset".
+    let cache = |upgrade: bool| {
+        let declared =
+            json!({"Engine": "redis", "CacheNodeType": "cache.t3.micro", "NumCacheNodes": 1});
+        let mut live = declared.clone();
+        live["AutoMinorVersionUpgrade"] = json!(upgrade);
+        tier_of(
+            &run("AWS::ElastiCache::CacheCluster", declared, live),
+            "AutoMinorVersionUpgrade",
+        )
+    };
+    assert_eq!(cache(false), Some(Tier::Undeclared));
+    assert_ne!(cache(true), Some(Tier::Undeclared));
+    // A cross-type value of another kind says nothing: `DeletionProtection`
+    // "DISABLED" elsewhere, a boolean on DocumentDB.
+    let fs = run(
+        "AWS::DocDB::DBCluster",
+        json!({"MasterUsername": "u"}),
+        json!({"MasterUsername": "u", "DeletionProtection": false}),
+    );
+    assert_eq!(tier_of(&fs, "DeletionProtection"), None, "{fs:?}");
+
+    // A cluster-mode group (several shards) runs with automatic failover,
+    // whatever the schema's false says of groups at large.
+    let group = |shards: u32, failover: bool| {
+        let declared = json!({"ReplicationGroupDescription": "g", "NumNodeGroups": shards});
+        let mut live = declared.clone();
+        live["AutomaticFailoverEnabled"] = json!(failover);
+        tier_of(
+            &run("AWS::ElastiCache::ReplicationGroup", declared, live),
+            "AutomaticFailoverEnabled",
+        )
+    };
+    assert_eq!(group(3, false), Some(Tier::Undeclared));
+    assert_eq!(group(1, false), None);
+}

@@ -234,10 +234,13 @@ fn physical_id_echo_and_empty_values_drop_but_a_setting_surfaces() {
     let r = resource("AWS::Test::Role", "my-role", json!({}));
     let fs = run(
         &r,
-        json!({"RoleName": "my-role", "Tags": [], "Enabled": false, "Description": ""}),
+        json!({"RoleName": "my-role", "Tags": [], "Encrypted": false, "Description": ""}),
         &SchemaFacts::default(),
     );
     assert!(fs.is_empty(), "{:?}", tiers(&fs));
+    // Off where the cross-type default says on is no unset value.
+    let fs = run(&r, json!({"Enabled": false}), &SchemaFacts::default());
+    only(&fs, Tier::Undeclared, "Enabled");
     let fs = run(&r, json!({"Versioned": true}), &SchemaFacts::default());
     only(&fs, Tier::Undeclared, "Versioned");
 }

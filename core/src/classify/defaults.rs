@@ -478,8 +478,26 @@ pub(crate) fn contradicted_default<'s>(
     path: &Path,
     v: &Value,
 ) -> Option<&'s Value> {
-    let mut stated: Vec<&'s Value> = schema_defaults_at(scope, path).collect();
-    for kd in type_defaults_for(scope, path).filter(|kd| applies(scope, live, path, kd)) {
+    // As in `is_known_default_here`, a default seen under a condition that
+    // holds here outranks the general statements: a cluster-mode group's
+    // automatic failover is on, whatever the schema says of groups at large.
+    let conditioned = observed_under_condition(scope, live, path);
+    let mut stated: Vec<&'s Value> = if conditioned {
+        Vec::new()
+    } else {
+        schema_defaults_at(scope, path).collect()
+    };
+    let typed: Vec<&KnownDefault> = type_defaults_for(scope, path)
+        .filter(|kd| applies(scope, live, path, kd))
+        .filter(|kd| !conditioned || kd.entry.source == Some(Source::Observed))
+        .collect();
+    let cross = if stated.is_empty() && typed.is_empty() {
+        cross_type_fallback(scope, live, path)
+    } else {
+        Vec::new()
+    };
+    let n_typed = typed.len();
+    for (i, kd) in typed.into_iter().chain(cross).enumerate() {
         let e = &kd.entry;
         if e.any
             || e.chosen_at_create
@@ -489,12 +507,37 @@ pub(crate) fn contradicted_default<'s>(
         {
             return None;
         }
-        stated.extend(e.values.iter());
+        // A cross-type value of another kind (`"DISABLED"` beside a
+        // boolean) says nothing about this property.
+        let own_kind = |d: &&Value| i < n_typed || same_kind(d, v);
+        stated.extend(e.values.iter().filter(own_kind));
     }
     let contradicted = stated
         .iter()
         .all(|d| !is_trivially_empty(d) && !matches_canonical(v, &expand(d, scope)));
     stated.first().copied().filter(|_| contradicted)
+}
+
+/// The cross-type entries that speak for a type that states nothing at
+/// `path`: minor-version upgrades are on, so one found off is a change.
+fn cross_type_fallback<'s>(
+    scope: &'s Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+) -> Vec<&'s KnownDefault> {
+    let create_only = scope.is_create_only_top(path);
+    scope
+        .knowledge
+        .cross_type_defaults
+        .candidates(path.top())
+        .filter(|kd| !kd.entry.create_only || create_only)
+        .filter(|kd| applies(scope, live, path, kd))
+        .collect()
+}
+
+/// True when two values are of one JSON kind (a number and a number).
+fn same_kind(a: &Value, b: &Value) -> bool {
+    std::mem::discriminant(a) == std::mem::discriminant(b)
 }
 
 /// True when `v` is a non-empty list whose every element names itself
