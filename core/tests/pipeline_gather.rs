@@ -889,18 +889,31 @@ fn the_second_resolve_pass_decides_and_its_error_is_reported() {
     );
 }
 
+/// Makes the reader return `live` for the fixture's function, with the
+/// reader's own word that `gap` (path, why) could not be read.
+fn read_function_as(f: &mut Fixture, live: serde_json::Value, gap: Option<(&str, &str)>) {
+    let fn_pid = f.function.resource.physical_id.clone().unwrap();
+    let mut model = realdrift_core::pipeline::LiveModel::new(live);
+    if let Some((path, why)) = gap {
+        model.gaps.insert(path.into(), why.into());
+    }
+    f.reader = std::mem::take(&mut f.reader).with(
+        "AWS::Lambda::Function",
+        &fn_pid,
+        ReadOutcome::Found(model),
+    );
+}
+
 #[test]
 fn a_supplement_read_that_failed_is_a_read_gap_and_lost_coverage() {
     block_on(async {
         let mut f = fixture();
-        let fn_pid = f.function.resource.physical_id.clone().unwrap();
-        let mut model = realdrift_core::pipeline::LiveModel::new(f.function.live_raw.clone());
-        model
-            .gaps
-            .insert("Code".into(), "code digest not checked: denied".into());
-        f.reader = f
-            .reader
-            .with("AWS::Lambda::Function", &fn_pid, ReadOutcome::Found(model));
+        let live = f.function.live_raw.clone();
+        read_function_as(
+            &mut f,
+            live,
+            Some(("Code", "code digest not checked: denied")),
+        );
         let before = gather(&fixture(), 16).await.coverage.lost;
         let r = gather(&f, 16).await;
         let gaps: Vec<_> = r
@@ -925,16 +938,13 @@ fn a_value_a_failed_supplement_left_out_is_unread_not_removed() {
     // left it out.
     block_on(async {
         let mut f = fixture();
-        let fn_pid = f.function.resource.physical_id.clone().unwrap();
         let mut live = f.function.live_raw.clone();
         live.as_object_mut().unwrap().remove("Handler");
-        let mut model = realdrift_core::pipeline::LiveModel::new(live.clone());
-        model
-            .gaps
-            .insert("Handler".into(), "handler not checked: denied".into());
-        f.reader = f
-            .reader
-            .with("AWS::Lambda::Function", &fn_pid, ReadOutcome::Found(model));
+        read_function_as(
+            &mut f,
+            live.clone(),
+            Some(("Handler", "handler not checked: denied")),
+        );
         let at = |r: &GatheredStack| {
             r.findings
                 .iter()
@@ -944,11 +954,7 @@ fn a_value_a_failed_supplement_left_out_is_unread_not_removed() {
         };
         assert_eq!(at(&gather(&f, 16).await), vec![Tier::ReadGap]);
         // Without the reader's word, the missing value is a removal.
-        f.reader = f.reader.with(
-            "AWS::Lambda::Function",
-            &fn_pid,
-            ReadOutcome::Found(realdrift_core::pipeline::LiveModel::new(live)),
-        );
+        read_function_as(&mut f, live, None);
         assert_eq!(at(&gather(&f, 16).await), vec![Tier::Declared]);
     })
 }
