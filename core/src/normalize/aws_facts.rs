@@ -912,6 +912,20 @@ pub fn is_chosen_at_create(resource_type: &str, path: &str) -> bool {
         .any(|kd| kd.entry.chosen_at_create && kd.pattern.matches(&rendered))
 }
 
+/// True when a known default at `path` (as a finding renders it) of a
+/// `resource_type` resource folds any value (`any`: an id AWS assigns, a
+/// value it derives or scales), under whatever condition the entry states.
+pub fn is_value_independent(resource_type: &str, path: &str) -> bool {
+    let f = facts();
+    let top = path.split(['.', '[']).next();
+    let rendered = super::path::Path::parse_rendered(path);
+    f.for_type(resource_type)
+        .defaults
+        .candidates(top)
+        .chain(f.cross_type_defaults.candidates(top))
+        .any(|kd| kd.entry.any && kd.pattern.matches(&rendered))
+}
+
 /// Every `(file, entry description, reason)` triple, for the data audit test.
 pub fn all_reasons() -> Result<Vec<(String, String)>, FactsError> {
     let kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS)?;
