@@ -1,12 +1,15 @@
-//! A changed value must not pass as a default. Every top-level value the
-//! corpus folds as `atDefault` is changed (a boolean flipped, a number
+//! A changed value must not pass as a default, nor as the declared value.
+//! Every value the corpus folds as `atDefault` (top-level, or an object
+//! member the template leaves out) is changed (a boolean flipped, a number
 //! moved, a string prefixed) and the case replayed: the change must
 //! surface, unless a rule folds it on purpose. Create-only values (a change
 //! replaces the resource), values AWS chose at create (they fold until
 //! `record` snapshots them) and values any of which AWS may hold (`any`: an
 //! id it assigns, a capacity it scales) are such rules; any other
 //! deliberate fold is listed, with its reason, in
-//! `corpus-mutation-allowlist.json`.
+//! `corpus-mutation-allowlist.json`. Every declared scalar the read
+//! returns is changed the same way: it must be `declared` drift, or
+//! `unresolved` where the template's value cannot be resolved.
 
 use realdrift_core::corpus::{replay_case, CorpusCase};
 use realdrift_core::normalize::aws_facts::{is_chosen_at_create, is_value_independent};
@@ -22,6 +25,19 @@ struct AllowEntry {
     type_name: String,
     path: String,
     reason: String,
+}
+
+fn corpus_cases() -> Vec<CorpusCase> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("corpus dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| CorpusCase::load(p).expect("case loads"))
+        .collect()
 }
 
 fn corpus_dir() -> PathBuf {
@@ -44,22 +60,41 @@ fn changed(v: &Value) -> Option<Value> {
     }
 }
 
-/// The folded top-level values of a case a mutation can change.
+/// The JSON pointer of a dotted finding path (no list items).
+fn pointer(path: &str) -> String {
+    path.split('.')
+        .map(|k| format!("/{}", k.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
+/// The folded values of a case a mutation can change: top-level ones and
+/// object members the template leaves out (not list items).
 fn folded(case: &CorpusCase) -> Vec<(&Finding, &Value)> {
     case.expected
         .iter()
-        .filter(|f| f.tier == Tier::AtDefault && !f.create_only)
-        .filter(|f| !f.path.contains(['.', '[']))
-        .filter(|f| !case.resource.declared.contains_key(&f.path))
-        .filter_map(|f| case.live_raw.get(&f.path).map(|v| (f, v)))
+        .filter(|f| f.tier == Tier::AtDefault && !f.create_only && !f.path.contains('['))
+        .filter(|f| {
+            let declared = Value::Object(case.resource.declared.clone());
+            declared.pointer(&pointer(&f.path)).is_none()
+        })
+        .filter_map(|f| case.live_raw.pointer(&pointer(&f.path)).map(|v| (f, v)))
         .collect()
+}
+
+/// True when a finding speaks for `path`: at it, inside it, or as the
+/// object that holds it.
+fn covers(x: &Finding, path: &str) -> bool {
+    x.path == path
+        || x.path.starts_with(&format!("{path}."))
+        || path.starts_with(&format!("{}.", x.path))
 }
 
 /// True when the replay of the changed case folds the path on purpose.
 fn by_design(case: &CorpusCase, out: &[Finding], path: &str) -> bool {
     let t = &case.resource.resource_type;
-    case.schema.create_only.iter().any(|p| p == path)
-        || out.iter().any(|x| x.path == path && x.create_only)
+    let top = path.split('.').next().unwrap_or_default();
+    case.schema.create_only.iter().any(|p| p == top)
+        || out.iter().any(|x| covers(x, path) && x.create_only)
         || is_chosen_at_create(t, path)
         || is_value_independent(t, path)
 }
@@ -73,24 +108,19 @@ fn a_changed_default_surfaces_unless_folded_on_purpose() {
         .iter()
         .map(|a| (a.type_name.as_str(), a.path.as_str()))
         .collect();
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
-        .expect("corpus dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
     let (mut tried, mut designed) = (0usize, 0usize);
     let mut hidden = BTreeSet::new();
     let mut used: BTreeSet<(String, String)> = BTreeSet::new();
-    for p in &paths {
-        let case = CorpusCase::load(p).expect("case loads");
+    for case in corpus_cases() {
         for (f, v) in folded(&case) {
             let Some(nv) = changed(v) else { continue };
             let mut m = case.clone();
-            m.live_raw[&f.path] = nv.clone();
+            if let Some(slot) = m.live_raw.pointer_mut(&pointer(&f.path)) {
+                *slot = nv.clone();
+            }
             tried += 1;
             let out = replay_case(&m);
-            if out.iter().any(|x| x.path == f.path && x.tier.is_drift()) {
+            if out.iter().any(|x| covers(x, &f.path) && x.tier.is_drift()) {
                 continue;
             }
             let t = case.resource.resource_type.as_str();
@@ -116,5 +146,73 @@ fn a_changed_default_surfaces_unless_folded_on_purpose() {
     assert!(
         stale.is_empty(),
         "allow-list entries that no longer fold: {stale:?}"
+    );
+}
+
+/// The declared scalars of a case the read returns, as dotted paths (not
+/// inside lists).
+fn declared_scalars(case: &CorpusCase) -> Vec<String> {
+    fn walk(d: &Value, l: &Value, at: &str, out: &mut Vec<String>) {
+        match (d, l) {
+            (Value::Object(d), Value::Object(l)) => {
+                for (k, dv) in d {
+                    if let Some(lv) = l.get(k) {
+                        let p = if at.is_empty() {
+                            k.clone()
+                        } else {
+                            format!("{at}.{k}")
+                        };
+                        walk(dv, lv, &p, out);
+                    }
+                }
+            }
+            (d, l) if !d.is_object() && !d.is_array() && !l.is_object() && !l.is_array() => {
+                out.push(at.to_string())
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let declared = Value::Object(case.resource.declared.clone());
+    walk(&declared, &case.live_raw, "", &mut out);
+    out
+}
+
+#[test]
+fn a_changed_declared_value_is_declared_drift() {
+    let (mut tried, mut unresolved) = (0usize, 0usize);
+    let mut hidden = BTreeSet::new();
+    for case in corpus_cases() {
+        for path in declared_scalars(&case) {
+            let ptr = pointer(&path);
+            let Some(nv) = case.live_raw.pointer(&ptr).and_then(changed) else {
+                continue;
+            };
+            let mut m = case.clone();
+            if let Some(slot) = m.live_raw.pointer_mut(&ptr) {
+                *slot = nv;
+            }
+            tried += 1;
+            let out = replay_case(&m);
+            let at: Vec<&Finding> = out.iter().filter(|x| covers(x, &path)).collect();
+            if at.iter().any(|x| x.tier == Tier::Declared) {
+                continue;
+            }
+            if at.iter().any(|x| x.tier == Tier::Unresolved) {
+                unresolved += 1;
+                continue;
+            }
+            let t = &case.resource.resource_type;
+            hidden.insert(format!(
+                "{t} {path}: {:?}",
+                at.iter().map(|x| x.tier).collect::<Vec<_>>()
+            ));
+        }
+    }
+    println!("{tried} declared values changed; {unresolved} unresolved in the template");
+    assert!(tried > 2000, "only {tried} values changed");
+    assert!(
+        hidden.is_empty(),
+        "changes that pass as the declared value: {hidden:#?}"
     );
 }

@@ -73,7 +73,11 @@ fn kms_key_id(s: &str) -> Option<&str> {
     match parse_arn(s) {
         Some(a) if a.service == "kms" => a.resource.strip_prefix("key/"),
         Some(_) => None,
-        None => (!s.starts_with("alias/")).then_some(s),
+        // A bare key id is letters, digits and dashes (a UUID, `mrk-...`):
+        // text that is neither an ARN nor such an id names no key.
+        None => {
+            (!s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')).then_some(s)
+        }
     }
 }
 
@@ -196,6 +200,12 @@ mod tests {
             Some(&t)
         ));
         assert!(is_managed_kms_alias_match("alias/aws/sqs", "zzz", None));
+        // Neither an ARN nor a key id: no key at all.
+        assert!(!is_managed_kms_alias_match(
+            "alias/aws/sqs",
+            "changed-arn:aws:kms:us-east-1:111111111111:key/abc",
+            None
+        ));
         assert!(!is_managed_kms_alias_match("alias/custom", key, None));
     }
 }
