@@ -112,7 +112,12 @@ impl<'s, 'a> Cmp<'s, 'a> {
             ctx.region.as_deref(),
             self.scope.physical_id,
         ) || is_arn_name_match(ds, ls, ctx.account_id.as_deref(), ctx.region.as_deref())
-            || is_managed_kms_alias_match(ds, ls, ctx.kms_alias_targets.as_ref())
+            || is_managed_kms_alias_match(
+                ds,
+                ls,
+                ctx.kms_alias_targets.as_ref(),
+                ctx.account_id.as_deref(),
+            )
             || is_pem_equal(ds, ls)
             || is_same_instant(ds, ls)
             || is_same_address(ds, ls)

@@ -94,15 +94,23 @@ fn managed_alias(s: &str) -> Option<&str> {
 /// True when `declared` names a managed `alias/aws/*` and `live` is a key.
 /// With the account's alias map known, the live key must be the alias's
 /// target (a swapped-in customer key is drift); without it the match is by
-/// shape only (noise, never a false positive).
+/// shape only, and a key ARN must name `account` (when known): an
+/// AWS-managed key is always the account's own.
 pub fn is_managed_kms_alias_match(
     declared: &str,
     live: &str,
     targets: Option<&BTreeMap<String, String>>,
+    account: Option<&str>,
 ) -> bool {
     let (Some(alias), Some(key)) = (managed_alias(declared), kms_key_id(live)) else {
         return false;
     };
+    let foreign = parse_arn(live)
+        .zip(account)
+        .is_some_and(|(a, own)| a.account != own);
+    if foreign {
+        return false;
+    }
     // With the alias's target known the match is strict (a customer key
     // swapped in is drift); an alias the account map does not list (or no
     // map at all) falls back to the shape (noise, never a false positive).
@@ -193,19 +201,44 @@ mod tests {
         let key = "arn:aws:kms:us-east-1:1:key/abc";
         let mut t = BTreeMap::new();
         t.insert("alias/aws/sqs".to_string(), "abc".to_string());
-        assert!(is_managed_kms_alias_match("alias/aws/sqs", key, Some(&t)));
+        assert!(is_managed_kms_alias_match(
+            "alias/aws/sqs",
+            key,
+            Some(&t),
+            None
+        ));
         assert!(!is_managed_kms_alias_match(
             "alias/aws/sqs",
             "arn:aws:kms:us-east-1:1:key/zzz",
-            Some(&t)
+            Some(&t),
+            None
         ));
-        assert!(is_managed_kms_alias_match("alias/aws/sqs", "zzz", None));
+        assert!(is_managed_kms_alias_match(
+            "alias/aws/sqs",
+            "zzz",
+            None,
+            None
+        ));
         // Neither an ARN nor a key id: no key at all.
         assert!(!is_managed_kms_alias_match(
             "alias/aws/sqs",
             "changed-arn:aws:kms:us-east-1:111111111111:key/abc",
+            None,
             None
         ));
-        assert!(!is_managed_kms_alias_match("alias/custom", key, None));
+        assert!(!is_managed_kms_alias_match("alias/custom", key, None, None));
+        // Without the alias map, a key of another account is no managed key.
+        assert!(is_managed_kms_alias_match(
+            "alias/aws/sqs",
+            key,
+            None,
+            Some("1")
+        ));
+        assert!(!is_managed_kms_alias_match(
+            "alias/aws/sqs",
+            "arn:aws:kms:us-east-1:2:key/abc",
+            None,
+            Some("1")
+        ));
     }
 }
