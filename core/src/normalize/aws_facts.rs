@@ -892,11 +892,10 @@ pub fn facts_for(knowledge: Knowledge) -> &'static AwsFacts {
     })
 }
 
-/// True when `path` (as a finding renders it) of a `resource_type` resource
-/// holds a value AWS chose at create time that a user can change (a
-/// `chosenAtCreate` fact): it folds on a first run, and `record` snapshots it
-/// so a later change surfaces as drift.
-pub fn is_chosen_at_create(resource_type: &str, path: &str) -> bool {
+/// True when a known default of `resource_type` (its own, cross-type or
+/// description-stated) whose pattern covers `path` (as a finding renders
+/// it) satisfies `kind`.
+fn some_default_at(resource_type: &str, path: &str, kind: impl Fn(&KnownDefault) -> bool) -> bool {
     let f = facts();
     let top = path.split(['.', '[']).next();
     let rendered = super::path::Path::parse_rendered(path);
@@ -909,21 +908,22 @@ pub fn is_chosen_at_create(resource_type: &str, path: &str) -> bool {
                 .into_iter()
                 .flat_map(|d| d.candidates(top)),
         )
-        .any(|kd| kd.entry.chosen_at_create && kd.pattern.matches(&rendered))
+        .any(|kd| kind(kd) && kd.pattern.matches(&rendered))
+}
+
+/// True when `path` (as a finding renders it) of a `resource_type` resource
+/// holds a value AWS chose at create time that a user can change (a
+/// `chosenAtCreate` fact): it folds on a first run, and `record` snapshots it
+/// so a later change surfaces as drift.
+pub fn is_chosen_at_create(resource_type: &str, path: &str) -> bool {
+    some_default_at(resource_type, path, |kd| kd.entry.chosen_at_create)
 }
 
 /// True when a known default at `path` (as a finding renders it) of a
 /// `resource_type` resource folds any value (`any`: an id AWS assigns, a
 /// value it derives or scales), under whatever condition the entry states.
 pub fn is_value_independent(resource_type: &str, path: &str) -> bool {
-    let f = facts();
-    let top = path.split(['.', '[']).next();
-    let rendered = super::path::Path::parse_rendered(path);
-    f.for_type(resource_type)
-        .defaults
-        .candidates(top)
-        .chain(f.cross_type_defaults.candidates(top))
-        .any(|kd| kd.entry.any && kd.pattern.matches(&rendered))
+    some_default_at(resource_type, path, |kd| kd.entry.any)
 }
 
 /// Every `(file, entry description, reason)` triple, for the data audit test.
