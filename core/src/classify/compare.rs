@@ -242,21 +242,26 @@ impl<'s, 'a> Cmp<'s, 'a> {
     }
 
     /// Multiset equality: every declared element pairs with a distinct live
-    /// element it equals.
+    /// element it equals. Pairing is a full matching, not first-fit: a
+    /// declared element that also equals another live element (an empty
+    /// `{ParseJSON: {}}` is a subset of any step) must not take the one
+    /// live element a later declared element needs.
     fn multiset_eq(&self, path: &mut Path, da: &[Value], la: &[Value]) -> bool {
-        let mut used = vec![false; la.len()];
-        da.iter().enumerate().all(|(i, x)| {
-            path.push(Seg::Index(i));
-            let pick = (0..la.len()).find(|&j| !used[j] && self.eq(path, x, &la[j]));
-            path.pop();
-            match pick {
-                Some(j) => {
-                    used[j] = true;
-                    true
-                }
-                None => false,
-            }
-        })
+        let fits: Vec<Vec<usize>> = da
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                path.push(Seg::Index(i));
+                let js = (0..la.len())
+                    .filter(|&j| self.eq(path, x, &la[j]))
+                    .collect();
+                path.pop();
+                js
+            })
+            .collect();
+        super::matching::pair(&fits, la.len())
+            .iter()
+            .all(Option::is_some)
     }
 
     /// Collects the mismatches between declared `d` and live `l` at `path`.

@@ -12,6 +12,7 @@ mod declared;
 mod defaults;
 mod emit;
 mod keyed;
+mod matching;
 mod nested;
 mod order;
 mod prepare;

@@ -11,6 +11,7 @@
 use super::compare::Cmp;
 use super::emit::Out;
 use super::keyed::{keyed_for, Keyed};
+use super::matching::pair;
 use super::scope::{is_unresolved_marker, Scope};
 use super::undeclared::classify_value;
 use crate::finding::Tier;
@@ -252,8 +253,9 @@ fn live_only_elements(
 }
 
 /// Elements with no identity: each declared element is paired with a
-/// distinct live element it equals (declared subset) and walked, named by
-/// its live position. An unpaired element is a declared mismatch already
+/// distinct live element it equals (declared subset; its own position
+/// first, so an unchanged array pairs in place) and walked, named by its
+/// live position. An unpaired element is a declared mismatch already
 /// reported with the whole live array.
 fn positional(
     scope: &Scope<'_>,
@@ -264,18 +266,24 @@ fn positional(
     out: &mut Out<'_, '_>,
 ) {
     let cmp = Cmp::new(scope);
-    let mut used = vec![false; la.len()];
-    for (i, de) in da.iter().enumerate() {
-        // The same position first, so an unchanged array pairs in place.
-        let order = std::iter::once(i).chain((0..la.len()).filter(move |&j| j != i));
-        let pick = order.filter(|&j| j < la.len()).find(|&j| {
-            path.push(Seg::Index(j));
-            let ok = !used[j] && cmp.eq(path, de, &la[j]);
-            path.pop();
-            ok
-        });
+    let fits: Vec<Vec<usize>> = da
+        .iter()
+        .enumerate()
+        .map(|(i, de)| {
+            let order = std::iter::once(i).chain((0..la.len()).filter(move |&j| j != i));
+            order
+                .filter(|&j| j < la.len())
+                .filter(|&j| {
+                    path.push(Seg::Index(j));
+                    let ok = cmp.eq(path, de, &la[j]);
+                    path.pop();
+                    ok
+                })
+                .collect()
+        })
+        .collect();
+    for (de, pick) in da.iter().zip(pair(&fits, la.len())) {
         if let Some(j) = pick {
-            used[j] = true;
             path.push(Seg::Index(j));
             collect(scope, live_top, path, de, &la[j], out);
             path.pop();
