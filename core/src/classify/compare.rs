@@ -19,7 +19,7 @@ use crate::normalize::scalars::{
     is_access_string_equal, is_case_insensitive_equal, is_dns_name_equal, is_epoch_hour_floor,
     is_intelligent_tier_match, is_latest_sentinel_match, is_numeric_string_equal, is_pem_equal,
     is_properties_text_equal, is_rate_expression_equal, is_same_address, is_same_instant,
-    is_stringly_equal, is_unit_string_equal, is_version_prefix_match, parse_json_text,
+    is_stringly_equal, is_unit_string_equal, is_version_prefix_match, parse_json_text, typed_like,
 };
 use crate::normalize::shapes::{
     identity_value, is_address_range_set, is_dns_record_set, is_shape_equal, is_sorted_permutation,
@@ -70,6 +70,11 @@ impl<'s, 'a> Cmp<'s, 'a> {
     fn scalar_eq(&self, path: &mut Path, d: &Value, l: &Value) -> bool {
         if is_stringly_equal(d, l) {
             return true;
+        }
+        // A template string for a typed property compares as the typed
+        // value CloudFormation passed (an hour-floored expiry included).
+        if let Some(typed) = typed_like(d, l) {
+            return self.scalar_eq(path, &typed, l);
         }
         if let (Value::Number(x), Value::Number(y)) = (d, l) {
             return (x.as_f64().is_some() && x.as_f64() == y.as_f64())

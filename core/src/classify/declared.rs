@@ -10,7 +10,7 @@ use crate::finding::Tier;
 use crate::normalize::arrays::holds_ordered_list;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::path::{Path, Seg};
-use crate::normalize::scalars::is_masked_non_ascii;
+use crate::normalize::scalars::{is_masked_non_ascii, typed_like};
 use crate::normalize::transform::transform_reproduces_live;
 use serde_json::{Map, Value};
 
@@ -182,7 +182,9 @@ fn compare(
             f.order_only = true;
             f.note = Some(NOTE_ORDER_ONLY.to_string());
         }
-        f.desired = Some(m.desired);
+        // Reported as the typed value CloudFormation passed for it.
+        let typed = m.actual.as_ref().and_then(|a| typed_like(&m.desired, a));
+        f.desired = Some(typed.unwrap_or(m.desired));
         f.actual = m.actual;
         f.attribute_key = m.attribute_key;
         if let Some((p, v)) = m.whole_array {

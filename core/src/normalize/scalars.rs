@@ -51,6 +51,29 @@ pub fn is_stringly_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// A template string spelling of a number or boolean, typed like the live
+/// value it is compared with: CloudFormation passes `"512"` to a numeric
+/// property as 512 and `"true"` to a boolean one as `true`, and the read
+/// returns the typed value. `None` when `declared` is no such spelling.
+pub fn typed_like(declared: &Value, live: &Value) -> Option<Value> {
+    let s = declared.as_str()?.trim();
+    match live {
+        Value::Number(_) if !s.is_empty() => {
+            if let Ok(i) = s.parse::<i64>() {
+                return Some(Value::from(i));
+            }
+            s.parse::<f64>()
+                .ok()
+                .filter(|f| f.is_finite())
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number)
+        }
+        Value::Bool(_) if s.eq_ignore_ascii_case("true") => Some(Value::Bool(true)),
+        Value::Bool(_) if s.eq_ignore_ascii_case("false") => Some(Value::Bool(false)),
+        _ => None,
+    }
+}
+
 /// Parses a string holding a JSON object or array (`None` for anything else).
 pub fn parse_json_text(s: &str) -> Option<Value> {
     let t = s.trim_start();
@@ -425,6 +448,19 @@ mod tests {
     fn json_text_parses_only_structures() {
         assert!(parse_json_text("{\"a\":1}").is_some());
         assert!(parse_json_text("5").is_none());
+    }
+
+    #[test]
+    fn template_strings_take_the_live_type() {
+        assert_eq!(typed_like(&json!("512"), &json!(1024)), Some(json!(512)));
+        assert_eq!(typed_like(&json!(" 2.5"), &json!(1)), Some(json!(2.5)));
+        assert_eq!(typed_like(&json!("TRUE"), &json!(false)), Some(json!(true)));
+        assert_eq!(typed_like(&json!("yes"), &json!(false)), None);
+        assert_eq!(typed_like(&json!("5x"), &json!(5)), None);
+        assert_eq!(typed_like(&json!(""), &json!(0)), None);
+        // A string property stays a string.
+        assert_eq!(typed_like(&json!("5"), &json!("5")), None);
+        assert_eq!(typed_like(&json!(5), &json!(5)), None);
     }
 
     #[test]
