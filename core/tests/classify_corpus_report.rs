@@ -3,17 +3,12 @@
 //! `cargo test -p realdrift-core --test classify_corpus_report -- --ignored --nocapture`.
 //! `REALDRIFT_REPORT_FILTER=<substring>` limits it to matching case files.
 
+mod corpus_support;
+
+use corpus_support::corpus_dir;
 use realdrift_core::corpus::{compare_findings, replay_case, CorpusCase};
 use realdrift_core::Finding;
 use std::path::PathBuf;
-
-fn corpus_dir() -> PathBuf {
-    std::env::var("REALDRIFT_CORPUS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/cases")
-        })
-}
 
 fn show(f: &Finding) -> String {
     let mut s = format!("{}:{}", f.tier, f.path);

@@ -11,13 +11,15 @@
 //! returns is changed the same way: it must be `declared` drift, or
 //! `unresolved` where the template's value cannot be resolved.
 
+mod corpus_support;
+
+use corpus_support::corpus_cases;
 use realdrift_core::corpus::{replay_case, CorpusCase};
 use realdrift_core::normalize::aws_facts::{is_chosen_at_create, is_value_independent};
 use realdrift_core::{Finding, Tier};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 #[derive(Deserialize)]
 struct AllowEntry {
@@ -25,26 +27,6 @@ struct AllowEntry {
     type_name: String,
     path: String,
     reason: String,
-}
-
-fn corpus_cases() -> Vec<CorpusCase> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
-        .expect("corpus dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
-    paths
-        .iter()
-        .map(|p| CorpusCase::load(p).expect("case loads"))
-        .collect()
-}
-
-fn corpus_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("REALDRIFT_CORPUS_DIR") {
-        return PathBuf::from(d);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/cases")
 }
 
 /// Another value of the same kind, unlike any default spelling.

@@ -3,6 +3,9 @@
 //! Fails on any disagreement not listed in `corpus-allowlist.json`, which
 //! carries a reason per entry and may hold at most 16 entries.
 
+mod corpus_support;
+
+use corpus_support::corpus_dir;
 use realdrift_core::corpus::{replay_dir, Agreement};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -12,13 +15,6 @@ use std::path::PathBuf;
 struct AllowEntry {
     case: String,
     reason: String,
-}
-
-fn corpus_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("REALDRIFT_CORPUS_DIR") {
-        return PathBuf::from(d);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/cases")
 }
 
 fn describe(a: &Agreement) -> String {

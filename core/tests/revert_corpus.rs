@@ -3,6 +3,9 @@
 //! live model (patches with the json-patch crate, service writer calls by
 //! their documented effect), classify again, and check the drift is gone.
 
+mod corpus_support;
+
+use corpus_support::corpus_dir;
 use realdrift_core::corpus::{context_from_opts, resource_from_case, CorpusCase};
 use realdrift_core::revert::{
     build_plan, BatchAction, ItemKind, PlanInput, PlanOptions, RefusalReason, RevertPlan,
@@ -10,15 +13,7 @@ use realdrift_core::revert::{
 };
 use realdrift_core::{classify::classify, DeclaredValue, Finding, Tier};
 use serde_json::Value;
-use std::path::PathBuf;
 use std::sync::Arc;
-
-fn corpus_dir() -> PathBuf {
-    if let Ok(d) = std::env::var("REALDRIFT_CORPUS_DIR") {
-        return PathBuf::from(d);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/cases")
-}
 
 fn load(name: &str) -> CorpusCase {
     CorpusCase::load(&corpus_dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))

@@ -9,6 +9,9 @@
 //!
 //! `SCHEMA_CORPUS_DUMP=1` prints every difference in full.
 
+mod corpus_support;
+
+use corpus_support::corpus_dir;
 use realdrift_core::schema::{BundledSchemas, SchemaFacts, SchemaSource};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -200,13 +203,6 @@ const KNOWN: &[Known] = &[
     k(&["AWS::VpcLattice::ServiceNetworkVpcAssociation"], &["createOnly"], "schema changed since recording: recorded schema had DnsOptions, PrivateDnsEnabled"),
     k(&["AWS::VpcLattice::ServiceNetworkVpcAssociation"], &["createOnlyPaths"], "schema changed since recording: recorded schema had DnsOptions, DnsOptions.PrivateDnsPreference, DnsOptions.PrivateDnsSpecifiedDomains (+1)"),
 ];
-
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("REALDRIFT_CORPUS_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/cases"),
-    }
-}
 
 /// The fields compared, in the case's own key names.
 const LIST_FIELDS: &[&str] = &[

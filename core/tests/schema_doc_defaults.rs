@@ -6,16 +6,12 @@
 //! The table is data for the classify stage to consume (or not); this test
 //! only measures it and guards the zero-false-fold property.
 
+mod corpus_support;
+
+use corpus_support::corpus_dir;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
-
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("REALDRIFT_CORPUS_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/cases"),
-    }
-}
 
 /// A finding path in the table's form: identity-keyed (`Prop[id]`) and
 /// numeric array elements become `*`.
