@@ -214,6 +214,55 @@ fn enum_case_dns_names_and_trailing_newlines_fold() {
     );
 }
 
+// ---- a declared empty collection AWS fills with its default ---------------
+
+#[test]
+fn a_declared_empty_list_filled_with_the_documented_default_folds() {
+    // The Lambda and Chatbot docs state these defaults; CloudFormation
+    // passes `[]` as unset and the service fills them in.
+    for (t, prop, default, other) in [
+        ("AWS::Lambda::Function", "Architectures", "x86_64", "arm64"),
+        (
+            "AWS::Chatbot::SlackChannelConfiguration",
+            "GuardrailPolicies",
+            "arn:aws:iam::aws:policy/AdministratorAccess",
+            "arn:aws:iam::aws:policy/ReadOnlyAccess",
+        ),
+    ] {
+        let fs = run_general(t, json!({ prop: [] }), json!({ prop: [default] }));
+        assert!(drift(&fs).is_empty(), "{prop}: {fs:?}");
+        assert!(
+            fs.iter()
+                .any(|f| f.tier == Tier::AtDefault && f.path == prop),
+            "{prop}: {fs:?}"
+        );
+        // Anything else is what the template said it should not hold.
+        for live in [json!([other]), json!([default, other])] {
+            let fs = run_general(t, json!({ prop: [] }), json!({ prop: live }));
+            assert_eq!(declared_paths(&fs), vec![prop.to_string()], "{prop}");
+        }
+    }
+}
+
+#[test]
+fn a_declared_empty_list_inside_a_declared_object_folds_the_same() {
+    // The IVS docs state the default media types of auto-recording.
+    let t = "AWS::IVS::Stage";
+    let declared = json!({"AutoParticipantRecordingConfiguration": {
+        "StorageConfigurationArn": "arn:aws:ivs:eu-central-1:123456789012:storage-configuration/abc",
+        "MediaTypes": []}});
+    let mut live = declared.clone();
+    live["AutoParticipantRecordingConfiguration"]["MediaTypes"] = json!(["AUDIO_VIDEO"]);
+    let fs = run_general(t, declared.clone(), live.clone());
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    live["AutoParticipantRecordingConfiguration"]["MediaTypes"] = json!(["AUDIO_ONLY"]);
+    let fs = run_general(t, declared, live);
+    assert_eq!(
+        declared_paths(&fs),
+        vec!["AutoParticipantRecordingConfiguration.MediaTypes".to_string()]
+    );
+}
+
 // ---- derived defaults, not constants --------------------------------------
 
 #[test]

@@ -8,6 +8,8 @@
 //!   one-element list, a string or a one-element list of actions,
 //!   resources, principals and condition values, an account id or the
 //!   account's root ARN as principal, the document itself as JSON text;
+//! - a collection AWS filled with its default, declared empty (`[]`, `{}`:
+//!   CloudFormation passes it as unset);
 //! - lists the registry schema calls unordered (`insertionOrder: false`)
 //!   and tag lists, reversed in the template and, separately, in the read.
 //!
@@ -21,8 +23,8 @@ use corpus_support::corpus_cases;
 use realdrift_core::corpus::{replay_case, CorpusCase};
 use realdrift_core::normalize::canonicalize_for_compare;
 use realdrift_core::normalize::scalars::is_stringly_equal;
-use realdrift_core::Finding;
-use serde_json::{Map, Value};
+use realdrift_core::{Finding, Tier};
+use serde_json::{json, Map, Value};
 
 /// Rewrites `v` in place; returns how many values it rewrote.
 type Rewrite = fn(&mut Value) -> usize;
@@ -349,6 +351,53 @@ fn policy_documents_written_as_json_text_report_the_same() {
     let (n, changed) = replay_rewritten(false, &|_, m| on_declared(m, as_text));
     println!("{n} policy documents as text");
     assert!(n > 30, "only {n} documents rewritten");
+    assert!(changed.is_empty(), "{changed:#?}");
+}
+
+/// The top-level collections AWS filled with a default the template left
+/// out, declared empty instead: CloudFormation passes `[]` or `{}` as
+/// unset and the service fills the same default.
+fn declared_empty(case: &CorpusCase, m: &mut CorpusCase) -> usize {
+    let mut n = 0;
+    for f in case.expected.iter().filter(|f| f.tier == Tier::AtDefault) {
+        let empty = match case.live_raw.get(&f.path) {
+            Some(Value::Array(a)) if !a.is_empty() => json!([]),
+            Some(Value::Object(o)) if !o.is_empty() => json!({}),
+            _ => continue,
+        };
+        m.resource.declared.insert(f.path.clone(), empty);
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn a_default_declared_as_an_empty_collection_reports_the_same() {
+    // Declared empty, a value AWS left all off reads as what was declared:
+    // its `atDefault` finding may go; nothing else may change.
+    let quiet_at = |case: &CorpusCase, fs: Vec<Finding>| -> Vec<Finding> {
+        fs.into_iter()
+            .filter(|f| {
+                !(f.tier == Tier::AtDefault && case.resource.declared.contains_key(&f.path))
+            })
+            .collect()
+    };
+    let (mut n, mut changed) = (0, Vec::new());
+    for case in corpus_cases() {
+        let mut m = case.clone();
+        let k = declared_empty(&case, &mut m);
+        if k == 0 {
+            continue;
+        }
+        n += k;
+        let before = quiet_at(&m, replay_case(&case));
+        let after = quiet_at(&m, replay_case(&m));
+        if let Some(d) = differences(&before, &after, false) {
+            changed.push(format!("{}: {d}", case.resource.logical_id));
+        }
+    }
+    println!("{n} defaults declared as empty collections");
+    assert!(n > 300, "only {n} values rewritten");
     assert!(changed.is_empty(), "{changed:#?}");
 }
 

@@ -6,9 +6,10 @@ use super::compare::{Cmp, Mismatch};
 use super::emit::Out;
 use super::nested;
 use super::scope::Scope;
+use super::undeclared;
 use crate::finding::Tier;
 use crate::normalize::arrays::holds_ordered_list;
-use crate::normalize::empty::is_trivially_empty;
+use crate::normalize::empty::{is_empty_collection, is_trivially_empty};
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{is_masked_non_ascii, typed_like};
 use crate::normalize::transform::transform_reproduces_live;
@@ -155,12 +156,21 @@ fn compare(
     l: &Value,
     out: &mut Out<'_, '_>,
 ) {
+    if filled_empty(scope, live, live, path, d, l, out) {
+        return;
+    }
     // Both sides are canonical already (prepared once per resource).
     let mut mismatches: Vec<Mismatch> = Vec::new();
     cmp.diff(path, d, l, None, &mut mismatches);
+    let none = Map::new();
     for m in mismatches {
         if transformed_equal(scope, &m) {
             continue;
+        }
+        if let Some(a) = &m.actual {
+            if filled_empty(scope, live, &none, &m.path, &m.desired, a, out) {
+                continue;
+            }
         }
         if let (Some(d), Some(Value::String(l))) = (m.desired.as_str(), m.actual.as_ref()) {
             if is_masked_non_ascii(d, l) {
@@ -195,6 +205,35 @@ fn compare(
         }
     }
     nested::collect(scope, live, path, d, l, out);
+}
+
+/// True when a declared empty collection (`[]`, `{}`) holds what AWS filled
+/// in: CloudFormation passes an empty value as unset, and the service fills
+/// its default. The live value is judged as if undeclared; when that folds
+/// it (a known default, AWS's choice at create) its findings are emitted and
+/// the declared compare is done. Any other value is left to the compare, as
+/// declared drift.
+fn filled_empty(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    parent: &Map<String, Value>,
+    path: &Path,
+    d: &Value,
+    l: &Value,
+    out: &mut Out<'_, '_>,
+) -> bool {
+    if !is_empty_collection(d) || is_trivially_empty(l) || d.is_array() != l.is_array() {
+        return false;
+    }
+    let before = out.findings.len();
+    undeclared::classify_value(scope, live, parent, path, l, path.len() > 1, out);
+    let folded = out.findings[before..]
+        .iter()
+        .all(|f| matches!(f.tier, Tier::AtDefault | Tier::Generated));
+    if !folded {
+        out.findings.truncate(before);
+    }
+    folded
 }
 
 /// True when a mismatch is only the order of a list whose order nothing
