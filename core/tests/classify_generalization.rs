@@ -263,6 +263,46 @@ fn a_declared_empty_list_inside_a_declared_object_folds_the_same() {
     );
 }
 
+// ---- a count restating the list beside it ---------------------------------
+
+#[test]
+fn a_count_of_the_list_beside_it_is_no_setting_of_its_own() {
+    let t = "AWS::EC2::NetworkInterface";
+    let declared = json!({"SubnetId": "subnet-0123456789abcdef0"});
+    let mut live = declared.clone();
+    live["Ipv6Addresses"] = json!([{"Ipv6Address": "2001:db8::5"}, {"Ipv6Address": "2001:db8::6"}]);
+    live["Ipv6AddressCount"] = json!(2);
+    let fs = run_general(t, declared.clone(), live.clone());
+    assert!(
+        fs.iter()
+            .any(|f| f.tier == Tier::AtDefault && f.path == "Ipv6AddressCount"),
+        "{fs:?}"
+    );
+    // A count the list does not bear out is a setting of its own.
+    live["Ipv6AddressCount"] = json!(3);
+    let fs = run_general(t, declared, live);
+    assert!(drift(&fs).contains(&(Tier::Undeclared, "Ipv6AddressCount".to_string())));
+}
+
+#[test]
+fn cloudfronts_counted_empty_list_is_empty() {
+    let t = "AWS::CloudFront::Distribution";
+    let declared = json!({"DistributionConfig": {"Enabled": true}});
+    let mut live = declared.clone();
+    live["DistributionConfig"]["CustomErrorResponses"] = json!({"Quantity": 0, "Items": []});
+    let fs = run_general(t, declared.clone(), live.clone());
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    live["DistributionConfig"]["CustomErrorResponses"] = json!({"Quantity": 1,
+        "Items": [{"ErrorCode": 404, "ResponseCode": 200, "ResponsePagePath": "/index.html"}]});
+    let fs = run_general(t, declared, live);
+    assert!(
+        drift(&fs)
+            .iter()
+            .any(|(_, p)| p.starts_with("DistributionConfig.CustomErrorResponses")),
+        "{fs:?}"
+    );
+}
+
 // ---- derived defaults, not constants --------------------------------------
 
 #[test]

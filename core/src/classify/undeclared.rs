@@ -19,7 +19,7 @@ use crate::normalize::generated::is_cfn_minted_name;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::shapes::{
     is_encoded_sibling, is_restated_reference, is_restatement, mirrors_sibling_member,
-    restates_siblings, wraps_sibling_list,
+    restates_sibling_count, restates_siblings, wraps_sibling_list,
 };
 use serde_json::{Map, Value};
 
@@ -149,10 +149,15 @@ fn is_account_owned(scope: &Scope<'_>, path: &Path, v: &Value) -> bool {
 fn is_structural_noise(v: &Value, physical_id: &str) -> bool {
     match v {
         Value::String(s) => s.is_empty() || (!physical_id.is_empty() && s == physical_id),
-        Value::Object(o) => o.values().all(|x| is_structural_noise(x, physical_id)),
+        // CloudFront's empty list `{Quantity: 0, Items: []}` counts as empty.
+        Value::Object(o) => o
+            .iter()
+            .all(|(k, x)| is_structural_noise(x, physical_id) || restates_sibling_count(k, x, o)),
         other => is_trivially_empty(other),
     }
 }
+
+const NOTE_COUNT: &str = "the length of the list beside it, which is judged on its own";
 
 const NOTE_CREATE_ONLY: &str =
     "create-only: set when the resource was created; changing it replaces the resource";
@@ -239,6 +244,15 @@ pub(crate) fn classify_value(
         || named.is_some_and(|n| is_known_default(scope, live, path, &n))
     {
         out.push_actual(Tier::AtDefault, path, v, nested);
+        return;
+    }
+    // A count of a sibling list (`Ipv4PrefixCount` of `Ipv4Prefixes`): the
+    // list says it already, and is judged on its own.
+    if path
+        .last_key()
+        .is_some_and(|k| restates_sibling_count(k, v, parent))
+    {
+        out.push_actual(Tier::AtDefault, path, v, nested).note = Some(NOTE_COUNT.into());
         return;
     }
     // A top-level echo of the physical id is the resource's own identity.

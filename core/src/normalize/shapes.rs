@@ -413,10 +413,68 @@ pub fn wraps_sibling_list(key: &str, v: &Value, parent: &Map<String, Value>) -> 
         && parent.get(name) == Some(items)
 }
 
+/// The sibling lists whose length a count member named `key` states:
+/// `Ipv4PrefixCount` beside `Ipv4Prefixes`, `SecondaryPrivateIpAddressCount`
+/// beside `SecondaryPrivateIpAddresses`, CloudFront's `Quantity` beside
+/// `Items`.
+fn counted_lists(key: &str) -> Vec<String> {
+    if key == "Quantity" {
+        return vec!["Items".to_string()];
+    }
+    let Some(stem) = key.strip_suffix("Count").filter(|s| !s.is_empty()) else {
+        return Vec::new();
+    };
+    let mut out = vec![format!("{stem}s"), format!("{stem}es")];
+    if let Some(base) = stem.strip_suffix('y') {
+        out.push(format!("{base}ies"));
+    }
+    out
+}
+
+/// True when a live number under `key` is the length of the sibling list it
+/// counts (`Ipv4PrefixCount: 0` beside `Ipv4Prefixes: []`): the same setting
+/// stated twice. The list is judged on its own, so a count that differs
+/// from it, or one with no such list beside it, is kept.
+pub fn restates_sibling_count(key: &str, v: &Value, parent: &Map<String, Value>) -> bool {
+    let Some(n) = v.as_u64() else {
+        return false;
+    };
+    counted_lists(key).iter().any(|name| {
+        parent
+            .get(name)
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.len() as u64 == n)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_count_of_its_sibling_list_restates_it() {
+        let eni = json!({"Ipv4PrefixCount": 0, "Ipv4Prefixes": [],
+            "SecondaryPrivateIpAddressCount": 2,
+            "SecondaryPrivateIpAddresses": ["10.0.0.5", "10.0.0.6"],
+            "Quantity": 1, "Items": ["a"], "EntryCount": 3});
+        let m = eni.as_object().cloned().unwrap_or_default();
+        assert!(restates_sibling_count("Ipv4PrefixCount", &json!(0), &m));
+        assert!(restates_sibling_count(
+            "SecondaryPrivateIpAddressCount",
+            &json!(2),
+            &m
+        ));
+        assert!(restates_sibling_count("Quantity", &json!(1), &m));
+        // A count the list does not bear out, or with no list beside it.
+        assert!(!restates_sibling_count(
+            "SecondaryPrivateIpAddressCount",
+            &json!(3),
+            &m
+        ));
+        assert!(!restates_sibling_count("EntryCount", &json!(3), &m));
+        assert!(!restates_sibling_count("Ipv4PrefixCount", &json!("0"), &m));
+    }
 
     #[test]
     fn an_object_wrapping_a_sibling_list_is_a_mirror_but_another_is_not() {
