@@ -252,21 +252,13 @@ impl<'s, 'a> Cmp<'s, 'a> {
     /// `{ParseJSON: {}}` is a subset of any step) must not take the one
     /// live element a later declared element needs.
     fn multiset_eq(&self, path: &mut Path, da: &[Value], la: &[Value]) -> bool {
-        let fits: Vec<Vec<usize>> = da
-            .iter()
-            .enumerate()
-            .map(|(i, x)| {
-                path.push(Seg::Index(i));
-                let js = (0..la.len())
-                    .filter(|&j| self.eq(path, x, &la[j]))
-                    .collect();
-                path.pop();
-                js
-            })
-            .collect();
-        super::matching::pair(&fits, la.len())
-            .iter()
-            .all(Option::is_some)
+        let mut fits = |i: usize, j: usize| {
+            path.push(Seg::Index(i));
+            let ok = self.eq(path, &da[i], &la[j]);
+            path.pop();
+            ok
+        };
+        super::matching::pairs_all(da.len(), la.len(), &mut fits)
     }
 
     /// Collects the mismatches between declared `d` and live `l` at `path`.

@@ -266,23 +266,14 @@ fn positional(
     out: &mut Out<'_, '_>,
 ) {
     let cmp = Cmp::new(scope);
-    let fits: Vec<Vec<usize>> = da
-        .iter()
-        .enumerate()
-        .map(|(i, de)| {
-            let order = std::iter::once(i).chain((0..la.len()).filter(move |&j| j != i));
-            order
-                .filter(|&j| j < la.len())
-                .filter(|&j| {
-                    path.push(Seg::Index(j));
-                    let ok = cmp.eq(path, de, &la[j]);
-                    path.pop();
-                    ok
-                })
-                .collect()
-        })
-        .collect();
-    for (de, pick) in da.iter().zip(pair(&fits, la.len())) {
+    let mut fits = |i: usize, j: usize| {
+        path.push(Seg::Index(j));
+        let ok = cmp.eq(path, &da[i], &la[j]);
+        path.pop();
+        ok
+    };
+    let picks = pair(da.len(), la.len(), &mut fits);
+    for (de, pick) in da.iter().zip(picks) {
         if let Some(j) = pick {
             path.push(Seg::Index(j));
             collect(scope, live_top, path, de, &la[j], out);
