@@ -119,6 +119,57 @@ fn bench_classify(c: &mut Criterion) {
     group.finish();
 }
 
+/// A security group of `n` ingress rules read back in reverse order: the
+/// unordered-list matching at its worst for an unchanged list.
+fn reversed_rules(n: usize) -> Prepared {
+    let rules: Vec<Value> = (0..n)
+        .map(|i| {
+            serde_json::json!({"IpProtocol": "tcp", "FromPort": 1000 + i, "ToPort": 1000 + i,
+                "CidrIp": format!("10.{}.{}.0/24", i / 256, i % 256)})
+        })
+        .collect();
+    let declared = serde_json::json!({"GroupDescription": "bench", "SecurityGroupIngress": rules});
+    let mut live = declared.clone();
+    if let Some(a) = live["SecurityGroupIngress"].as_array_mut() {
+        a.reverse();
+    }
+    let case = serde_json::json!({"corpusVersion": 1,
+        "resource": {"logicalId": "Sg", "resourceType": "AWS::EC2::SecurityGroup",
+            "physicalId": "sg-0123456789abcdef0", "declared": declared},
+        "liveRaw": live,
+        "schema": {"unorderedObjectArrayPaths": ["SecurityGroupIngress"]}});
+    let case: CorpusCase = serde_json::from_value(case).unwrap_or_else(|e| panic!("{e}"));
+    Prepared {
+        name: format!("reversed_rules_{n}"),
+        bytes: 0,
+        resource: resource_from_case(&case),
+        ctx: context_from_opts(&case.opts, None),
+        live: case.live_raw,
+        schema: case.schema,
+    }
+}
+
+/// Unordered lists an unchanged template reads back in another order.
+fn bench_unordered(c: &mut Criterion) {
+    let mut group = c.benchmark_group("unordered");
+    group
+        .measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(1))
+        .sample_size(20);
+    for n in [50, 500] {
+        let p = reversed_rules(n);
+        let drift = classify(&p.resource, &p.live, &p.schema, &p.ctx)
+            .iter()
+            .filter(|f| f.tier.is_drift())
+            .count();
+        assert_eq!(drift, 0, "a reordered unordered list is no drift");
+        group.bench_with_input(BenchmarkId::new("reversed_rules", n), &p, |b, p| {
+            b.iter(|| black_box(p.classify()))
+        });
+    }
+    group.finish();
+}
+
 /// Parsing the bundled knowledge: paid once per process (a Lambda cold
 /// start), and growing with every mined table.
 fn bench_load_knowledge(c: &mut Criterion) {
@@ -139,5 +190,10 @@ fn bench_load_knowledge(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_classify, bench_load_knowledge);
+criterion_group!(
+    benches,
+    bench_classify,
+    bench_unordered,
+    bench_load_knowledge
+);
 criterion_main!(benches);
