@@ -258,7 +258,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
             path.pop();
             ok
         };
-        super::matching::pairs_all(da.len(), la.len(), &mut fits)
+        super::matching::pairs_all(da, la, &mut fits)
     }
 
     /// Collects the mismatches between declared `d` and live `l` at `path`.

@@ -272,7 +272,7 @@ fn positional(
         path.pop();
         ok
     };
-    let picks = pair(da.len(), la.len(), &mut fits);
+    let picks = pair(da, la, &mut fits);
     for (de, pick) in da.iter().zip(picks) {
         if let Some(j) = pick {
             path.push(Seg::Index(j));
