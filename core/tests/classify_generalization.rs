@@ -285,6 +285,22 @@ fn a_count_of_the_list_beside_it_is_no_setting_of_its_own() {
 }
 
 #[test]
+fn an_id_joined_from_declared_values_is_the_resources_own() {
+    // A type the corpus never held: a route of a local gateway table.
+    let t = "AWS::EC2::LocalGatewayRoute";
+    let declared = json!({"LocalGatewayRouteTableId": "lgw-rtb-0123456789abcdef0",
+        "DestinationCidrBlock": "10.20.0.0/16"});
+    let mut live = declared.clone();
+    live["Id"] = json!("lgw-rtb-0123456789abcdef0_10.20.0.0/16");
+    let fs = run_general(t, declared.clone(), live.clone());
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    // An id naming another table is not this resource's own.
+    live["Id"] = json!("lgw-rtb-0fedcba9876543210_10.20.0.0/16");
+    let fs = run_general(t, declared, live);
+    assert!(drift(&fs).contains(&(Tier::Undeclared, "Id".to_string())));
+}
+
+#[test]
 fn cloudfronts_counted_empty_list_is_empty() {
     let t = "AWS::CloudFront::Distribution";
     let declared = json!({"DistributionConfig": {"Enabled": true}});

@@ -18,8 +18,8 @@ use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::generated::is_cfn_minted_name;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::shapes::{
-    is_encoded_sibling, is_restated_reference, is_restatement, mirrors_sibling_member,
-    restates_sibling_count, restates_siblings, wraps_sibling_list,
+    is_encoded_sibling, is_restated_reference, is_restatement, joins_declared_values,
+    mirrors_sibling_member, restates_sibling_count, restates_siblings, wraps_sibling_list,
 };
 use serde_json::{Map, Value};
 
@@ -159,6 +159,8 @@ fn is_structural_noise(v: &Value, physical_id: &str) -> bool {
 
 const NOTE_COUNT: &str = "the length of the list beside it, which is judged on its own";
 
+const NOTE_JOINED: &str = "joins declared values: this resource's own composite id";
+
 const NOTE_CREATE_ONLY: &str =
     "create-only: set when the resource was created; changing it replaces the resource";
 
@@ -261,6 +263,11 @@ pub(crate) fn classify_value(
     }
     if is_generated(scope, live, path, v) {
         out.push_actual(Tier::Generated, path, v, nested);
+        return;
+    }
+    // The resource's own composite id, joined from declared values.
+    if path.len() == 1 && joins_declared_values(v, &scope.declared) {
+        out.push_actual(Tier::AtDefault, path, v, nested).note = Some(NOTE_JOINED.into());
         return;
     }
     if is_account_owned(scope, path, v) {

@@ -413,6 +413,23 @@ pub fn wraps_sibling_list(key: &str, v: &Value, parent: &Map<String, Value>) -> 
         && parent.get(name) == Some(items)
 }
 
+/// True when a live string only joins two or more declared top-level values
+/// with `_` or `|` (an EC2 transit gateway route's `Id`
+/// `tgw-rtb-0abc_10.99.0.0/16` of its declared route table and CIDR): the
+/// resource's own composite identity, which says nothing its declared parts
+/// do not. A part that is no declared value keeps it.
+pub fn joins_declared_values(v: &Value, declared: &Map<String, Value>) -> bool {
+    let Some(s) = v.as_str() else {
+        return false;
+    };
+    let is_declared =
+        |part: &str| !part.is_empty() && declared.values().any(|d| d.as_str() == Some(part));
+    ['_', '|'].iter().any(|sep| {
+        let parts: Vec<&str> = s.split(*sep).collect();
+        parts.len() > 1 && parts.iter().all(|p| is_declared(p))
+    })
+}
+
 /// The sibling lists whose length a count member named `key` states:
 /// `Ipv4PrefixCount` beside `Ipv4Prefixes`, `SecondaryPrivateIpAddressCount`
 /// beside `SecondaryPrivateIpAddresses`, CloudFront's `Quantity` beside
@@ -451,6 +468,29 @@ pub fn restates_sibling_count(key: &str, v: &Value, parent: &Map<String, Value>)
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_join_of_declared_values_is_the_resources_own_id() {
+        let d = json!({"TransitGatewayRouteTableId": "tgw-rtb-0abc",
+            "DestinationCidrBlock": "10.99.0.0/16", "Name": "a_b"});
+        let m = d.as_object().cloned().unwrap_or_default();
+        assert!(joins_declared_values(
+            &json!("tgw-rtb-0abc_10.99.0.0/16"),
+            &m
+        ));
+        assert!(joins_declared_values(
+            &json!("10.99.0.0/16|tgw-rtb-0abc"),
+            &m
+        ));
+        // Another CIDR, a lone value, or a part nobody declared.
+        assert!(!joins_declared_values(
+            &json!("tgw-rtb-0abc_10.98.0.0/16"),
+            &m
+        ));
+        assert!(!joins_declared_values(&json!("tgw-rtb-0abc"), &m));
+        assert!(!joins_declared_values(&json!("tgw-rtb-0abc_"), &m));
+        assert!(!joins_declared_values(&json!(5), &m));
+    }
 
     #[test]
     fn a_count_of_its_sibling_list_restates_it() {
