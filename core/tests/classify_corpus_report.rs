@@ -5,10 +5,9 @@
 
 mod corpus_support;
 
-use corpus_support::corpus_dir;
+use corpus_support::case_paths;
 use realdrift_core::corpus::{compare_findings, replay_case, CorpusCase};
 use realdrift_core::Finding;
-use std::path::PathBuf;
 
 fn show(f: &Finding) -> String {
     let mut s = format!("{}:{}", f.tier, f.path);
@@ -27,12 +26,7 @@ fn show(f: &Finding) -> String {
 #[ignore]
 fn corpus_disagreement_report() {
     let filter = std::env::var("REALDRIFT_REPORT_FILTER").unwrap_or_default();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
-        .expect("corpus dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
+    let files = case_paths();
     let mut jsonl: Option<std::fs::File> = std::env::var("REALDRIFT_REPORT_JSON")
         .ok()
         .and_then(|p| std::fs::File::create(p).ok());
@@ -106,12 +100,7 @@ fn corpus_disagreement_report() {
 fn timing() {
     use realdrift_core::classify::classify;
     use realdrift_core::corpus::{context_from_opts, resource_from_case};
-    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
-        .expect("corpus dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
+    let files = case_paths();
     let prepared: Vec<_> = files
         .iter()
         .map(|p| {

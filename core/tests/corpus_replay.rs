@@ -5,11 +5,10 @@
 
 mod corpus_support;
 
-use corpus_support::corpus_dir;
+use corpus_support::{case_paths, corpus_dir};
 use realdrift_core::corpus::{replay_dir, Agreement};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 #[derive(Deserialize)]
 struct AllowEntry {
@@ -163,13 +162,7 @@ const HELD_OUT_EXACT_FLOOR: usize = 698;
 fn knowledge_held_out_from_its_own_stack_keeps_its_floor() {
     use realdrift_core::corpus::{compare_findings, stack_of, CorpusCase, HoldOut};
     use realdrift_core::Tier;
-    let dir = corpus_dir();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("corpus dir unusable: {e}"))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
+    let files = case_paths();
     let cases: Vec<CorpusCase> = files
         .iter()
         .map(|p| CorpusCase::load(p).unwrap_or_else(|e| panic!("{e}")))

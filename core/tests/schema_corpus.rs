@@ -11,11 +11,10 @@
 
 mod corpus_support;
 
-use corpus_support::corpus_dir;
+use corpus_support::{case_paths, corpus_dir};
 use realdrift_core::schema::{BundledSchemas, SchemaFacts, SchemaSource};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 
 /// Differences explained by the schema version a case was recorded with.
 struct Known {
@@ -280,12 +279,7 @@ fn map_diff(expected: &Value, derived: &BTreeMap<String, Value>) -> Option<Strin
 fn derived_facts_agree_with_the_corpus_schema_blocks() {
     let dir = corpus_dir();
     let bundled = BundledSchemas::shared().expect("bundled snapshot loads");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("corpus dir {}: {e}", dir.display()))
-        .map(|entry| entry.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
+    let paths = case_paths();
     assert!(!paths.is_empty(), "no corpus cases in {}", dir.display());
 
     let dump = std::env::var_os("SCHEMA_CORPUS_DUMP").is_some();

@@ -8,7 +8,7 @@
 
 mod corpus_support;
 
-use corpus_support::corpus_dir;
+use corpus_support::case_paths;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -59,13 +59,7 @@ fn doc_defaults_explain_at_default_findings_and_fold_no_drift() {
         })
         .collect();
 
-    let dir = corpus_dir();
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("corpus dir {}: {e}", dir.display()))
-        .map(|entry| entry.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
+    let paths = case_paths();
 
     let (mut at_default, mut explained, mut same_path_other_value) = (0, 0, 0);
     let mut drift_checked = 0;
