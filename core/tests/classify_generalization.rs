@@ -2997,6 +2997,41 @@ fn a_deployment_default_stated_per_scheduler_holds_for_that_scheduler_only() {
 }
 
 #[test]
+fn an_off_switch_inside_an_all_off_block_surfaces_where_documented_on() {
+    // Cognito documents case-sensitive user names as the default; the
+    // block `{CaseSensitive: false}` was dropped whole as "all off".
+    let t = "AWS::Cognito::UserPool";
+    let declared = json!({"UserPoolName": "p"});
+    let block = |on: bool| {
+        let mut live = declared.clone();
+        live["UsernameConfiguration"] = json!({"CaseSensitive": on});
+        run_general(t, declared.clone(), live)
+    };
+    let fs = block(false);
+    assert_eq!(
+        drift(&fs),
+        vec![(
+            Tier::Undeclared,
+            "UsernameConfiguration.CaseSensitive".to_string()
+        )],
+        "{fs:?}"
+    );
+    assert!(drift(&block(true)).is_empty());
+    // One level deeper, beside an unset member that stays quiet.
+    let t = "AWS::ApiGatewayV2::ApiGatewayManagedOverrides";
+    let fs = run_general(
+        t,
+        json!({"ApiId": "a1"}),
+        json!({"ApiId": "a1", "Stage": {"AutoDeploy": false, "Description": ""}}),
+    );
+    assert_eq!(
+        drift(&fs),
+        vec![(Tier::Undeclared, "Stage.AutoDeploy".to_string())],
+        "{fs:?}"
+    );
+}
+
+#[test]
 fn a_switch_found_off_against_a_cross_type_or_conditioned_default_surfaces() {
     // Minor-version upgrades are on unless declared off (a cross-type
     // default); a cache cluster found with them off was dropped as "unset".

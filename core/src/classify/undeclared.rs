@@ -112,6 +112,23 @@ fn off_is_a_change(
         .then_some(None)
 }
 
+/// True when a member of an all-off block, at any depth, is off where a
+/// known default says on (Cognito's `UsernameConfiguration
+/// {CaseSensitive: false}`, documented true).
+fn holds_off_change(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    o: &Map<String, Value>,
+) -> bool {
+    o.iter().any(|(k, x)| {
+        let p = path.with_key(k);
+        off_is_a_change(scope, live, &p, x).is_some()
+            || x.as_object()
+                .is_some_and(|inner| holds_off_change(scope, live, &p, inner))
+    })
+}
+
 /// True when the value is one a service attaches on its own (an AWS log
 /// delivery's resource policy), equal to its known shape, where the entry's
 /// `when` holds (EC2's all-ports spelling only on an all-protocol rule).
@@ -175,12 +192,21 @@ pub(crate) fn classify_value(
     out: &mut Out<'_, '_>,
 ) {
     // A switch AWS turns on at creation, found off: a real divergence.
-    if let Some(note) = is_trivially_empty(v)
-        .then(|| off_is_a_change(scope, live, path, v))
-        .flatten()
-    {
-        out.push_actual(Tier::Undeclared, path, v, nested).note = note;
-        return;
+    if is_trivially_empty(v) {
+        if let Some(note) = off_is_a_change(scope, live, path, v) {
+            out.push_actual(Tier::Undeclared, path, v, nested).note = note;
+            return;
+        }
+        // A block of off switches holding one that should be on: each
+        // member on its own, so that one surfaces and the rest stay unset.
+        if let Value::Object(o) = v {
+            if holds_off_change(scope, live, path, o) {
+                for (k, x) in o {
+                    classify_value(scope, live, o, &path.with_key(k), x, true, out);
+                }
+                return;
+            }
+        }
     }
     // Inside a declared or descended object, an unset sub-option is noise.
     if nested && is_trivially_empty(v) {
