@@ -320,22 +320,26 @@ pub(crate) fn classify_value(
         _ => None,
     };
     if let (Value::Array(items), Some(k)) = (v, keyed.filter(|k| k.splits_undeclared())) {
-        for e in items {
-            if let Some(id) = k.id(e) {
-                if k.is_default_item(&id) {
-                    out.push_actual(Tier::AtDefault, &path.child(Seg::Id(id)), e, true);
-                    continue;
-                }
-                classify_value(
-                    scope,
-                    live,
-                    parent,
-                    &path.child(Seg::Id(id)),
-                    k.value(e),
-                    true,
-                    out,
-                );
+        for (i, e) in items.iter().enumerate() {
+            let Some(id) = k.id(e) else {
+                // An element without its identity is no item the rules
+                // know: reported as it is, never skipped.
+                out.push_actual(Tier::Undeclared, &path.child(Seg::Index(i)), e, true);
+                continue;
+            };
+            if k.is_default_item(&id) {
+                out.push_actual(Tier::AtDefault, &path.child(Seg::Id(id)), e, true);
+                continue;
             }
+            classify_value(
+                scope,
+                live,
+                parent,
+                &path.child(Seg::Id(id)),
+                k.value(e),
+                true,
+                out,
+            );
         }
         return;
     }
