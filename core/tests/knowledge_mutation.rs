@@ -1,0 +1,315 @@
+//! Every default the knowledge states, contradicted, must surface: for each
+//! entry of the mined tables (`generated/defaults.json`, with general
+//! knowledge alone) and of the observed table (`known-defaults.json`, with
+//! every fact), a resource of its type is read back with another value at
+//! the entry's path (a boolean flipped, a number doubled plus 7, a string
+//! prefixed), its conditions (`when`) met, and nothing else set. The change
+//! must be potential drift at that path. Entries that fold any value on
+//! purpose (`any`, chosen at create, create-only, `sameAs`) and entries of
+//! patterns (regular expressions, placeholders) are not such statements.
+//! Unlike the corpus mutation test, this reaches every type the tables
+//! touch, not only the corpus's.
+
+mod classify_support;
+
+use classify_support::resource_with_id;
+use realdrift_core::classify::{classify_with, ClassifyContext, Knowledge};
+use realdrift_core::schema::SchemaFacts;
+use realdrift_core::Finding;
+use serde_json::{json, Map, Value};
+
+/// Another value of the same kind, unlike any default spelling.
+fn changed(v: &Value) -> Option<Value> {
+    match v {
+        Value::Bool(b) => Some(json!(!b)),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Some(json!(i * 2 + 7)),
+            None => n.as_f64().map(|f| json!(f * 2.0 + 7.0)),
+        },
+        Value::String(s) if !s.is_empty() && !s.starts_with("re:") && !s.contains('$') => {
+            Some(json!(format!("changed-{s}")))
+        }
+        // A block or list: its first member that can change, changed.
+        Value::Object(o) => o.iter().find_map(|(k, x)| {
+            let mut out = o.clone();
+            out.insert(k.clone(), changed(x)?);
+            Some(Value::Object(out))
+        }),
+        Value::Array(a) => a.iter().enumerate().find_map(|(i, x)| {
+            let mut out = a.clone();
+            out[i] = changed(x)?;
+            Some(Value::Array(out))
+        }),
+        _ => None,
+    }
+}
+
+/// One segment of an entry path: a key, a list element (`*`), or the
+/// element of a keyed list with this identity (`Prop[id]`).
+#[derive(Clone)]
+enum Seg {
+    Key(String),
+    Any,
+    Id(String, String),
+}
+
+/// Splits a path at the dots outside brackets (`Attrs[a.b].X`).
+fn segments(path: &str) -> Vec<Seg> {
+    let (mut out, mut cur, mut depth) = (Vec::new(), String::new(), 0);
+    for c in path.chars().chain(std::iter::once('.')) {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            '.' if depth == 0 => {
+                let seg = std::mem::take(&mut cur);
+                out.push(match seg.split_once('[') {
+                    Some((k, id)) => Seg::Id(k.to_string(), id.trim_end_matches(']').to_string()),
+                    None if seg == "*" => Seg::Any,
+                    None => Seg::Key(seg),
+                });
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out
+}
+
+/// The keyed-list rules of the tables: (type, path) -> (identity members,
+/// the member holding the value, if any).
+type KeyedRules = Vec<(String, String, Vec<String>, Option<String>)>;
+
+fn keyed_rules() -> KeyedRules {
+    let mut out = Vec::new();
+    for text in [
+        include_str!("../data/type-rules.json"),
+        include_str!("../data/generated/type-rules.json"),
+    ] {
+        let doc: Value = serde_json::from_str(text).expect("valid rules");
+        for section in ["keyedSets", "identityKeys"] {
+            for r in doc[section].as_array().into_iter().flatten() {
+                let (Some(t), Some(p), Some(keys)) =
+                    (r["type"].as_str(), r["path"].as_str(), r["keys"].as_array())
+                else {
+                    continue;
+                };
+                let keys = keys
+                    .iter()
+                    .filter_map(|k| k.as_str().map(String::from))
+                    .collect();
+                let field = r["valueField"].as_str().map(String::from);
+                out.push((t.to_string(), p.to_string(), keys, field));
+            }
+        }
+    }
+    out
+}
+
+/// Sets `leaf` at `segs` below `v`, keeping what is there: `*` is a
+/// one-element list, `Prop[id]` a one-element keyed list whose element
+/// names itself by `id` (its value member holding what follows). `at` is
+/// the dotted path walked so far, to find the keyed rule of type `t`.
+fn set_at(
+    v: &mut Value,
+    segs: &[Seg],
+    leaf: Value,
+    t: &str,
+    at: &str,
+    rules: &KeyedRules,
+) -> Option<()> {
+    let Some((head, rest)) = segs.split_first() else {
+        *v = leaf;
+        return Some(());
+    };
+    if let Seg::Any = head {
+        if !v.is_array() {
+            *v = json!([{}]);
+        }
+        let first = v.as_array_mut()?.first_mut()?;
+        return set_at(first, rest, leaf, t, &format!("{at}.*"), rules);
+    }
+    if !v.is_object() {
+        *v = Value::Object(Map::new());
+    }
+    let o = v.as_object_mut()?;
+    match head {
+        Seg::Key(k) => {
+            let here = if at.is_empty() {
+                k.clone()
+            } else {
+                format!("{at}.{k}")
+            };
+            set_at(
+                o.entry(k.clone()).or_insert(Value::Null),
+                rest,
+                leaf,
+                t,
+                &here,
+                rules,
+            )
+        }
+        Seg::Any => None,
+        Seg::Id(k, id) => {
+            let here = if at.is_empty() {
+                k.clone()
+            } else {
+                format!("{at}.{k}")
+            };
+            let (_, _, keys, field) = rules.iter().find(|(rt, rp, _, _)| {
+                (rt == t || rt == "*")
+                    && (rp == &here || rp.ends_with(&format!("*.{k}")) || rp == k)
+            })?;
+            let parts: Vec<&str> = id.split('|').collect();
+            if parts.len() != keys.len() {
+                return None;
+            }
+            let mut element = Map::new();
+            for (key, part) in keys.iter().zip(parts) {
+                element.insert(key.clone(), json!(part));
+            }
+            let mut element = Value::Object(element);
+            match field {
+                Some(f) => set_at(
+                    &mut element,
+                    &[vec![Seg::Key(f.clone())], rest.to_vec()].concat(),
+                    leaf,
+                    t,
+                    "",
+                    rules,
+                )?,
+                None if rest.is_empty() => return None,
+                None => set_at(&mut element, rest, leaf, t, &format!("{here}.*"), rules)?,
+            }
+            o.insert(k.clone(), json!([element]));
+            Some(())
+        }
+    }
+}
+
+/// A finding path with list elements as `*`: `A.0.B` and `A[id].B` are
+/// `A.*.B`.
+fn pattern_of(path: &str) -> String {
+    let mut out = Vec::new();
+    for seg in path.split('.') {
+        match seg.split_once('[') {
+            Some((key, _)) => {
+                out.push(key.to_string());
+                out.push("*".to_string());
+            }
+            None if seg.parse::<usize>().is_ok() => out.push("*".to_string()),
+            None => out.push(seg.to_string()),
+        }
+    }
+    out.join(".")
+}
+
+/// True when a drift finding speaks for `path`: at it, at a block or keyed
+/// list that holds it, or at a member of it (a block default).
+fn surfaces(fs: &[Finding], path: &str) -> bool {
+    fs.iter().filter(|f| f.tier.is_drift()).any(|f| {
+        let holds = |p: &str| {
+            p == path
+                || path.starts_with(&format!("{p}."))
+                || path.starts_with(&format!("{p}["))
+                || p.starts_with(&format!("{path}."))
+        };
+        holds(&f.path) || holds(&pattern_of(&f.path))
+    })
+}
+
+fn context() -> ClassifyContext {
+    ClassifyContext {
+        account_id: Some("123456789012".into()),
+        region: Some("eu-central-1".into()),
+        stack_name: Some("Stack".into()),
+        ..ClassifyContext::default()
+    }
+}
+
+/// The entry as a resource contradicting it: (type, path, declared, live).
+fn contradiction(e: &Value, rules: &KeyedRules) -> Option<(String, String, Value, Value)> {
+    let value_independent = [
+        "any",
+        "chosenAtCreate",
+        "createOnly",
+        "sameAs",
+        "sameAsFields",
+    ];
+    if value_independent.iter().any(|k| e.get(*k).is_some()) {
+        return None;
+    }
+    let t = e.get("type")?.as_str()?;
+    let path = e.get("path")?.as_str()?;
+    if t == "*" {
+        return None;
+    }
+    let values = e.get("values")?.as_array()?;
+    let other = changed(values.first()?)?;
+    if values.iter().any(|v| changed(v).is_none() || v == &other) {
+        return None;
+    }
+    // The conditions met, in the template (so they are compared, not
+    // reported themselves) and in the read.
+    let mut declared = json!({"Description": "knowledge mutation"});
+    if let Some(when) = e.get("when").and_then(Value::as_object) {
+        for (at, allowed) in when {
+            let v = allowed.as_array()?.iter().find(|v| !v.is_null())?.clone();
+            set_at(&mut declared, &segments(at), v, t, "", rules)?;
+        }
+    }
+    let mut live = declared.clone();
+    set_at(&mut live, &segments(path), other, t, "", rules)?;
+    Some((t.to_string(), path.to_string(), declared, live))
+}
+
+/// Contradicts every entry of `table` and returns how many were tried and
+/// the ones that did not surface.
+fn contradict_all(table: &str, knowledge: Knowledge) -> (usize, Vec<String>) {
+    let doc: Value = serde_json::from_str(table).expect("valid table");
+    let entries = doc["defaults"].as_array().cloned().unwrap_or_default();
+    let rules = keyed_rules();
+    let (mut tried, mut hidden) = (0, Vec::new());
+    for e in &entries {
+        let Some((t, path, declared, live)) = contradiction(e, &rules) else {
+            continue;
+        };
+        tried += 1;
+        let r = resource_with_id(&t, "res-0123", &declared);
+        let fs = classify_with(&r, &live, &SchemaFacts::default(), &context(), knowledge);
+        if !surfaces(&fs, &path) {
+            let got: Vec<String> = fs
+                .iter()
+                .map(|f| format!("{:?}:{}", f.tier, f.path))
+                .collect();
+            hidden.push(format!("{t} {path}: {live} -> {got:?}"));
+        }
+    }
+    (tried, hidden)
+}
+
+#[test]
+fn every_mined_default_contradicted_surfaces() {
+    let (tried, hidden) = contradict_all(
+        include_str!("../data/generated/defaults.json"),
+        Knowledge::WithoutObserved,
+    );
+    println!("{tried} mined defaults contradicted");
+    assert!(tried > 1500, "only {tried} entries contradicted");
+    assert!(
+        hidden.is_empty(),
+        "changes that pass as defaults: {hidden:#?}"
+    );
+}
+
+#[test]
+fn every_observed_default_contradicted_surfaces() {
+    let (tried, hidden) =
+        contradict_all(include_str!("../data/known-defaults.json"), Knowledge::All);
+    println!("{tried} observed defaults contradicted");
+    assert!(tried > 300, "only {tried} entries contradicted");
+    assert!(
+        hidden.is_empty(),
+        "changes that pass as defaults: {hidden:#?}"
+    );
+}
