@@ -8,7 +8,9 @@
 //! purpose (`any`, chosen at create, create-only, `sameAs`) and entries of
 //! patterns (regular expressions, placeholders) are not such statements.
 //! Unlike the corpus mutation test, this reaches every type the tables
-//! touch, not only the corpus's.
+//! touch, not only the corpus's. Every case-insensitive compare rule is
+//! held to its word the same way: case alone is no change, another word
+//! is.
 
 mod classify_support;
 
@@ -312,4 +314,66 @@ fn every_observed_default_contradicted_surfaces() {
         hidden.is_empty(),
         "changes that pass as defaults: {hidden:#?}"
     );
+}
+
+/// The compare rules of one section of the rule tables, as (type, path).
+fn rule_paths(section: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for text in [
+        include_str!("../data/type-rules.json"),
+        include_str!("../data/generated/type-rules.json"),
+    ] {
+        let doc: Value = serde_json::from_str(text).expect("valid rules");
+        for r in doc[section].as_array().into_iter().flatten() {
+            if let (Some(t), Some(p)) = (r["type"].as_str(), r["path"].as_str()) {
+                out.push((t.to_string(), p.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// Declared `declared` against live `live` at the rule's path: the
+/// declared drift paths, or `None` where the path cannot be built.
+fn declared_drift(
+    rules: &KeyedRules,
+    (t, path): (&str, &str),
+    declared: &str,
+    live: &str,
+) -> Option<Vec<String>> {
+    let segs = segments(path);
+    let (mut d, mut l) = (json!({}), json!({}));
+    set_at(&mut d, &segs, json!(declared), t, "", rules)?;
+    set_at(&mut l, &segs, json!(live), t, "", rules)?;
+    let r = resource_with_id(t, "res-0123", &d);
+    let fs = classify_with(&r, &l, &SchemaFacts::default(), &context(), Knowledge::All);
+    Some(
+        fs.iter()
+            .filter(|f| f.tier == realdrift_core::Tier::Declared)
+            .map(|f| f.path.clone())
+            .collect(),
+    )
+}
+
+#[test]
+fn every_case_insensitive_rule_folds_case_and_nothing_else() {
+    let rules = keyed_rules();
+    let (mut tried, mut wrong) = (0, Vec::new());
+    for (t, path) in rule_paths("caseInsensitive") {
+        let at = (t.as_str(), path.as_str());
+        let Some(same) = declared_drift(&rules, at, "Mixed-Case", "mixed-case") else {
+            continue;
+        };
+        tried += 1;
+        if !same.is_empty() {
+            wrong.push(format!("{t} {path}: case alone is drift at {same:?}"));
+        }
+        let other = declared_drift(&rules, at, "Mixed-Case", "mixed-cast").unwrap_or_default();
+        if other.is_empty() {
+            wrong.push(format!("{t} {path}: another word passes"));
+        }
+    }
+    println!("{tried} case-insensitive rules tried");
+    assert!(tried > 800, "only {tried} rules tried");
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }
