@@ -10,7 +10,8 @@
 //! Unlike the corpus mutation test, this reaches every type the tables
 //! touch, not only the corpus's. Every case-insensitive compare rule is
 //! held to its word the same way: case alone is no change, another word
-//! is.
+//! is. And every conditioned default, read back under a condition it does
+//! not name, must surface: conditioned defaults stay conditioned.
 
 mod classify_support;
 
@@ -376,4 +377,149 @@ fn every_case_insensitive_rule_folds_case_and_nothing_else() {
     println!("{tried} case-insensitive rules tried");
     assert!(tried > 800, "only {tried} rules tried");
     assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// The default tables, parsed once: the mined, the observed and the
+/// documentation's own statements.
+struct Tables {
+    defaults: Vec<Value>,
+    docs: Vec<Value>,
+}
+
+impl Tables {
+    fn load() -> Self {
+        let entries = |text: &str| -> Vec<Value> {
+            let doc: Value = serde_json::from_str(text).expect("valid table");
+            doc["defaults"].as_array().cloned().unwrap_or_default()
+        };
+        let mut defaults = entries(include_str!("../data/generated/defaults.json"));
+        defaults.extend(entries(include_str!("../data/known-defaults.json")));
+        let docs: Value = serde_json::from_str(include_str!("../data/schemas/doc-defaults.json"))
+            .expect("valid table");
+        Tables {
+            defaults,
+            docs: docs.as_array().cloned().unwrap_or_default(),
+        }
+    }
+
+    /// Every value stated for `(type, path)` whatever the resource's
+    /// conditions: entries without `when`, of the type or cross-type, and
+    /// the documentation's own statements.
+    fn unconditioned(&self, t: &str, path: &str) -> Vec<Value> {
+        let mut out = Vec::new();
+        for e in &self.defaults {
+            let here = e["path"] == path && (e["type"] == t || e["type"] == "*");
+            if here && e.get("when").is_none() {
+                out.extend(e["values"].as_array().cloned().unwrap_or_default());
+            }
+        }
+        for e in &self.docs {
+            if e["type"] == t && e["path"] == path {
+                out.push(e["value"].clone());
+            }
+        }
+        out
+    }
+}
+
+/// True when the tables state `value` for `(type, path)` whatever the
+/// conditions: itself, or (a block) member by member.
+fn stated_unconditioned(tables: &Tables, t: &str, path: &str, value: &Value) -> bool {
+    if tables.unconditioned(t, path).contains(value) {
+        return true;
+    }
+    value.as_object().is_some_and(|o| {
+        !o.is_empty()
+            && o.iter()
+                .all(|(k, v)| stated_unconditioned(tables, t, &format!("{path}.{k}"), v))
+    })
+}
+
+/// The entry's default read back under a condition it does not name:
+/// (type, path, declared, live), or `None` where another entry states the
+/// same value unconditionally, or the value is one an unset read returns.
+fn outside_condition(
+    e: &Value,
+    rules: &KeyedRules,
+    tables: &Tables,
+) -> Option<(String, String, Value, Value)> {
+    let value_independent = [
+        "any",
+        "chosenAtCreate",
+        "createOnly",
+        "sameAs",
+        "sameAsFields",
+    ];
+    if value_independent.iter().any(|k| e.get(*k).is_some()) {
+        return None;
+    }
+    let when = e.get("when")?.as_object()?;
+    let t = e.get("type")?.as_str()?;
+    let path = e.get("path")?.as_str()?;
+    let value = e.get("values")?.as_array()?.first()?.clone();
+    // Off and empty values are unset noise under any condition.
+    if t == "*" || changed(&value).is_none() || value == json!(false) {
+        return None;
+    }
+    if stated_unconditioned(tables, t, path, &value) {
+        return None;
+    }
+    // Another kind: the property left out where the entry needs it set,
+    // else a value none of its alternatives (no pattern among them) takes.
+    let mut declared = json!({"Description": "knowledge mutation"});
+    for (at, allowed) in when {
+        let allowed = allowed.as_array()?;
+        if !allowed.contains(&Value::Null) {
+            continue;
+        }
+        if allowed
+            .iter()
+            .any(|a| a.as_str().is_some_and(|s| s.starts_with("re:")))
+        {
+            return None;
+        }
+        set_at(
+            &mut declared,
+            &segments(at),
+            json!("zz-another-kind"),
+            t,
+            "",
+            rules,
+        )?;
+    }
+    let mut live = declared.clone();
+    set_at(&mut live, &segments(path), value, t, "", rules)?;
+    Some((t.to_string(), path.to_string(), declared, live))
+}
+
+#[test]
+fn a_conditioned_default_folds_only_under_its_condition() {
+    let (rules, tables) = (keyed_rules(), Tables::load());
+    let (mut tried, mut folded) = (0, Vec::new());
+    for (table, knowledge) in [
+        (
+            include_str!("../data/generated/defaults.json"),
+            Knowledge::WithoutObserved,
+        ),
+        (include_str!("../data/known-defaults.json"), Knowledge::All),
+    ] {
+        let doc: Value = serde_json::from_str(table).expect("valid table");
+        for e in doc["defaults"].as_array().into_iter().flatten() {
+            let Some((t, path, declared, live)) = outside_condition(e, &rules, &tables) else {
+                continue;
+            };
+            tried += 1;
+            let r = resource_with_id(&t, "res-0123", &declared);
+            let fs = classify_with(&r, &live, &SchemaFacts::default(), &context(), knowledge);
+            if !surfaces(&fs, &path) {
+                folded.push(format!("{t} {path}: {live}"));
+            }
+        }
+    }
+    println!("{tried} conditioned defaults read outside their condition");
+    assert!(tried > 50, "only {tried} entries tried");
+    assert!(
+        folded.is_empty(),
+        "folded outside their condition: {folded:#?}"
+    );
 }
