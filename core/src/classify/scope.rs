@@ -9,6 +9,7 @@ use crate::normalize::canonicalize_in_place;
 use crate::normalize::generated::physical_id_segments;
 use crate::normalize::path::{Path, Pattern};
 use crate::normalize::policy::rewrite_oai_principals;
+use crate::normalize::scalars::type_by_schema;
 use crate::schema::SchemaFacts;
 use serde_json::{Map, Value};
 
@@ -82,6 +83,9 @@ impl<'a> Scope<'a> {
                 .iter()
                 .map(|(k, v)| {
                     let mut j = v.to_corpus_json();
+                    if !schema.typed_scalar_paths.is_empty() {
+                        type_by_schema(&mut j, k, &schema.typed_scalar_paths);
+                    }
                     rewrite_principals(ctx, &mut j);
                     canonicalize_in_place(&mut j);
                     (k.clone(), j)

@@ -102,11 +102,26 @@ pub fn replay_case_with(case: &CorpusCase, knowledge: Knowledge) -> Vec<Finding>
 pub fn replay_case_in(case: &CorpusCase, facts: &AwsFacts) -> Vec<Finding> {
     let resource = resource_from_case(case);
     let ctx = context_from_opts(&case.opts, case.resource.construct_path.as_deref());
-    let bundled = recorded_without_schema(&case.schema)
-        .then(|| bundled_facts(&resource.resource_type))
-        .flatten();
-    let schema = bundled.as_deref().unwrap_or(&case.schema);
-    classify_in(&resource, &case.live_raw, schema, &ctx, facts)
+    if recorded_without_schema(&case.schema) {
+        if let Some(bundled) = bundled_facts(&resource.resource_type) {
+            return classify_in(&resource, &case.live_raw, &bundled, &ctx, facts);
+        }
+    }
+    // A case records no property types: the bundled registry schema's are
+    // what realdrift itself would use to type the template's strings.
+    if case.schema.typed_scalar_paths.is_empty() {
+        if let Some(typed) = bundled_facts(&resource.resource_type)
+            .map(|b| b.typed_scalar_paths.clone())
+            .filter(|t| !t.is_empty())
+        {
+            let schema = SchemaFacts {
+                typed_scalar_paths: typed,
+                ..case.schema.clone()
+            };
+            return classify_in(&resource, &case.live_raw, &schema, &ctx, facts);
+        }
+    }
+    classify_in(&resource, &case.live_raw, &case.schema, &ctx, facts)
 }
 
 /// True when a case was recorded with no registry-schema fact at all (the

@@ -3,6 +3,7 @@
 //! precision. Each is a pure predicate; callers decide where it applies.
 
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// The text form of a scalar (`5`, `true`, `"x"` -> `x`); `None` otherwise.
 pub fn scalar_text(v: &Value) -> Option<std::borrow::Cow<'_, str>> {
@@ -71,6 +72,38 @@ pub fn typed_like(declared: &Value, live: &Value) -> Option<Value> {
         Value::Bool(_) if s.eq_ignore_ascii_case("true") => Some(Value::Bool(true)),
         Value::Bool(_) if s.eq_ignore_ascii_case("false") => Some(Value::Bool(false)),
         _ => None,
+    }
+}
+
+/// Converts the template strings in `v` (at dotted `path`, `*` for list
+/// elements) that the schema types `integer`, `number` or `boolean`, as
+/// CloudFormation does before it calls the handler: `"512"` becomes 512,
+/// `"false"` becomes `false`. A string that does not parse stays as written.
+pub fn type_by_schema(v: &mut Value, path: &str, types: &BTreeMap<String, String>) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o.iter_mut() {
+                type_by_schema(x, &format!("{path}.{k}"), types);
+            }
+        }
+        Value::Array(a) => {
+            let each = format!("{path}.*");
+            for x in a.iter_mut() {
+                type_by_schema(x, &each, types);
+            }
+        }
+        Value::String(s) => {
+            let typed = match types.get(path).map(String::as_str) {
+                Some("boolean") => typed_like(&Value::String(s.clone()), &Value::Bool(false)),
+                Some("integer") => s.trim().parse::<i64>().ok().map(Value::from),
+                Some("number") => typed_like(&Value::String(s.clone()), &Value::from(0)),
+                _ => None,
+            };
+            if let Some(t) = typed {
+                *v = t;
+            }
+        }
+        _ => {}
     }
 }
 
@@ -448,6 +481,32 @@ mod tests {
     fn json_text_parses_only_structures() {
         assert!(parse_json_text("{\"a\":1}").is_some());
         assert!(parse_json_text("5").is_none());
+    }
+
+    #[test]
+    fn schema_types_convert_template_strings() {
+        let types: BTreeMap<String, String> = [
+            ("Size", "integer"),
+            ("Rules.*.Enabled", "boolean"),
+            ("Ratio", "number"),
+        ]
+        .into_iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect();
+        let mut v = json!({"Size": "512", "Rules": [{"Enabled": "False"}], "Ratio": "0.5",
+            "Name": "42", "Other": "x"});
+        for (k, x) in v.as_object_mut().into_iter().flatten() {
+            type_by_schema(x, k, &types);
+        }
+        assert_eq!(
+            v,
+            json!({"Size": 512, "Rules": [{"Enabled": false}], "Ratio": 0.5,
+            "Name": "42", "Other": "x"})
+        );
+        // Not a number: left as written (CloudFormation would reject it).
+        let mut bad = json!("5x");
+        type_by_schema(&mut bad, "Size", &types);
+        assert_eq!(bad, json!("5x"));
     }
 
     #[test]

@@ -57,6 +57,11 @@ pub struct SchemaFacts {
     /// (`conditionalCreateOnlyProperties`): changing them may replace the resource.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditional_create_only_paths: Vec<String>,
+    /// Scalar paths of one non-string type (`integer`, `number`,
+    /// `boolean`): CloudFormation passes a template string there converted.
+    /// Empty when unknown (corpus cases record none).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub typed_scalar_paths: BTreeMap<String, String>,
     /// Which provisioning handlers the type has; `None` when unknown (corpus cases).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handlers: Option<Handlers>,

@@ -62,6 +62,7 @@ pub fn facts_from_document(doc: &Value) -> Result<SchemaFacts, SchemaError> {
         property_transforms: property_transforms(doc),
         tag_property: tag_property(doc),
         conditional_create_only_paths: conditional.into_iter().collect(),
+        typed_scalar_paths: tree.typed_scalar_paths,
         handlers: Some(handlers(doc)),
     })
 }
@@ -187,6 +188,29 @@ mod tests {
         assert_eq!(facts.tag_property.as_deref(), Some("Tags"));
         let handlers = facts.handlers.unwrap();
         assert!(handlers.create && handlers.read && !handlers.update && !handlers.list);
+    }
+
+    #[test]
+    fn typed_scalars_at_any_depth_and_in_lists() {
+        let mut doc = sample();
+        doc["properties"]["Ports"] = json!({"type": "array", "items": {"type": "integer"}});
+        doc["properties"]["Either"] = json!({"type": ["string", "integer"]});
+        doc["definitions"]["Config"]["properties"]["On"] = json!({"type": "boolean"});
+        let facts = facts_from_document(&doc).unwrap();
+        let kinds: Vec<(&str, &str)> = facts
+            .typed_scalar_paths
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        // A union is no single type to convert to.
+        assert_eq!(
+            kinds,
+            vec![
+                ("Config.On", "boolean"),
+                ("Ports.*", "integer"),
+                ("Size", "integer")
+            ]
+        );
     }
 
     #[test]

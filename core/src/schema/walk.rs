@@ -19,6 +19,8 @@ const IDENTITY_FIELDS: &[&str] = &["Key", "Id", "Name", "AttributeName", "IndexN
 const COMBINATORS: &[&str] = &["oneOf", "anyOf", "allOf"];
 /// Item types that make an array a scalar set.
 const SCALAR_TYPES: &[&str] = &["string", "number", "integer", "boolean"];
+/// Scalar types a template string is converted to (a union is not).
+const TYPED_SCALARS: &[&str] = &["number", "integer", "boolean"];
 /// A free-form map named like this is a tag bag, normalized as tags instead.
 const TAGS: &str = "Tags";
 
@@ -33,6 +35,9 @@ pub struct TreeFacts {
     pub unordered_object_array_paths: BTreeSet<String>,
     /// Object nodes with no fixed properties, only pattern / additional properties.
     pub free_form_map_paths: BTreeSet<String>,
+    /// Scalars of one non-string type (`integer`, `number`, `boolean`), to
+    /// which CloudFormation converts a template's string.
+    pub typed_scalar_paths: BTreeMap<String, String>,
 }
 
 /// Which bound a walk hit.
@@ -114,6 +119,17 @@ impl<'a> Walker<'a> {
                 .default_paths
                 .entry(path.to_string())
                 .or_insert_with(|| default.clone());
+        }
+        if let Some(kind) = obj
+            .get("type")
+            .and_then(Value::as_str)
+            .filter(|t| TYPED_SCALARS.contains(t))
+        {
+            self.facts
+                .typed_scalar_paths
+                .entry(path.to_string())
+                .or_insert_with(|| kind.to_string());
+            return Ok(());
         }
         if type_is(obj, "array") || obj.contains_key("items") {
             if let Some(items) = obj.get("items").filter(|i| i.is_object()) {
