@@ -4,7 +4,7 @@
 
 mod classify_support;
 
-use classify_support::resource_with_id;
+use classify_support::{context, resource_with_id};
 use realdrift_core::classify::{
     classify, classify_with, ClassifyContext, Knowledge, ResourceInput,
 };
@@ -14,15 +14,6 @@ use serde_json::{json, Value};
 
 fn resource(t: &str, declared: Value) -> ResourceInput {
     resource_with_id(t, "res-0123", &declared)
-}
-
-fn context() -> ClassifyContext {
-    ClassifyContext {
-        account_id: Some("123456789012".into()),
-        region: Some("eu-central-1".into()),
-        stack_name: Some("Stack".into()),
-        ..ClassifyContext::default()
-    }
 }
 
 fn run(t: &str, declared: Value, live: Value) -> Vec<Finding> {

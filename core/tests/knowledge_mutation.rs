@@ -15,8 +15,8 @@
 
 mod classify_support;
 
-use classify_support::resource_with_id;
-use realdrift_core::classify::{classify_with, ClassifyContext, Knowledge};
+use classify_support::{context, resource_with_id};
+use realdrift_core::classify::{classify_with, Knowledge};
 use realdrift_core::schema::SchemaFacts;
 use realdrift_core::Finding;
 use serde_json::{json, Map, Value};
@@ -221,25 +221,24 @@ fn surfaces(fs: &[Finding], path: &str) -> bool {
     })
 }
 
-fn context() -> ClassifyContext {
-    ClassifyContext {
-        account_id: Some("123456789012".into()),
-        region: Some("eu-central-1".into()),
-        stack_name: Some("Stack".into()),
-        ..ClassifyContext::default()
-    }
-}
-
-/// The entry as a resource contradicting it: (type, path, declared, live).
-fn contradiction(e: &Value, rules: &KeyedRules) -> Option<(String, String, Value, Value)> {
-    let value_independent = [
+/// True for an entry that folds whatever value on purpose (an id AWS
+/// assigns, a value chosen at create, a create-only one, a mirror of a
+/// sibling): no value contradicts it.
+fn folds_any_value(e: &Value) -> bool {
+    [
         "any",
         "chosenAtCreate",
         "createOnly",
         "sameAs",
         "sameAsFields",
-    ];
-    if value_independent.iter().any(|k| e.get(*k).is_some()) {
+    ]
+    .iter()
+    .any(|k| e.get(*k).is_some())
+}
+
+/// The entry as a resource contradicting it: (type, path, declared, live).
+fn contradiction(e: &Value, rules: &KeyedRules) -> Option<(String, String, Value, Value)> {
+    if folds_any_value(e) {
         return None;
     }
     let t = e.get("type")?.as_str()?;
@@ -443,14 +442,7 @@ fn outside_condition(
     rules: &KeyedRules,
     tables: &Tables,
 ) -> Option<(String, String, Value, Value)> {
-    let value_independent = [
-        "any",
-        "chosenAtCreate",
-        "createOnly",
-        "sameAs",
-        "sameAsFields",
-    ];
-    if value_independent.iter().any(|k| e.get(*k).is_some()) {
+    if folds_any_value(e) {
         return None;
     }
     let when = e.get("when")?.as_object()?;

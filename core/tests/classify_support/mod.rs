@@ -1,7 +1,7 @@
 //! Shared set-up for the classify test files: a resource built from a
 //! declared JSON object, as a corpus case holds it.
 
-use realdrift_core::classify::{ResourceInput, SiblingPolicyNames};
+use realdrift_core::classify::{ClassifyContext, ResourceInput, SiblingPolicyNames};
 use realdrift_core::declared::DeclaredValue;
 use serde_json::Value;
 
@@ -21,5 +21,16 @@ pub fn resource_with_id(t: &str, physical_id: &str, declared: &Value) -> Resourc
             })
             .unwrap_or_default(),
         sibling_policy_names: SiblingPolicyNames::None,
+    }
+}
+
+/// A run in account 123456789012, region eu-central-1, stack `Stack`.
+#[allow(dead_code)]
+pub fn context() -> ClassifyContext {
+    ClassifyContext {
+        account_id: Some("123456789012".into()),
+        region: Some("eu-central-1".into()),
+        stack_name: Some("Stack".into()),
+        ..ClassifyContext::default()
     }
 }
