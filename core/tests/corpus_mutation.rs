@@ -11,14 +11,16 @@
 //! returns is changed the same way: it must be `declared` drift, or
 //! `unresolved` where the template's value cannot be resolved.
 
+mod classify_support;
 mod corpus_support;
 
+use classify_support::changed_scalar;
 use corpus_support::corpus_cases;
 use realdrift_core::corpus::{replay_case, CorpusCase};
 use realdrift_core::normalize::aws_facts::{is_chosen_at_create, is_value_independent};
 use realdrift_core::{Finding, Tier};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::BTreeSet;
 
 #[derive(Deserialize)]
@@ -27,19 +29,6 @@ struct AllowEntry {
     type_name: String,
     path: String,
     reason: String,
-}
-
-/// Another value of the same kind, unlike any default spelling.
-fn changed(v: &Value) -> Option<Value> {
-    match v {
-        Value::Bool(b) => Some(json!(!b)),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => Some(json!(i * 2 + 7)),
-            None => n.as_f64().map(|f| json!(f * 2.0 + 7.0)),
-        },
-        Value::String(s) if !s.is_empty() => Some(json!(format!("changed-{s}"))),
-        _ => None,
-    }
 }
 
 /// The JSON pointer of a dotted finding path (no list items).
@@ -95,7 +84,9 @@ fn a_changed_default_surfaces_unless_folded_on_purpose() {
     let mut used: BTreeSet<(String, String)> = BTreeSet::new();
     for case in corpus_cases() {
         for (f, v) in folded(&case) {
-            let Some(nv) = changed(v) else { continue };
+            let Some(nv) = changed_scalar(v) else {
+                continue;
+            };
             let mut m = case.clone();
             if let Some(slot) = m.live_raw.pointer_mut(&pointer(&f.path)) {
                 *slot = nv.clone();
@@ -167,7 +158,7 @@ fn a_changed_declared_value_is_declared_drift() {
     for case in corpus_cases() {
         for path in declared_scalars(&case) {
             let ptr = pointer(&path);
-            let Some(nv) = case.live_raw.pointer(&ptr).and_then(changed) else {
+            let Some(nv) = case.live_raw.pointer(&ptr).and_then(changed_scalar) else {
                 continue;
             };
             let mut m = case.clone();

@@ -15,24 +15,18 @@
 
 mod classify_support;
 
-use classify_support::{context, resource_with_id};
+use classify_support::{changed_scalar, context, resource_with_id};
 use realdrift_core::classify::{classify_with, Knowledge};
 use realdrift_core::schema::SchemaFacts;
 use realdrift_core::Finding;
 use serde_json::{json, Map, Value};
 
-/// Another value of the same kind, unlike any default spelling.
+/// Another value of the same kind, unlike any default spelling; a block or
+/// list with its first member that can change, changed. Patterns
+/// (`re:`, `${...}` placeholders) are no value to change.
 fn changed(v: &Value) -> Option<Value> {
     match v {
-        Value::Bool(b) => Some(json!(!b)),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => Some(json!(i * 2 + 7)),
-            None => n.as_f64().map(|f| json!(f * 2.0 + 7.0)),
-        },
-        Value::String(s) if !s.is_empty() && !s.starts_with("re:") && !s.contains('$') => {
-            Some(json!(format!("changed-{s}")))
-        }
-        // A block or list: its first member that can change, changed.
+        Value::String(s) if s.starts_with("re:") || s.contains('$') => None,
         Value::Object(o) => o.iter().find_map(|(k, x)| {
             let mut out = o.clone();
             out.insert(k.clone(), changed(x)?);
@@ -43,7 +37,7 @@ fn changed(v: &Value) -> Option<Value> {
             out[i] = changed(x)?;
             Some(Value::Array(out))
         }),
-        _ => None,
+        other => changed_scalar(other),
     }
 }
 

@@ -3,9 +3,10 @@
 
 use realdrift_core::classify::{ClassifyContext, ResourceInput, SiblingPolicyNames};
 use realdrift_core::declared::DeclaredValue;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The resource `Res` of stack `Stack`, of type `t`, declaring `declared`.
+#[allow(dead_code)]
 pub fn resource_with_id(t: &str, physical_id: &str, declared: &Value) -> ResourceInput {
     ResourceInput {
         logical_id: "Res".into(),
@@ -32,5 +33,20 @@ pub fn context() -> ClassifyContext {
         region: Some("eu-central-1".into()),
         stack_name: Some("Stack".into()),
         ..ClassifyContext::default()
+    }
+}
+
+/// Another scalar of the same kind, unlike any default spelling: a boolean
+/// flipped, a number doubled plus 7, a string prefixed `changed-`.
+#[allow(dead_code)]
+pub fn changed_scalar(v: &Value) -> Option<Value> {
+    match v {
+        Value::Bool(b) => Some(json!(!b)),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Some(json!(i * 2 + 7)),
+            None => n.as_f64().map(|f| json!(f * 2.0 + 7.0)),
+        },
+        Value::String(s) if !s.is_empty() => Some(json!(format!("changed-{s}"))),
+        _ => None,
     }
 }
