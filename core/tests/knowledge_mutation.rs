@@ -1,7 +1,8 @@
 //! Every default the knowledge states, contradicted, must surface: for each
 //! entry of the mined tables (`generated/defaults.json`, with general
 //! knowledge alone) and of the observed table (`known-defaults.json`, with
-//! every fact), a resource of its type is read back with another value at
+//! every fact; a cross-type entry on a type nothing else knows), a
+//! resource of its type is read back with another value at
 //! the entry's path (a boolean flipped, a number doubled plus 7, a string
 //! prefixed), its conditions (`when`) met, and nothing else set. The change
 //! must be potential drift at that path. Entries that fold any value on
@@ -235,11 +236,12 @@ fn contradiction(e: &Value, rules: &KeyedRules) -> Option<(String, String, Value
     if folds_any_value(e) {
         return None;
     }
-    let t = e.get("type")?.as_str()?;
+    // A cross-type entry speaks for a type nothing else knows.
+    let t = match e.get("type")?.as_str()? {
+        "*" => "AWS::Example::Widget",
+        t => t,
+    };
     let path = e.get("path")?.as_str()?;
-    if t == "*" {
-        return None;
-    }
     let values = e.get("values")?.as_array()?;
     let other = changed(values.first()?)?;
     if values.iter().any(|v| changed(v).is_none() || v == &other) {
