@@ -1,0 +1,167 @@
+//! A resource like a recorded one, but declared with other numbers, must
+//! report what the recorded one reports. Knowledge fitted to the numbers
+//! the corpus happened to hold (a default stated as the recorded capacity,
+//! a condition on the recorded shard count) breaks here, where knowledge
+//! that follows the declared values (`sameAs`, a derived count) holds.
+//!
+//! Every declared whole number from 2 up that the read echoes unchanged (or
+//! does not return) is varied (`n` becomes `3n + 1`) in the template and wherever the read
+//! holds it, as AWS would when it derives a value from the declared one;
+//! the case is replayed and must report the same tiers at the same paths.
+//! A read value that only equals the declared number by chance is listed
+//! in `COINCIDENCES`, with why.
+
+mod corpus_support;
+
+use corpus_support::corpus_cases;
+use realdrift_core::classify::Knowledge;
+use realdrift_core::corpus::{replay_case_with, CorpusCase};
+use realdrift_core::Finding;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// (logical id, varied number, why a read value equal to it is not derived
+/// from it and so must not follow it).
+const COINCIDENCES: &[(&str, i64, &str)] = &[
+    (
+        "HuntOsDedMaster",
+        2,
+        "the zone-awareness AvailabilityZoneCount default (2) equals the declared InstanceCount; \
+         AWS allows only 2 or 3 zones",
+    ),
+    (
+        "HuntOsMultiAz",
+        2,
+        "the zone-awareness AvailabilityZoneCount default (2) equals the declared InstanceCount; \
+         AWS allows only 2 or 3 zones",
+    ),
+    (
+        "HuntServerlessEpc",
+        5,
+        "the 5 GB VolumeSizeInGB default equals the declared MaxConcurrency",
+    ),
+];
+
+/// A whole number of at least 2, written as a number or as its string.
+fn whole(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.parse::<i64>().ok().filter(|i| i.to_string() == *s),
+        _ => None,
+    }
+    .filter(|i| *i >= 2)
+}
+
+/// The JSON pointers of the whole numbers under `v`.
+fn numbers(v: &Value, at: String, out: &mut Vec<(String, i64)>) {
+    match v {
+        Value::Object(o) => o
+            .iter()
+            .for_each(|(k, x)| numbers(x, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out)),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .for_each(|(i, x)| numbers(x, format!("{at}/{i}"), out)),
+        other => out.extend(whole(other).map(|n| (at, n))),
+    }
+}
+
+/// Replaces every `old` under `v` by `new`, in the spelling it had.
+fn vary(v: &mut Value, old: i64, new: i64) -> usize {
+    match v {
+        Value::Object(o) => o.values_mut().map(|x| vary(x, old, new)).sum(),
+        Value::Array(a) => a.iter_mut().map(|x| vary(x, old, new)).sum(),
+        Value::Number(n) if n.as_i64() == Some(old) => {
+            *v = Value::from(new);
+            1
+        }
+        Value::String(s) if *s == old.to_string() => {
+            *s = new.to_string();
+            1
+        }
+        _ => 0,
+    }
+}
+
+/// The declared numbers of a case the read echoes unchanged or does not
+/// return, each once (a read that spells it otherwise, such as `5.0` or an
+/// hour-floored expiry, would need the same spelling varied).
+fn echoed_numbers(case: &CorpusCase) -> BTreeSet<i64> {
+    let declared = Value::Object(case.resource.declared.clone());
+    let mut found = Vec::new();
+    numbers(&declared, String::new(), &mut found);
+    found
+        .into_iter()
+        .filter(|(at, n)| case.live_raw.pointer(at).is_none_or(|v| whole(v) == Some(*n)))
+        .map(|(_, n)| n)
+        .collect()
+}
+
+/// The tiers and paths a replay reports.
+fn reported(findings: Vec<Finding>) -> BTreeSet<String> {
+    findings
+        .iter()
+        .map(|f| format!("{:?}:{}", f.tier, f.path))
+        .collect()
+}
+
+/// Varies every case's echoed declared numbers; returns how many numbers
+/// were varied and what changed.
+fn vary_corpus(knowledge: Knowledge) -> (usize, Vec<String>) {
+    let (mut varied, mut changed) = (0, Vec::new());
+    for case in corpus_cases() {
+        let before = reported(replay_case_with(&case, knowledge));
+        for old in echoed_numbers(&case) {
+            let id = case.resource.logical_id.as_str();
+            if COINCIDENCES.iter().any(|(c, n, _)| *c == id && *n == old) {
+                continue;
+            }
+            let new = old * 3 + 1;
+            let mut m = case.clone();
+            let mut declared = Value::Object(std::mem::take(&mut m.resource.declared));
+            vary(&mut declared, old, new);
+            if let Value::Object(o) = declared {
+                m.resource.declared = o;
+            }
+            vary(&mut m.live_raw, old, new);
+            varied += 1;
+            let after = reported(replay_case_with(&m, knowledge));
+            if before != after {
+                let gone: Vec<_> = before.difference(&after).collect();
+                let came: Vec<_> = after.difference(&before).collect();
+                changed.push(format!(
+                    "{} {id}: {old} -> {new}: lost {gone:?}, gained {came:?}",
+                    case.resource.resource_type
+                ));
+            }
+        }
+    }
+    (varied, changed)
+}
+
+#[test]
+fn declared_numbers_varied_report_the_same() {
+    let (varied, changed) = vary_corpus(Knowledge::All);
+    assert!(varied > 300, "only {varied} declared numbers varied");
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
+}
+
+#[test]
+fn declared_numbers_varied_report_the_same_on_general_knowledge() {
+    let (varied, changed) = vary_corpus(Knowledge::WithoutObserved);
+    assert!(varied > 300, "only {varied} declared numbers varied");
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
+}
+
+#[test]
+fn every_listed_coincidence_is_still_in_the_corpus() {
+    let cases = corpus_cases();
+    for (id, n, why) in COINCIDENCES {
+        assert!(
+            cases
+                .iter()
+                .any(|c| c.resource.logical_id == *id && echoed_numbers(c).contains(n)),
+            "{id} no longer declares {n} ({why}): drop it from COINCIDENCES"
+        );
+    }
+}
