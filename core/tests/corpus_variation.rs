@@ -1,18 +1,26 @@
-//! A resource like a recorded one, but declared with other numbers, must
-//! report what the recorded one reports. Knowledge fitted to the numbers
-//! the corpus happened to hold (a default stated as the recorded capacity,
-//! a condition on the recorded shard count) breaks here, where knowledge
-//! that follows the declared values (`sameAs`, a derived count) holds.
+//! A resource like a recorded one, deployed another way, must report what
+//! the recorded one reports. Knowledge fitted to what the corpus happened
+//! to hold breaks here, where knowledge that follows the resource holds.
 //!
-//! Every declared whole number from 2 up that the read echoes unchanged (or
+//! **Other declared numbers.** A default stated as the recorded capacity,
+//! or a condition on the recorded shard count, is fitted; a `sameAs` rule
+//! or a count derived from the declared ones is not. Every declared whole number from 2 up that the read echoes unchanged (or
 //! does not return) is varied (`n` becomes `3n + 1`) in the template and wherever the read
 //! holds it, as AWS would when it derives a value from the declared one;
 //! the case is replayed and must report the same tiers at the same paths.
 //! A read value that only equals the declared number by chance is listed
 //! in `COINCIDENCES`, with why.
+//!
+//! **Another stack name, account and region.** A default that spells the
+//! recorded account, region or stack instead of `${AccountId}`,
+//! `${Region}` or a stack-minted name is fitted. The whole case is
+//! rewritten with another stack name (also lower-cased, as some services
+//! mint names), account id and region, and must report the same tiers at
+//! the same (rewritten) paths.
 
 mod corpus_support;
 
+use corpus_support::case_paths;
 use corpus_support::corpus_cases;
 use realdrift_core::classify::Knowledge;
 use realdrift_core::corpus::{replay_case_with, CorpusCase};
@@ -55,9 +63,13 @@ fn whole(v: &Value) -> Option<i64> {
 /// The JSON pointers of the whole numbers under `v`.
 fn numbers(v: &Value, at: String, out: &mut Vec<(String, i64)>) {
     match v {
-        Value::Object(o) => o
-            .iter()
-            .for_each(|(k, x)| numbers(x, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out)),
+        Value::Object(o) => o.iter().for_each(|(k, x)| {
+            numbers(
+                x,
+                format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
+                out,
+            )
+        }),
         Value::Array(a) => a
             .iter()
             .enumerate()
@@ -92,7 +104,11 @@ fn echoed_numbers(case: &CorpusCase) -> BTreeSet<i64> {
     numbers(&declared, String::new(), &mut found);
     found
         .into_iter()
-        .filter(|(at, n)| case.live_raw.pointer(at).is_none_or(|v| whole(v) == Some(*n)))
+        .filter(|(at, n)| {
+            case.live_raw
+                .pointer(at)
+                .is_none_or(|v| whole(v) == Some(*n))
+        })
         .map(|(_, n)| n)
         .collect()
 }
@@ -164,4 +180,97 @@ fn every_listed_coincidence_is_still_in_the_corpus() {
             "{id} no longer declares {n} ({why}): drop it from COINCIDENCES"
         );
     }
+}
+
+/// A deploy's names and where it ran, as a case records them.
+struct Deploy {
+    stack: Option<String>,
+    account: String,
+    region: String,
+}
+
+impl Deploy {
+    fn of(case: &CorpusCase) -> Self {
+        let opt = |k: &str| {
+            case.opts
+                .get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        Deploy {
+            // The construct path starts with the stack's name; a short one
+            // could be part of unrelated text, so it is left as it is.
+            stack: case
+                .resource
+                .construct_path
+                .as_deref()
+                .and_then(|p| p.split('/').next())
+                .filter(|s| s.len() >= 8)
+                .map(str::to_string),
+            account: opt("accountId"),
+            region: opt("region"),
+        }
+    }
+
+    /// `text` as the other deploy would spell it.
+    fn moved(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        if let Some(stack) = &self.stack {
+            out = out
+                .replace(stack, "OtherDeployStack")
+                .replace(&stack.to_lowercase(), "otherdeploystack");
+        }
+        if self.account.len() == 12 {
+            out = out.replace(&self.account, "222233334444");
+        }
+        if !self.region.is_empty() {
+            out = out.replace(&self.region, "eu-west-3");
+        }
+        out
+    }
+}
+
+/// Replays every case as another deploy; returns the cases rewritten and
+/// what changed.
+fn move_corpus(knowledge: Knowledge) -> (usize, Vec<String>) {
+    let (mut moved, mut changed) = (0, Vec::new());
+    for path in case_paths() {
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let case: CorpusCase =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let deploy = Deploy::of(&case);
+        let other: CorpusCase = serde_json::from_str(&deploy.moved(&text))
+            .unwrap_or_else(|e| panic!("{} moved: {e}", path.display()));
+        moved += 1;
+        let before: BTreeSet<String> = reported(replay_case_with(&case, knowledge))
+            .iter()
+            .map(|f| deploy.moved(f))
+            .collect();
+        let after = reported(replay_case_with(&other, knowledge));
+        if before != after {
+            let gone: Vec<_> = before.difference(&after).collect();
+            let came: Vec<_> = after.difference(&before).collect();
+            changed.push(format!(
+                "{}: lost {gone:?}, gained {came:?}",
+                path.file_name().unwrap_or_default().to_string_lossy()
+            ));
+        }
+    }
+    (moved, changed)
+}
+
+#[test]
+fn another_stack_account_and_region_report_the_same() {
+    let (moved, changed) = move_corpus(Knowledge::All);
+    assert!(moved > 800, "only {moved} cases");
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
+}
+
+#[test]
+fn another_stack_account_and_region_report_the_same_on_general_knowledge() {
+    let (moved, changed) = move_corpus(Knowledge::WithoutObserved);
+    assert!(moved > 800, "only {moved} cases");
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
 }
