@@ -11,12 +11,13 @@
 //! A read value that only equals the declared number by chance is listed
 //! in `COINCIDENCES`, with why.
 //!
-//! **Another stack name, account and region.** A default that spells the
-//! recorded account, region or stack instead of `${AccountId}`,
-//! `${Region}` or a stack-minted name is fitted. The whole case is
-//! rewritten with another stack name (also lower-cased, as some services
-//! mint names), account id and region, and must report the same tiers at
-//! the same (rewritten) paths.
+//! **Another resource name, stack name, account and region.** A default
+//! that spells the recorded name, account, region or stack instead of
+//! `${PhysicalId}`, `${AccountId}`, `${Region}` or a stack-minted name is
+//! fitted. The whole case is rewritten with another resource name (in any
+//! case, as services lower-case names), stack name (also lower-cased),
+//! account id and region, and must report the same tiers at the same
+//! (rewritten) paths.
 
 mod corpus_support;
 
@@ -184,6 +185,7 @@ fn every_listed_coincidence_is_still_in_the_corpus() {
 
 /// A deploy's names and where it ran, as a case records them.
 struct Deploy {
+    name: Option<String>,
     stack: Option<String>,
     account: String,
     region: String,
@@ -199,6 +201,15 @@ impl Deploy {
                 .to_string()
         };
         Deploy {
+            // The resource's own name ends its physical id (an ARN, a path
+            // or a composite id); short ones are left alone like the stack.
+            name: case
+                .resource
+                .physical_id
+                .as_deref()
+                .and_then(|p| p.rsplit(['/', ':', '|']).next())
+                .filter(|s| s.len() >= 8 && s.is_ascii())
+                .map(str::to_string),
             // The construct path starts with the stack's name; a short one
             // could be part of unrelated text, so it is left as it is.
             stack: case
@@ -215,7 +226,11 @@ impl Deploy {
 
     /// `text` as the other deploy would spell it.
     fn moved(&self, text: &str) -> String {
-        let mut out = text.to_string();
+        let mut out = match &self.name {
+            // In any case: a service may lower-case the name it was given.
+            Some(name) => replace_ignoring_case(text, name, "zqothername"),
+            None => text.to_string(),
+        };
         if let Some(stack) = &self.stack {
             out = out
                 .replace(stack, "OtherDeployStack")
@@ -229,6 +244,20 @@ impl Deploy {
         }
         out
     }
+}
+
+/// `text` with every ASCII-case-insensitive occurrence of `from` replaced.
+fn replace_ignoring_case(text: &str, from: &str, to: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let from = from.to_ascii_lowercase();
+    let (mut out, mut last) = (String::with_capacity(text.len()), 0);
+    for (at, _) in lower.match_indices(&from) {
+        out.push_str(&text[last..at]);
+        out.push_str(to);
+        last = at + from.len();
+    }
+    out.push_str(&text[last..]);
+    out
 }
 
 /// Replays every case as another deploy; returns the cases rewritten and
@@ -262,14 +291,14 @@ fn move_corpus(knowledge: Knowledge) -> (usize, Vec<String>) {
 }
 
 #[test]
-fn another_stack_account_and_region_report_the_same() {
+fn another_name_stack_account_and_region_report_the_same() {
     let (moved, changed) = move_corpus(Knowledge::All);
     assert!(moved > 800, "only {moved} cases");
     assert!(changed.is_empty(), "{}", changed.join("\n"));
 }
 
 #[test]
-fn another_stack_account_and_region_report_the_same_on_general_knowledge() {
+fn another_name_stack_account_and_region_report_the_same_on_general_knowledge() {
     let (moved, changed) = move_corpus(Knowledge::WithoutObserved);
     assert!(moved > 800, "only {moved} cases");
     assert!(changed.is_empty(), "{}", changed.join("\n"));
