@@ -8,8 +8,13 @@
 //! id it assigns, a capacity it scales) are such rules; any other
 //! deliberate fold is listed, with its reason, in
 //! `corpus-mutation-allowlist.json`. Every declared scalar the read
-//! returns is changed the same way: it must be `declared` drift, or
-//! `unresolved` where the template's value cannot be resolved.
+//! returns is changed the same way, top-level, in objects and inside
+//! lists: it must be `declared` drift, or `unresolved` where the
+//! template's value cannot be resolved. Every declared value the read
+//! echoes is also dropped from the read (unless it is false, 0 or "",
+//! which a read may omit): that must surface too, as `declared` drift or,
+//! for a top-level property, as a `readGap` (a read cannot tell a removed
+//! property from one it does not return).
 
 mod classify_support;
 mod corpus_support;
@@ -187,5 +192,137 @@ fn a_changed_declared_value_is_declared_drift() {
     assert!(
         hidden.is_empty(),
         "changes that pass as the declared value: {hidden:#?}"
+    );
+}
+
+/// Declared scalars the read returns, as JSON pointers, with whether they
+/// sit inside a list (paired by position with the read's list).
+fn declared_pointers(case: &CorpusCase) -> Vec<(String, bool)> {
+    fn walk(d: &Value, l: &Value, at: String, in_list: bool, out: &mut Vec<(String, bool)>) {
+        match (d, l) {
+            (Value::Object(d), Value::Object(l)) => {
+                for (k, dv) in d {
+                    if let Some(lv) = l.get(k) {
+                        let key = k.replace('~', "~0").replace('/', "~1");
+                        walk(dv, lv, format!("{at}/{key}"), in_list, out);
+                    }
+                }
+            }
+            (Value::Array(d), Value::Array(l)) if d.len() == l.len() => {
+                for (i, (dv, lv)) in d.iter().zip(l).enumerate() {
+                    walk(dv, lv, format!("{at}/{i}"), true, out);
+                }
+            }
+            (d, l) if !d.is_object() && !d.is_array() && !l.is_object() && !l.is_array() => {
+                out.push((at, in_list))
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let declared = Value::Object(case.resource.declared.clone());
+    walk(&declared, &case.live_raw, String::new(), false, &mut out);
+    out
+}
+
+/// The top-level property a JSON pointer starts in.
+fn top_of(ptr: &str) -> String {
+    let seg = ptr.split('/').nth(1).unwrap_or_default();
+    seg.replace("~1", "/").replace("~0", "~")
+}
+
+/// True when the mutated replay surfaces something new under `top` that
+/// the unchanged case did not report: a `declared` finding, `unresolved`
+/// where the template's value cannot be resolved, or a `readGap` where a
+/// declared property is missing from the read (reported as unknown: a read
+/// cannot tell a removed property from one it does not return).
+fn surfaces_under(top: &str, before: &[Finding], after: &[Finding]) -> bool {
+    let under = |x: &Finding| {
+        x.path == top
+            || x.path.starts_with(&format!("{top}."))
+            || x.path.starts_with(&format!("{top}["))
+    };
+    // A property whose template value cannot be resolved is already
+    // reported as unknown: there is nothing to compare it with.
+    let unknown = before
+        .iter()
+        .any(|b| under(b) && b.tier == Tier::Unresolved);
+    unknown
+        || after.iter().any(|x| {
+            under(x)
+                && matches!(x.tier, Tier::Declared | Tier::Unresolved | Tier::ReadGap)
+                && !before
+                    .iter()
+                    .any(|b| b.tier == x.tier && b.path == x.path && b.actual == x.actual)
+        })
+}
+
+#[test]
+fn a_changed_declared_value_inside_a_list_is_declared_drift() {
+    let mut tried = 0usize;
+    let mut hidden = BTreeSet::new();
+    for case in corpus_cases() {
+        let before = replay_case(&case);
+        for (ptr, _) in declared_pointers(&case).into_iter().filter(|(_, l)| *l) {
+            let Some(nv) = case.live_raw.pointer(&ptr).and_then(changed_scalar) else {
+                continue;
+            };
+            let mut m = case.clone();
+            if let Some(slot) = m.live_raw.pointer_mut(&ptr) {
+                *slot = nv;
+            }
+            tried += 1;
+            if !surfaces_under(&top_of(&ptr), &before, &replay_case(&m)) {
+                hidden.insert(format!("{} {ptr}", case.resource.resource_type));
+            }
+        }
+    }
+    assert!(tried > 1500, "only {tried} values changed");
+    assert!(
+        hidden.is_empty(),
+        "changes inside a declared list that pass: {hidden:#?}"
+    );
+}
+
+#[test]
+fn a_declared_value_the_read_drops_surfaces() {
+    let mut tried = 0usize;
+    let mut hidden = BTreeSet::new();
+    for case in corpus_cases() {
+        let before = replay_case(&case);
+        let declared = Value::Object(case.resource.declared.clone());
+        for (ptr, _) in declared_pointers(&case) {
+            // A read omitting a declared false, 0, "" or null says the same.
+            let unset = declared
+                .pointer(&ptr)
+                .is_none_or(|v| matches!(v, Value::Null | Value::Bool(false)) || v == 0 || v == "");
+            // Only a value the read echoes: a list the read orders otherwise
+            // pairs this position with another element.
+            let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+            let echoed = declared.pointer(&ptr).map(text) == case.live_raw.pointer(&ptr).map(text);
+            let Some((parent, key)) = ptr.rsplit_once('/').filter(|_| echoed) else {
+                continue;
+            };
+            let mut m = case.clone();
+            let Some(Value::Object(holder)) = m.live_raw.pointer_mut(parent) else {
+                continue;
+            };
+            if unset
+                || holder
+                    .remove(&key.replace("~1", "/").replace("~0", "~"))
+                    .is_none()
+            {
+                continue;
+            }
+            tried += 1;
+            if !surfaces_under(&top_of(&ptr), &before, &replay_case(&m)) {
+                hidden.insert(format!("{} {ptr}", case.resource.resource_type));
+            }
+        }
+    }
+    assert!(tried > 3000, "only {tried} values dropped");
+    assert!(
+        hidden.is_empty(),
+        "declared values the read dropped that pass: {hidden:#?}"
     );
 }
