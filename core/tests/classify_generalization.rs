@@ -157,6 +157,35 @@ fn a_list_inside_a_json_document_held_as_text_keeps_its_order() {
     assert!(drift(&run("AWS::CodeBuild::Project", declared, respelled)).is_empty());
 }
 
+#[test]
+fn elements_of_an_identity_aligned_list_without_their_identity_are_still_walked() {
+    // Stage method settings align by HTTP method; an element that names
+    // none, on both sides, pairs as a positional element would.
+    let declared = json!({"MethodSettings": [{"LoggingLevel": "INFO"}]});
+    let live = json!({"MethodSettings": [{"LoggingLevel": "INFO", "CacheTtlInSeconds": 607}]});
+    let fs = run("AWS::ApiGateway::Stage", declared.clone(), live);
+    assert!(
+        drift(&fs).contains(&(
+            Tier::Undeclared,
+            "MethodSettings.0.CacheTtlInSeconds".into()
+        )),
+        "{:?}",
+        drift(&fs)
+    );
+    // With its identity the element is named by it.
+    let declared = json!({"MethodSettings": [{"HttpMethod": "*", "ResourcePath": "/*"}]});
+    let live = json!({"MethodSettings": [
+        {"HttpMethod": "*", "ResourcePath": "/*", "CacheTtlInSeconds": 607}]});
+    let fs = run("AWS::ApiGateway::Stage", declared, live);
+    assert_eq!(
+        drift(&fs),
+        vec![(
+            Tier::Undeclared,
+            "MethodSettings[*].CacheTtlInSeconds".into()
+        )]
+    );
+}
+
 // ---- identifiers and text AWS normalises ----------------------------------
 
 #[test]

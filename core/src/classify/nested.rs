@@ -196,7 +196,9 @@ fn keyed(
 }
 
 /// Elements aligned by an identity: each declared element is walked against
-/// the live element with its identity, at `Prop[<id>]`.
+/// the live element with its identity, at `Prop[<id>]`. Elements that carry
+/// no identity (on either side) are paired among themselves as positional
+/// elements are, so what they hold is still walked.
 fn matched(
     scope: &Scope<'_>,
     live_top: &Map<String, Value>,
@@ -216,6 +218,12 @@ fn matched(
             collect(scope, live_top, path, de, le, out);
             path.pop();
         }
+    }
+    let bare_d: Vec<Value> = da.iter().filter(|e| id_of(e).is_none()).cloned().collect();
+    let at: Vec<usize> = (0..la.len()).filter(|&j| id_of(&la[j]).is_none()).collect();
+    if !bare_d.is_empty() && !at.is_empty() {
+        let bare_l: Vec<Value> = at.iter().map(|&j| la[j].clone()).collect();
+        positional_at(scope, live_top, path, &bare_d, &bare_l, &at, out);
     }
 }
 
@@ -265,9 +273,24 @@ fn positional(
     la: &[Value],
     out: &mut Out<'_, '_>,
 ) {
+    let at: Vec<usize> = (0..la.len()).collect();
+    positional_at(scope, live_top, path, da, la, &at, out);
+}
+
+/// [`positional`] over live elements that sit at positions `at` of the
+/// live array (named by those positions).
+fn positional_at(
+    scope: &Scope<'_>,
+    live_top: &Map<String, Value>,
+    path: &mut Path,
+    da: &[Value],
+    la: &[Value],
+    at: &[usize],
+    out: &mut Out<'_, '_>,
+) {
     let cmp = Cmp::new(scope);
     let mut fits = |i: usize, j: usize| {
-        path.push(Seg::Index(j));
+        path.push(Seg::Index(at[j]));
         let ok = cmp.eq(path, &da[i], &la[j]);
         path.pop();
         ok
@@ -275,7 +298,7 @@ fn positional(
     let picks = pair(da, la, &mut fits);
     for (de, pick) in da.iter().zip(picks) {
         if let Some(j) = pick {
-            path.push(Seg::Index(j));
+            path.push(Seg::Index(at[j]));
             collect(scope, live_top, path, de, &la[j], out);
             path.pop();
         }
