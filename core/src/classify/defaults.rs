@@ -388,6 +388,9 @@ pub(crate) fn is_known_default(
     is_known_default_here(scope, live, path, v) || is_default_member_wise(scope, live, path, v)
 }
 
+/// How deep a block is judged member by member.
+const MEMBER_WISE_DEPTH: usize = 16;
+
 /// An object whose every set member is itself at a known default is at its
 /// default as a whole (AWS filled a configuration block with defaults): each
 /// member is equality-gated, so one changed member keeps the whole visible.
@@ -408,8 +411,13 @@ fn is_default_member_wise(
         _ => return false,
     };
     let mut set = o.iter().filter(|(_, x)| !is_trivially_empty(x)).peekable();
-    // An object walked leaf by leaf reports its members itself.
-    if set.peek().is_none() || path.len() > 4 || Scope::any(&scope.facts.descend, path) {
+    // An object walked leaf by leaf reports its members itself. The depth
+    // bound only guards against a pathological document: AWS nests
+    // configuration blocks six deep (a Firehose serializer's options).
+    if set.peek().is_none()
+        || path.len() > MEMBER_WISE_DEPTH
+        || Scope::any(&scope.facts.descend, path)
+    {
         return false;
     }
     set.all(|(k, x)| {
