@@ -42,6 +42,16 @@ fn changed(v: &Value) -> Option<Value> {
     }
 }
 
+/// True when a pattern or a placeholder is anywhere in `v`.
+fn holds_pattern(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.starts_with("re:") || s.contains("${"),
+        Value::Object(o) => o.values().any(holds_pattern),
+        Value::Array(a) => a.iter().any(holds_pattern),
+        _ => false,
+    }
+}
+
 /// One segment of an entry path: a key, a list element (`*`), or the
 /// element of a keyed list with this identity (`Prop[id]`).
 #[derive(Clone)]
@@ -122,7 +132,15 @@ fn set_at(
     };
     if let Seg::Any = head {
         if !v.is_array() {
-            *v = json!([{}]);
+            // An element of a keyed list names itself.
+            let keys = rules
+                .iter()
+                .find(|(rt, rp, _, field)| rt == t && rp == at && field.is_none())
+                .map(|(_, _, keys, _)| keys.clone())
+                .unwrap_or_default();
+            let element: Map<String, Value> =
+                keys.into_iter().map(|k| (k, json!("element-0"))).collect();
+            *v = json!([element]);
         }
         let first = v.as_array_mut()?.first_mut()?;
         return set_at(first, rest, leaf, t, &format!("{at}.*"), rules);
@@ -185,6 +203,18 @@ fn set_at(
     }
 }
 
+/// Removes every object member under `v` whose value is `gone`.
+fn drop_value(v: &mut Value, gone: &Value) {
+    match v {
+        Value::Object(o) => {
+            o.retain(|_, x| x != gone);
+            o.values_mut().for_each(|x| drop_value(x, gone));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| drop_value(x, gone)),
+        _ => {}
+    }
+}
+
 /// A finding path with list elements as `*`: `A.0.B` and `A[id].B` are
 /// `A.*.B`.
 fn pattern_of(path: &str) -> String {
@@ -231,8 +261,36 @@ fn folds_any_value(e: &Value) -> bool {
     .any(|k| e.get(*k).is_some())
 }
 
-/// The entry as a resource contradicting it: (type, path, declared, live).
-fn contradiction(e: &Value, rules: &KeyedRules) -> Option<(String, String, Value, Value)> {
+/// How much of the structure around an entry's path the template declares.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Around {
+    /// Nothing: AWS returns the whole block (or element) the value sits in.
+    Bare,
+    /// Every block and list element that holds the value, bare: AWS fills
+    /// a member of something the template declares. A list element carries
+    /// its identity where the list is keyed.
+    Parents,
+}
+
+/// What a read returns at an entry's path.
+#[derive(Clone, Copy, PartialEq)]
+enum Reading {
+    /// The value the entry states.
+    Stated,
+    /// Another value.
+    Contradicted,
+}
+
+/// The entry as a resource reading back at its path what `reading` says:
+/// (type, path, declared, live). None when the entry states no value that
+/// can be read back so (it folds any value on purpose, it is a pattern) or
+/// `around` makes no other resource than `Bare` (a top-level path).
+fn read_back(
+    e: &Value,
+    rules: &KeyedRules,
+    around: Around,
+    reading: Reading,
+) -> Option<(String, String, Value, Value)> {
     if folds_any_value(e) {
         return None;
     }
@@ -243,57 +301,96 @@ fn contradiction(e: &Value, rules: &KeyedRules) -> Option<(String, String, Value
     };
     let path = e.get("path")?.as_str()?;
     let values = e.get("values")?.as_array()?;
+    // A pattern or a placeholder (`${AccountId}`), anywhere in the value,
+    // is no value to read back.
     let other = changed(values.first()?)?;
-    if values.iter().any(|v| changed(v).is_none() || v == &other) {
+    if values
+        .iter()
+        .any(|v| changed(v).is_none() || v == &other || holds_pattern(v))
+    {
+        return None;
+    }
+    let segs = segments(path);
+    let in_list = segs.iter().any(|s| matches!(s, Seg::Any));
+    // A whole undeclared list element is potential drift whatever it
+    // holds: only a declared element says anything about its members.
+    if (around == Around::Bare && in_list) || (around == Around::Parents && segs.len() < 2) {
         return None;
     }
     // The conditions met, in the template (so they are compared, not
-    // reported themselves) and in the read.
-    let mut declared = json!({"Description": "knowledge mutation"});
+    // reported themselves) and in the read; `./X` is beside the value.
+    let mut declared = if path.starts_with("Description") {
+        json!({})
+    } else {
+        json!({"Description": "knowledge mutation"})
+    };
     if let Some(when) = e.get("when").and_then(Value::as_object) {
         for (at, allowed) in when {
             let v = allowed.as_array()?.iter().find(|v| !v.is_null())?.clone();
-            set_at(&mut declared, &segments(at), v, t, "", rules)?;
+            let at = match at.strip_prefix("./") {
+                Some(rel) => format!("{}.{rel}", path.rsplit_once('.')?.0),
+                None => at.clone(),
+            };
+            set_at(&mut declared, &segments(&at), v, t, "", rules)?;
         }
     }
+    if around == Around::Parents {
+        if matches!(segs.last(), Some(Seg::Any)) {
+            return None;
+        }
+        let sentinel = json!("\u{0}unset");
+        set_at(&mut declared, &segs, sentinel.clone(), t, "", rules)?;
+        drop_value(&mut declared, &sentinel);
+    }
     let mut live = declared.clone();
-    set_at(&mut live, &segments(path), other, t, "", rules)?;
+    let value = match reading {
+        Reading::Contradicted => other,
+        Reading::Stated => values[0].clone(),
+    };
+    set_at(&mut live, &segs, value, t, "", rules)?;
     Some((t.to_string(), path.to_string(), declared, live))
 }
 
-/// Contradicts every entry of `table` and returns how many were tried and
-/// the ones that did not surface.
-fn contradict_all(table: &str, knowledge: Knowledge) -> (usize, Vec<String>) {
+/// Reads back every entry of `table` as `reading` says, around each path
+/// both ways, and returns how many resources were tried and the ones that
+/// went wrong: a contradiction that does not surface, or a stated value
+/// that does.
+fn read_back_all(table: &str, knowledge: Knowledge, reading: Reading) -> (usize, Vec<String>) {
     let doc: Value = serde_json::from_str(table).expect("valid table");
     let entries = doc["defaults"].as_array().cloned().unwrap_or_default();
     let rules = keyed_rules();
-    let (mut tried, mut hidden) = (0, Vec::new());
+    let (mut tried, mut wrong) = (0, Vec::new());
     for e in &entries {
-        let Some((t, path, declared, live)) = contradiction(e, &rules) else {
-            continue;
-        };
-        tried += 1;
-        let r = resource_with_id(&t, "res-0123", &declared);
-        let fs = classify_with(&r, &live, &SchemaFacts::default(), &context(), knowledge);
-        if !surfaces(&fs, &path) {
-            let got: Vec<String> = fs
-                .iter()
-                .map(|f| format!("{:?}:{}", f.tier, f.path))
-                .collect();
-            hidden.push(format!("{t} {path}: {live} -> {got:?}"));
+        for around in [Around::Bare, Around::Parents] {
+            let Some((t, path, declared, live)) = read_back(e, &rules, around, reading) else {
+                continue;
+            };
+            tried += 1;
+            let r = resource_with_id(&t, "res-0123", &declared);
+            let fs = classify_with(&r, &live, &SchemaFacts::default(), &context(), knowledge);
+            if surfaces(&fs, &path) != (reading == Reading::Contradicted) {
+                let got: Vec<String> = fs
+                    .iter()
+                    .filter(|f| f.tier.is_drift())
+                    .map(|f| format!("{:?}:{}", f.tier, f.path))
+                    .collect();
+                wrong.push(format!(
+                    "{t} {path} ({around:?}): {declared} -> {live}: {got:?}"
+                ));
+            }
         }
     }
-    (tried, hidden)
+    (tried, wrong)
 }
+
+const MINED: &str = include_str!("../data/generated/defaults.json");
+const OBSERVED: &str = include_str!("../data/known-defaults.json");
 
 #[test]
 fn every_mined_default_contradicted_surfaces() {
-    let (tried, hidden) = contradict_all(
-        include_str!("../data/generated/defaults.json"),
-        Knowledge::WithoutObserved,
-    );
+    let (tried, hidden) = read_back_all(MINED, Knowledge::WithoutObserved, Reading::Contradicted);
     println!("{tried} mined defaults contradicted");
-    assert!(tried > 1500, "only {tried} entries contradicted");
+    assert!(tried > 2500, "only {tried} resources read back");
     assert!(
         hidden.is_empty(),
         "changes that pass as defaults: {hidden:#?}"
@@ -302,14 +399,29 @@ fn every_mined_default_contradicted_surfaces() {
 
 #[test]
 fn every_observed_default_contradicted_surfaces() {
-    let (tried, hidden) =
-        contradict_all(include_str!("../data/known-defaults.json"), Knowledge::All);
+    let (tried, hidden) = read_back_all(OBSERVED, Knowledge::All, Reading::Contradicted);
     println!("{tried} observed defaults contradicted");
-    assert!(tried > 300, "only {tried} entries contradicted");
+    assert!(tried > 300, "only {tried} resources read back");
     assert!(
         hidden.is_empty(),
         "changes that pass as defaults: {hidden:#?}"
     );
+}
+
+#[test]
+fn every_mined_default_read_back_folds() {
+    let (tried, alarms) = read_back_all(MINED, Knowledge::WithoutObserved, Reading::Stated);
+    println!("{tried} mined defaults read back");
+    assert!(tried > 2500, "only {tried} resources read back");
+    assert!(alarms.is_empty(), "defaults that raise drift: {alarms:#?}");
+}
+
+#[test]
+fn every_observed_default_read_back_folds() {
+    let (tried, alarms) = read_back_all(OBSERVED, Knowledge::All, Reading::Stated);
+    println!("{tried} observed defaults read back");
+    assert!(tried > 300, "only {tried} resources read back");
+    assert!(alarms.is_empty(), "defaults that raise drift: {alarms:#?}");
 }
 
 /// The compare rules of one section of the rule tables, as (type, path).
