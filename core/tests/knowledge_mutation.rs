@@ -11,15 +11,17 @@
 //! Unlike the corpus mutation test, this reaches every type the tables
 //! touch, not only the corpus's. Every case-insensitive compare rule is
 //! held to its word the same way: case alone is no change, another word
-//! is. And every conditioned default, read back under a condition it does
-//! not name, must surface: conditioned defaults stay conditioned.
+//! is. Every unordered-list rule folds a list read back reversed and
+//! catches a replaced member; every ordered-list rule catches another
+//! order. And every conditioned default, read back under a condition it
+//! does not name, must surface: conditioned defaults stay conditioned.
 
 mod classify_support;
 
 use classify_support::{changed_scalar, context, resource_with_id};
 use realdrift_core::classify::{classify_with, Knowledge};
 use realdrift_core::schema::SchemaFacts;
-use realdrift_core::Finding;
+use realdrift_core::{Finding, Tier};
 use serde_json::{json, Map, Value};
 
 /// Another value of the same kind, unlike any default spelling; a block or
@@ -445,20 +447,37 @@ fn rule_paths(section: &str) -> Vec<(String, String)> {
 /// declared drift paths, or `None` where the path cannot be built.
 fn declared_drift(
     rules: &KeyedRules,
-    (t, path): (&str, &str),
+    at: (&str, &str),
     declared: &str,
     live: &str,
 ) -> Option<Vec<String>> {
+    let fs = drift_between(rules, at, json!(declared), json!(live))?;
+    Some(
+        fs.into_iter()
+            .filter(|(tier, _)| *tier == Tier::Declared)
+            .map(|(_, p)| p)
+            .collect(),
+    )
+}
+
+/// The drift findings (tier, path) of `declared` against `live` at the
+/// rule's path, with every fact; `None` where the path cannot be built.
+fn drift_between(
+    rules: &KeyedRules,
+    (t, path): (&str, &str),
+    declared: Value,
+    live: Value,
+) -> Option<Vec<(Tier, String)>> {
     let segs = segments(path);
     let (mut d, mut l) = (json!({}), json!({}));
-    set_at(&mut d, &segs, json!(declared), t, "", rules)?;
-    set_at(&mut l, &segs, json!(live), t, "", rules)?;
+    set_at(&mut d, &segs, declared, t, "", rules)?;
+    set_at(&mut l, &segs, live, t, "", rules)?;
     let r = resource_with_id(t, "res-0123", &d);
     let fs = classify_with(&r, &l, &SchemaFacts::default(), &context(), Knowledge::All);
     Some(
-        fs.iter()
-            .filter(|f| f.tier == realdrift_core::Tier::Declared)
-            .map(|f| f.path.clone())
+        fs.into_iter()
+            .filter(|f| f.tier.is_drift())
+            .map(|f| (f.tier, f.path))
             .collect(),
     )
 }
@@ -622,4 +641,80 @@ fn a_conditioned_default_folds_only_under_its_condition() {
         folded.is_empty(),
         "folded outside their condition: {folded:#?}"
     );
+}
+
+/// The list `names` as the rules would hold it at `(t, path)`: the names
+/// themselves (a set of scalars), or, for a list keyed by members,
+/// elements naming themselves by them (a bag entry holding a value).
+fn list_of(rules: &KeyedRules, (t, path): (&str, &str), names: &[&str]) -> Value {
+    let keyed = rules.iter().find(|(rt, rp, keys, _)| {
+        rt == t && !keys.is_empty() && (rp == path || pattern_of(rp) == pattern_of(path))
+    });
+    names
+        .iter()
+        .map(|n| match keyed {
+            None => json!(n),
+            Some((_, _, keys, field)) => {
+                let mut e: Map<String, Value> =
+                    keys.iter().map(|k| (k.clone(), json!(n))).collect();
+                if let Some(f) = field {
+                    e.insert(f.clone(), json!("on"));
+                }
+                Value::Object(e)
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_unordered_list_rule_folds_order_and_nothing_else() {
+    let rules = keyed_rules();
+    let (mut tried, mut wrong) = (0, Vec::new());
+    for (t, path) in rule_paths("unorderedArrays") {
+        let at = (t.as_str(), path.as_str());
+        let declared = list_of(&rules, at, &["alpha-1", "bravo-2", "charlie-3"]);
+        let reversed = list_of(&rules, at, &["charlie-3", "bravo-2", "alpha-1"]);
+        let Some(same) = drift_between(&rules, at, declared.clone(), reversed) else {
+            continue;
+        };
+        tried += 1;
+        if !same.is_empty() {
+            wrong.push(format!("{t} {path}: order alone is drift at {same:?}"));
+        }
+        let replaced = list_of(&rules, at, &["charlie-3", "bravo-2", "zulu-9"]);
+        let other = drift_between(&rules, at, declared.clone(), replaced).unwrap_or_default();
+        if !other.iter().any(|(tier, _)| *tier == Tier::Declared) {
+            wrong.push(format!("{t} {path}: a replaced member passes: {other:?}"));
+        }
+    }
+    println!("{tried} unordered-list rules tried");
+    assert!(tried > 2000, "only {tried} rules tried");
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn every_ordered_list_rule_keeps_order() {
+    let rules = keyed_rules();
+    let declared = json!(["alpha-1", "bravo-2", "charlie-3"]);
+    let (mut tried, mut wrong) = (0, Vec::new());
+    for (t, path) in rule_paths("orderedArrays") {
+        let at = (t.as_str(), path.as_str());
+        let Some(same) = drift_between(&rules, at, declared.clone(), declared.clone()) else {
+            continue;
+        };
+        tried += 1;
+        if !same.is_empty() {
+            wrong.push(format!("{t} {path}: the same list is drift at {same:?}"));
+        }
+        let reversed = json!(["charlie-3", "bravo-2", "alpha-1"]);
+        if drift_between(&rules, at, declared.clone(), reversed)
+            .unwrap_or_default()
+            .is_empty()
+        {
+            wrong.push(format!("{t} {path}: another order passes"));
+        }
+    }
+    println!("{tried} ordered-list rules tried");
+    assert!(tried > 5, "only {tried} rules tried");
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }
