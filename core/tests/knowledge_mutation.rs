@@ -5,7 +5,10 @@
 //! resource of its type is read back with another value at
 //! the entry's path (a boolean flipped, a number doubled plus 7, a string
 //! prefixed), its conditions (`when`) met, and nothing else set. The change
-//! must be potential drift at that path. Entries that fold any value on
+//! must be potential drift at that path; the value the entry states, read
+//! back the same way, must fold. Each entry is read back with nothing
+//! declared around it and with the blocks and list elements that hold it
+//! declared bare. Entries that fold any value on
 //! purpose (`any`, chosen at create, create-only, `sameAs`) and entries of
 //! patterns (regular expressions, placeholders) are not such statements.
 //! Unlike the corpus mutation test, this reaches every type the tables
