@@ -3052,6 +3052,40 @@ fn an_off_switch_inside_an_all_off_block_surfaces_where_documented_on() {
 }
 
 #[test]
+fn a_value_a_service_attaches_found_off_surfaces() {
+    // EC2 reports DeleteOnTermination true on an interface the instance
+    // creates: found false, it was switched off, not left unset.
+    let t = "AWS::EC2::Instance";
+    let nic = |on: bool| {
+        let declared = json!({"NetworkInterfaces": [{"DeviceIndex": "0", "SubnetId": "subnet-1"}]});
+        let live = json!({"NetworkInterfaces": [
+            {"DeviceIndex": "0", "SubnetId": "subnet-1", "DeleteOnTermination": on}]});
+        run(t, declared, live)
+    };
+    assert!(drift(&nic(true)).is_empty());
+    let fs = nic(false);
+    assert!(
+        drift(&fs)
+            .iter()
+            .any(|(tier, p)| *tier == Tier::Undeclared && p.ends_with("DeleteOnTermination")),
+        "{fs:?}"
+    );
+    // A classic load balancer's negotiation policy is attached to HTTPS and
+    // SSL listeners only: an HTTP listener's empty list is no change.
+    let t = "AWS::ElasticLoadBalancing::LoadBalancer";
+    let listener = |protocol: &str, policies: Value| {
+        let declared = json!({"Listeners": [
+            {"LoadBalancerPort": "443", "InstancePort": "80", "Protocol": protocol}]});
+        let live = json!({"Listeners": [{"LoadBalancerPort": "443", "InstancePort": "80",
+            "Protocol": protocol, "PolicyNames": policies}]});
+        run(t, declared, live)
+    };
+    assert!(drift(&listener("HTTP", json!([]))).is_empty());
+    assert!(drift(&listener("HTTPS", json!(["ELBSecurityPolicy-2016-08"]))).is_empty());
+    assert!(!drift(&listener("HTTPS", json!([]))).is_empty());
+}
+
+#[test]
 fn a_switch_found_off_against_a_cross_type_or_conditioned_default_surfaces() {
     // Minor-version upgrades are on unless declared off (a cross-type
     // default); a cache cluster found with them off was dropped as "unset".

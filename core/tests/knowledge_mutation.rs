@@ -721,3 +721,32 @@ fn every_ordered_list_rule_keeps_order() {
     assert!(tried > 5, "only {tried} rules tried");
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// The service-attached entries of a rule table, as a defaults table.
+fn attached(rules: &str) -> String {
+    let doc: Value = serde_json::from_str(rules).expect("valid rules");
+    json!({"defaults": doc["serviceAttached"].clone()}).to_string()
+}
+
+#[test]
+fn every_service_attached_value_folds_and_nothing_else() {
+    let mut wrong = Vec::new();
+    let mut tried = 0;
+    for (rules, knowledge) in [
+        (include_str!("../data/type-rules.json"), Knowledge::All),
+        (
+            include_str!("../data/generated/type-rules.json"),
+            Knowledge::WithoutObserved,
+        ),
+    ] {
+        let table = attached(rules);
+        for reading in [Reading::Stated, Reading::Contradicted] {
+            let (n, w) = read_back_all(&table, knowledge, reading);
+            tried += n;
+            wrong.extend(w);
+        }
+    }
+    println!("{tried} service-attached values read back");
+    assert!(tried > 40, "only {tried} resources read back");
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}

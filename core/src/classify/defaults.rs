@@ -520,6 +520,15 @@ pub(crate) fn contradicted_default<'s>(
         let own_kind = |d: &&Value| i < n_typed || same_kind(d, v);
         stated.extend(e.values.iter().filter(own_kind));
     }
+    // A value a service attaches on its own is what AWS sets there too.
+    stated.extend(
+        scope
+            .facts
+            .service_attached
+            .iter()
+            .filter(|kd| applies(scope, live, path, kd))
+            .flat_map(|kd| kd.entry.values.iter()),
+    );
     let contradicted = stated
         .iter()
         .all(|d| !is_trivially_empty(d) && !matches_canonical(v, &expand(d, scope)));
