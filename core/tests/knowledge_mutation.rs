@@ -750,3 +750,66 @@ fn every_service_attached_value_folds_and_nothing_else() {
     assert!(tried > 40, "only {tried} resources read back");
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// `s` in the other letter case (upper-cased unless it has no lower case).
+fn recased(s: &str) -> String {
+    if s.chars().any(char::is_lowercase) {
+        s.to_uppercase()
+    } else {
+        s.to_lowercase()
+    }
+}
+
+#[test]
+fn a_condition_on_a_keyword_holds_in_any_letter_case() {
+    // A template may write an engine or protocol keyword in any case
+    // (`MySQL`, `http`); AWS reads it back in its own. A default
+    // conditioned on the keyword must still apply.
+    let rules = keyed_rules();
+    let (mut tried, mut alarms) = (0, Vec::new());
+    for (table, knowledge) in [
+        (MINED, Knowledge::WithoutObserved),
+        (OBSERVED, Knowledge::All),
+    ] {
+        let doc: Value = serde_json::from_str(table).expect("valid table");
+        for e in doc["defaults"].as_array().into_iter().flatten() {
+            let Some(when) = e.get("when").and_then(Value::as_object) else {
+                continue;
+            };
+            let keyword = |k: &str| {
+                ["Type", "Protocol", "Engine"]
+                    .iter()
+                    .any(|s| k.ends_with(s))
+            };
+            let Some((key, word)) = when.iter().find_map(|(k, alts)| {
+                let w = alts.as_array()?.first()?.as_str()?;
+                (keyword(k) && !k.contains('.') && !w.starts_with("re:") && recased(w) != w)
+                    .then(|| (k.clone(), w.to_string()))
+            }) else {
+                continue;
+            };
+            for around in [Around::Bare, Around::Parents] {
+                let Some((t, path, mut declared, live)) =
+                    read_back(e, &rules, around, Reading::Stated)
+                else {
+                    continue;
+                };
+                declared[&key] = json!(recased(&word));
+                tried += 1;
+                let r = resource_with_id(&t, "res-0123", &declared);
+                let fs = classify_with(&r, &live, &SchemaFacts::default(), &context(), knowledge);
+                if fs.iter().any(|f| f.tier.is_drift()) {
+                    let got: Vec<String> = fs
+                        .iter()
+                        .filter(|f| f.tier.is_drift())
+                        .map(|f| format!("{:?}:{}", f.tier, f.path))
+                        .collect();
+                    alarms.push(format!("{t} {path} ({key} {}): {got:?}", recased(&word)));
+                }
+            }
+        }
+    }
+    println!("{tried} keyword conditions read back in another case");
+    assert!(tried > 50, "only {tried} resources read back");
+    assert!(alarms.is_empty(), "{alarms:#?}");
+}

@@ -4,14 +4,15 @@
 //! is equality-gated except the explicitly value-independent data entries.
 
 use super::scope::Scope;
-use crate::normalize::aws_facts::{KnownDefault, Source};
+use crate::normalize::aws_facts::{Equivalence, KnownDefault, Source};
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::generated::is_cfn_minted_name;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{
-    is_same_address, is_same_instant, is_stringly_equal, parse_json_text,
+    is_case_insensitive_equal, is_same_address, is_same_instant, is_stringly_equal, parse_json_text,
 };
+use crate::normalize::shapes::is_shape_equal;
 use serde_json::{Map, Value};
 
 /// Expands `${AccountId}`, `${Region}`, `${PhysicalId}` in every string.
@@ -215,12 +216,39 @@ pub(crate) fn when_holds(
 ) -> bool {
     when.iter().all(|(at, alternatives)| {
         let got = condition_value(scope, live, path, at).filter(|g| !g.is_null());
+        // The property the condition names, for the rules that say when
+        // two spellings are one value.
+        let named = || match at.strip_prefix("./") {
+            Some(member) => {
+                let mut p = path.clone();
+                p.pop();
+                p.with_key(member)
+            }
+            None => Path::parse_rendered(at),
+        };
         alternatives.iter().any(|want| match (got, want) {
             (None, Value::Null) => true,
-            (Some(g), w) if !w.is_null() => matches_default(g, w),
+            (Some(g), w) if !w.is_null() => {
+                matches_default(g, w)
+                    // A template may spell the value another way AWS reads
+                    // as the same (`MySQL` for `mysql`).
+                    || matches!((g, w), (Value::String(a), Value::String(b))
+                        if spelled_alike(scope, &named(), a, b))
+            }
             _ => false,
         })
     })
+}
+
+/// True when a declared `declared` is the value `stated` spelled another
+/// way: by the shape of the property (an enumerated keyword's case, an
+/// identifier AWS lower-cases) or by a per-type case-insensitive rule.
+fn spelled_alike(scope: &Scope<'_>, at: &Path, declared: &str, stated: &str) -> bool {
+    is_shape_equal(at.last_key(), declared, stated)
+        || (is_case_insensitive_equal(declared, stated)
+            && scope
+                .equivalences_at(at)
+                .any(|e| e == Equivalence::CaseInsensitive))
 }
 
 /// The value a condition names for the value at `path`: `./Member` is a
