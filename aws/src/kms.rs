@@ -1,5 +1,6 @@
-//! Managed KMS alias targets (`alias/aws/*` -> key id), for telling a managed
-//! default key apart from a customer key swapped in out of band.
+//! KMS alias targets (`alias/<name>` -> key id), for telling the key a
+//! template names by alias (its own, or an AWS-managed default) apart from a
+//! key swapped in out of band.
 
 use super::clients::AwsClients;
 use super::errors::describe;
@@ -22,9 +23,7 @@ impl AwsKmsAliases {
 }
 
 impl KmsAliasSource for AwsKmsAliases {
-    fn managed_alias_targets(
-        &self,
-    ) -> BoxFuture<'_, Result<BTreeMap<String, String>, SourceError>> {
+    fn alias_targets(&self) -> BoxFuture<'_, Result<BTreeMap<String, String>, SourceError>> {
         async move {
             let mut out = BTreeMap::new();
             let mut marker: Option<String> = None;
@@ -41,11 +40,10 @@ impl KmsAliasSource for AwsKmsAliases {
                         SourceError::Other(format!("kms:ListAliases: {}", info.message))
                     })?;
                 for a in page.aliases() {
+                    // An alias without a target (a managed one no service
+                    // used yet) names no key.
                     if let (Some(name), Some(target)) = (a.alias_name(), a.target_key_id()) {
-                        // A managed alias only gets a target once a service used it.
-                        if name.starts_with("alias/aws/") {
-                            out.insert(name.to_string(), target.to_string());
-                        }
+                        out.insert(name.to_string(), target.to_string());
                     }
                 }
                 match (page.truncated(), page.next_marker()) {

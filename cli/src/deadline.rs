@@ -179,12 +179,10 @@ pub struct DeadlineKms {
 }
 
 impl KmsAliasSource for DeadlineKms {
-    fn managed_alias_targets(
-        &self,
-    ) -> BoxFuture<'_, Result<BTreeMap<String, String>, SourceError>> {
+    fn alias_targets(&self) -> BoxFuture<'_, Result<BTreeMap<String, String>, SourceError>> {
         async move {
             self.deadline
-                .bound(self.inner.managed_alias_targets())
+                .bound(self.inner.alias_targets())
                 .await
                 .unwrap_or_else(|e| Err(SourceError::Other(e)))
         }

@@ -2363,6 +2363,34 @@ fn a_table_encrypted_with_the_managed_key_reads_back_without_false_drift() {
 }
 
 #[test]
+fn a_customer_kms_alias_is_the_key_the_account_says_it_targets() {
+    // A hand-written template names its key by alias; RDS and DynamoDB
+    // read back the key's ARN.
+    let t = "AWS::RDS::DBInstance";
+    let target = "1234abcd-12ab-34cd-56ef-1234567890ab";
+    let key = |id: &str| format!("arn:aws:kms:eu-central-1:123456789012:key/{id}");
+    let declared = json!({"Engine": "mysql", "KmsKeyId": "alias/orders-db"});
+    let live = |id: &str| json!({"Engine": "mysql", "KmsKeyId": key(id)});
+    let mut ctx = context();
+    ctx.kms_alias_targets = Some(std::collections::BTreeMap::from([(
+        "alias/orders-db".to_string(),
+        target.to_string(),
+    )]));
+    let classify = |live: Value, ctx: &ClassifyContext| {
+        let r = resource(t, declared.clone());
+        classify_with(&r, &live, &SchemaFacts::default(), ctx, Knowledge::All)
+    };
+    assert!(drift(&classify(live(target), &ctx)).is_empty());
+    // Another key is declared drift, and so is any key where the alias is
+    // not the account's (or the account's aliases could not be read: the
+    // run says so).
+    let other = "99999999-8888-7777-6666-555555555555";
+    for (live, ctx) in [(live(other), &ctx), (live(target), &context())] {
+        assert_eq!(declared_paths(&classify(live, ctx)), vec!["KmsKeyId"]);
+    }
+}
+
+#[test]
 fn a_metric_unit_left_out_is_none_and_another_unit_is_not() {
     // "If you omit this, the unit is set as `None`." on each metric
     // transformation of a CloudWatch Logs metric filter.

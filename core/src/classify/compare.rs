@@ -9,7 +9,7 @@
 use super::keyed::{keyed_for, Keyed};
 use super::scope::{is_unresolved_marker, Scope};
 use crate::normalize::arn::{
-    is_arn_name_match, is_execute_api_shorthand_match, is_managed_kms_alias_match,
+    is_arn_name_match, is_execute_api_shorthand_match, is_kms_alias_match,
 };
 use crate::normalize::arrays::{identity_key_of, SORT_IDENTITY_KEYS};
 use crate::normalize::aws_facts::Equivalence;
@@ -117,7 +117,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
             ctx.region.as_deref(),
             self.scope.physical_id,
         ) || is_arn_name_match(ds, ls, ctx.account_id.as_deref(), ctx.region.as_deref())
-            || is_managed_kms_alias_match(
+            || is_kms_alias_match(
                 ds,
                 ls,
                 ctx.kms_alias_targets.as_ref(),

@@ -72,7 +72,12 @@ fn managed_kms_pattern(scope: &Scope<'_>) -> Value {
         .ctx
         .kms_alias_targets
         .as_ref()
-        .map(|m| m.values().map(|id| regex::escape(id)).collect())
+        .map(|m| {
+            m.iter()
+                .filter(|(alias, _)| alias.starts_with(MANAGED_ALIAS))
+                .map(|(_, id)| regex::escape(id))
+                .collect()
+        })
         .unwrap_or_default();
     let (Some(acct), false) = (scope.ctx.account_id.as_deref(), ids.is_empty()) else {
         return Value::String(AWS_MANAGED_KMS.to_string());

@@ -1,5 +1,5 @@
 //! Identity equivalences between a bare name and an ARN, and between a
-//! managed KMS alias (`alias/aws/*`) and the key it targets.
+//! KMS alias and the key it targets.
 
 use std::collections::BTreeMap;
 
@@ -81,28 +81,31 @@ fn kms_key_id(s: &str) -> Option<&str> {
     }
 }
 
-/// The `alias/aws/<svc>` name of a managed-alias reference (bare or ARN).
-fn managed_alias(s: &str) -> Option<&str> {
+/// The `alias/<name>` of an alias reference (bare or alias ARN).
+fn kms_alias(s: &str) -> Option<&str> {
     let alias = match parse_arn(s) {
         Some(a) if a.service == "kms" => a.resource,
         Some(_) => return None,
         None => s,
     };
-    alias.starts_with("alias/aws/").then_some(alias)
+    alias.starts_with("alias/").then_some(alias)
 }
 
-/// True when `declared` names a managed `alias/aws/*` and `live` is a key.
-/// With the account's alias map known, the live key must be the alias's
-/// target (a swapped-in customer key is drift); without it the match is by
-/// shape only, and a key ARN must name `account` (when known): an
-/// AWS-managed key is always the account's own.
-pub fn is_managed_kms_alias_match(
+/// True when `declared` names a KMS alias and `live` is the key behind it.
+/// With the account's alias map listing the alias, the live key must be its
+/// target (a key swapped in is drift), for a customer alias as for an
+/// AWS-managed (`alias/aws/*`) one. An AWS-managed alias the map does not
+/// list (it gets a target only once a service used it), or any managed
+/// alias without a map, matches by shape: a key id, or a key ARN of
+/// `account` (when known), as an AWS-managed key is always the account's
+/// own. A customer alias the map does not list names no key it can prove.
+pub fn is_kms_alias_match(
     declared: &str,
     live: &str,
     targets: Option<&BTreeMap<String, String>>,
     account: Option<&str>,
 ) -> bool {
-    let (Some(alias), Some(key)) = (managed_alias(declared), kms_key_id(live)) else {
+    let (Some(alias), Some(key)) = (kms_alias(declared), kms_key_id(live)) else {
         return false;
     };
     let foreign = parse_arn(live)
@@ -111,12 +114,9 @@ pub fn is_managed_kms_alias_match(
     if foreign {
         return false;
     }
-    // With the alias's target known the match is strict (a customer key
-    // swapped in is drift); an alias the account map does not list (or no
-    // map at all) falls back to the shape (noise, never a false positive).
     match targets.and_then(|map| map.get(alias)) {
         Some(t) => kms_key_id(t).unwrap_or(t) == key,
-        None => true,
+        None => alias.starts_with("alias/aws/"),
     }
 }
 
@@ -197,44 +197,45 @@ mod tests {
     }
 
     #[test]
-    fn managed_alias_strict_when_targets_known() {
+    fn alias_strict_when_targets_known() {
         let key = "arn:aws:kms:us-east-1:1:key/abc";
         let mut t = BTreeMap::new();
         t.insert("alias/aws/sqs".to_string(), "abc".to_string());
-        assert!(is_managed_kms_alias_match(
-            "alias/aws/sqs",
-            key,
-            Some(&t),
-            None
-        ));
-        assert!(!is_managed_kms_alias_match(
+        assert!(is_kms_alias_match("alias/aws/sqs", key, Some(&t), None));
+        assert!(!is_kms_alias_match(
             "alias/aws/sqs",
             "arn:aws:kms:us-east-1:1:key/zzz",
             Some(&t),
             None
         ));
-        assert!(is_managed_kms_alias_match(
-            "alias/aws/sqs",
-            "zzz",
-            None,
-            None
-        ));
+        assert!(is_kms_alias_match("alias/aws/sqs", "zzz", None, None));
         // Neither an ARN nor a key id: no key at all.
-        assert!(!is_managed_kms_alias_match(
+        assert!(!is_kms_alias_match(
             "alias/aws/sqs",
             "changed-arn:aws:kms:us-east-1:111111111111:key/abc",
             None,
             None
         ));
-        assert!(!is_managed_kms_alias_match("alias/custom", key, None, None));
-        // Without the alias map, a key of another account is no managed key.
-        assert!(is_managed_kms_alias_match(
-            "alias/aws/sqs",
-            key,
-            None,
-            Some("1")
+        assert!(!is_kms_alias_match("alias/custom", key, None, None));
+        // A customer alias the map lists is its target, nothing else.
+        t.insert("alias/custom".to_string(), "abc".to_string());
+        assert!(is_kms_alias_match("alias/custom", key, Some(&t), None));
+        assert!(is_kms_alias_match(
+            "arn:aws:kms:us-east-1:1:alias/custom",
+            "abc",
+            Some(&t),
+            None
         ));
-        assert!(!is_managed_kms_alias_match(
+        assert!(!is_kms_alias_match(
+            "alias/custom",
+            "arn:aws:kms:us-east-1:1:key/zzz",
+            Some(&t),
+            None
+        ));
+        assert!(!is_kms_alias_match("alias/other", key, Some(&t), None));
+        // Without the alias map, a key of another account is no managed key.
+        assert!(is_kms_alias_match("alias/aws/sqs", key, None, Some("1")));
+        assert!(!is_kms_alias_match(
             "alias/aws/sqs",
             "arn:aws:kms:us-east-1:2:key/abc",
             None,

@@ -194,16 +194,14 @@ impl ChildEnumerator for MemoryChildren {
 /// A [`KmsAliasSource`] with a fixed answer.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryKms {
-    /// Managed alias -> key id.
+    /// Alias -> key id.
     pub targets: BTreeMap<String, String>,
     /// When set, the listing fails with this error.
     pub failure: Option<SourceError>,
 }
 
 impl KmsAliasSource for MemoryKms {
-    fn managed_alias_targets(
-        &self,
-    ) -> BoxFuture<'_, Result<BTreeMap<String, String>, SourceError>> {
+    fn alias_targets(&self) -> BoxFuture<'_, Result<BTreeMap<String, String>, SourceError>> {
         let r = match &self.failure {
             Some(e) => Err(e.clone()),
             None => Ok(self.targets.clone()),

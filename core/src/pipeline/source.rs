@@ -68,11 +68,11 @@ pub trait ChildEnumerator: Send + Sync {
     ) -> BoxFuture<'a, Result<Vec<LiveChild>, SourceError>>;
 }
 
-/// Managed KMS alias targets (`alias/aws/*` -> key id) for the stack's region.
+/// KMS alias targets (`alias/<name>` -> key id) for the stack's region.
 pub trait KmsAliasSource: Send + Sync {
-    /// ListAliases, all pages, restricted to AWS-managed aliases with a target.
-    fn managed_alias_targets(&self)
-        -> BoxFuture<'_, Result<BTreeMap<String, String>, SourceError>>;
+    /// ListAliases, all pages: every alias with a target (an AWS-managed
+    /// `alias/aws/*` gets one once a service used it).
+    fn alias_targets(&self) -> BoxFuture<'_, Result<BTreeMap<String, String>, SourceError>>;
 }
 
 /// Fetches schemas a synchronous [`crate::schema::SchemaSource`] will then

@@ -76,7 +76,7 @@ impl Pipeline {
         // encryption without a declared key can only be told from a
         // customer key with the account's managed-alias map, whether or
         // not the template names an alias.
-        let kms_alias_targets = self.managed_alias_targets(notes).await;
+        let kms_alias_targets = self.alias_targets(notes).await;
         ClassifyContext {
             account_id: d.desc.account_id(),
             region: d.desc.region(),
@@ -88,10 +88,7 @@ impl Pipeline {
     }
 
     /// Managed alias targets, fetched once; `None` (with a note) when unavailable.
-    async fn managed_alias_targets(
-        &self,
-        notes: &mut Vec<String>,
-    ) -> Option<BTreeMap<String, String>> {
+    async fn alias_targets(&self, notes: &mut Vec<String>) -> Option<BTreeMap<String, String>> {
         if let Some(cached) = self
             .kms_cache
             .lock()
@@ -101,7 +98,7 @@ impl Pipeline {
             return Some(cached);
         }
         let kms = self.kms.as_ref()?;
-        match kms.managed_alias_targets().await {
+        match kms.alias_targets().await {
             Ok(m) => {
                 *self.kms_cache.lock().unwrap_or_else(|p| p.into_inner()) = Some(m.clone());
                 Some(m)
@@ -109,7 +106,7 @@ impl Pipeline {
             Err(e) => {
                 // Only a definitive answer is cached; the next stack asks again.
                 notes.push(format!(
-                    "managed KMS aliases unavailable, a swapped key behind alias/aws/* cannot be told apart: {e}"
+                    "KMS aliases unavailable, a key swapped in behind an alias cannot be told apart and a customer alias cannot be resolved: {e}"
                 ));
                 None
             }
