@@ -221,16 +221,7 @@ pub(crate) fn when_holds(
 ) -> bool {
     when.iter().all(|(at, alternatives)| {
         let got = condition_value(scope, live, path, at).filter(|g| !g.is_null());
-        // The property the condition names, for the rules that say when
-        // two spellings are one value.
-        let named = || match at.strip_prefix("./") {
-            Some(member) => {
-                let mut p = path.clone();
-                p.pop();
-                p.with_key(member)
-            }
-            None => Path::parse_rendered(at),
-        };
+        let named = || condition_path(path, at);
         alternatives.iter().any(|want| match (got, want) {
             (None, Value::Null) => true,
             (Some(g), w) if !w.is_null() => {
@@ -243,6 +234,20 @@ pub(crate) fn when_holds(
             _ => false,
         })
     })
+}
+
+/// The path of the property a condition names for the value at `path`
+/// (`./Member` beside it), for the rules that say when two spellings are
+/// one value.
+fn condition_path(path: &Path, at: &str) -> Path {
+    match at.strip_prefix("./") {
+        Some(member) => {
+            let mut p = path.clone();
+            p.pop();
+            p.with_key(member)
+        }
+        None => Path::parse_rendered(at),
+    }
 }
 
 /// True when a declared `declared` is the value `stated` spelled another
