@@ -2381,13 +2381,23 @@ fn a_customer_kms_alias_is_the_key_the_account_says_it_targets() {
         classify_with(&r, &live, &SchemaFacts::default(), ctx, Knowledge::All)
     };
     assert!(drift(&classify(live(target), &ctx)).is_empty());
-    // Another key is declared drift, and so is any key where the alias is
-    // not the account's (or the account's aliases could not be read: the
-    // run says so).
+    // Another key is declared drift, and so is any key where the account
+    // has no such alias.
     let other = "99999999-8888-7777-6666-555555555555";
-    for (live, ctx) in [(live(other), &ctx), (live(target), &context())] {
+    let mut elsewhere = context();
+    elsewhere.kms_alias_targets = Some(std::collections::BTreeMap::new());
+    for (live, ctx) in [(live(other), &ctx), (live(target), &elsewhere)] {
         assert_eq!(declared_paths(&classify(live, ctx)), vec!["KmsKeyId"]);
     }
+    // Where the account's aliases could not be read, the key behind the
+    // alias is unknown: neither equal nor drift.
+    let fs = classify(live(other), &context());
+    assert!(declared_paths(&fs).is_empty(), "{fs:?}");
+    assert!(
+        fs.iter()
+            .any(|f| f.tier == Tier::Unresolved && f.path == "KmsKeyId" && f.note.is_some()),
+        "{fs:?}"
+    );
 }
 
 #[test]

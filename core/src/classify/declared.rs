@@ -8,6 +8,7 @@ use super::nested;
 use super::scope::Scope;
 use super::undeclared;
 use crate::finding::Tier;
+use crate::normalize::arn::is_unknown_alias_target;
 use crate::normalize::arrays::holds_ordered_list;
 use crate::normalize::empty::{is_empty_collection, is_trivially_empty};
 use crate::normalize::path::{Path, Seg};
@@ -22,6 +23,7 @@ const NOTE_REMOVED: &str =
 const NOTE_ORDER_ONLY: &str = "the declared members in another order: AWS may return this list in its own order (potential drift; record it, or revert to the declared order)";
 const NOTE_MASKED: &str =
     "declared value unverifiable — CloudFormation GetTemplate masks non-ASCII characters as \"?\"";
+const NOTE_ALIAS_UNKNOWN: &str = "declared KMS alias unverifiable — the account's aliases could not be read (kms:ListAliases), so the key behind it is unknown";
 
 /// The live property a declared one is stored under when AWS renames it
 /// (and the declared name itself is absent from live).
@@ -176,6 +178,12 @@ fn compare(
             if is_masked_non_ascii(d, l) {
                 let f = out.push(Tier::ReadGap, &m.path);
                 f.note = Some(NOTE_MASKED.to_string());
+                continue;
+            }
+            // Fail closed both ways: neither equal nor drift.
+            if is_unknown_alias_target(d, l, scope.ctx.kms_alias_targets.as_ref()) {
+                let f = out.push(Tier::Unresolved, &m.path);
+                f.note = Some(NOTE_ALIAS_UNKNOWN.to_string());
                 continue;
             }
         }

@@ -120,6 +120,19 @@ pub fn is_kms_alias_match(
     }
 }
 
+/// True when `declared` names a customer KMS alias, `live` is a key, and
+/// the account's alias map is unknown (its listing failed): whether the
+/// key is the alias's target cannot be told, either way.
+pub fn is_unknown_alias_target(
+    declared: &str,
+    live: &str,
+    targets: Option<&BTreeMap<String, String>>,
+) -> bool {
+    targets.is_none()
+        && kms_alias(declared).is_some_and(|a| !a.starts_with("alias/aws/"))
+        && kms_key_id(live).is_some()
+}
+
 /// API Gateway expands the `execute-api:/<stage>/<verb>/<path>` shorthand of
 /// a REST API resource policy to the full ARN of THIS API: equal only for
 /// the stack's own account, region and API id.
@@ -233,6 +246,11 @@ mod tests {
             None
         ));
         assert!(!is_kms_alias_match("alias/other", key, Some(&t), None));
+        // Without the map a customer alias's key is unknown, not drift.
+        assert!(is_unknown_alias_target("alias/custom", key, None));
+        assert!(!is_unknown_alias_target("alias/custom", key, Some(&t)));
+        assert!(!is_unknown_alias_target("alias/aws/sqs", key, None));
+        assert!(!is_unknown_alias_target("alias/custom", "not a key!", None));
         // Without the alias map, a key of another account is no managed key.
         assert!(is_kms_alias_match("alias/aws/sqs", key, None, Some("1")));
         assert!(!is_kms_alias_match(
