@@ -3162,3 +3162,51 @@ fn a_switch_found_off_against_a_cross_type_or_conditioned_default_surfaces() {
     assert_eq!(group(3, false), Some(Tier::Undeclared));
     assert_eq!(group(1, false), None);
 }
+
+// ---- the schema's transforms, at any depth --------------------------------
+
+/// The bundled registry schema's facts for `t` (its `propertyTransform`s).
+fn bundled(t: &str) -> SchemaFacts {
+    use realdrift_core::schema::{BundledSchemas, SchemaSource};
+    let bundled = BundledSchemas::shared().expect("bundled snapshot loads");
+    let facts = bundled.facts(t).expect("schema reads").expect("type known");
+    (*facts).clone()
+}
+
+fn rule(protocol: &str, from: i64, to: i64) -> Value {
+    json!({"IpProtocol": protocol, "FromPort": from, "ToPort": to, "CidrIp": "10.0.0.0/8"})
+}
+
+#[test]
+fn a_transform_inside_a_list_folds_the_rewrite_it_states() {
+    // EC2 keeps no ports on an all-protocol rule and stores protocol
+    // numbers by name: the template's spelling of a rule AWS holds.
+    let t = "AWS::EC2::SecurityGroup";
+    let declared = json!({"SecurityGroupIngress": [rule("-1", 0, 65535), rule("6", 443, 443)]});
+    let live = json!({"SecurityGroupIngress": [rule("tcp", 443, 443), rule("-1", -1, -1)]});
+    let fs = run_schema(t, bundled(t), declared, live);
+    assert!(declared_paths(&fs).is_empty(), "{fs:?}");
+    // A tcp rule whose ports were widened out of band is a change.
+    let declared = json!({"SecurityGroupIngress": [rule("-1", 0, 65535), rule("tcp", 443, 443)]});
+    let live = json!({"SecurityGroupIngress": [rule("-1", -1, -1), rule("tcp", -1, -1)]});
+    let fs = run_schema(t, bundled(t), declared, live);
+    assert_eq!(declared_paths(&fs), vec!["SecurityGroupIngress"], "{fs:?}");
+}
+
+#[test]
+fn a_transform_that_discards_the_declared_value_needs_a_second_source() {
+    // The schema's condition spells icmp "imcp", so its transform turns any
+    // ICMP type into -1. EC2 keeps ICMP types; a type changed to "all" out
+    // of band is a change, top-level and inside a group alike.
+    for t in ["AWS::EC2::SecurityGroupIngress", "AWS::EC2::SecurityGroupEgress"] {
+        let fs = run_schema(t, bundled(t), rule("icmp", 8, 0), rule("icmp", -1, -1));
+        assert_eq!(declared_paths(&fs), vec!["FromPort", "ToPort"], "{t}: {fs:?}");
+        let fs = run_schema(t, bundled(t), rule("-1", 0, 65535), rule("-1", -1, -1));
+        assert!(declared_paths(&fs).is_empty(), "{t}: {fs:?}");
+    }
+    let t = "AWS::EC2::SecurityGroup";
+    let declared = json!({"SecurityGroupIngress": [rule("icmp", 8, 0)]});
+    let live = json!({"SecurityGroupIngress": [rule("icmp", -1, -1)]});
+    let fs = run_schema(t, bundled(t), declared, live);
+    assert_eq!(declared_paths(&fs), vec!["SecurityGroupIngress"], "{fs:?}");
+}

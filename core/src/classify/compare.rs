@@ -25,7 +25,7 @@ use crate::normalize::shapes::{
     identity_value, is_address_range_set, is_dns_record_set, is_shape_equal, is_sorted_permutation,
     shape_identity_keys,
 };
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// One declared mismatch.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,7 +142,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                 path.push_key(k);
                 let ok = self.scope.is_write_only(path)
                     || match lv {
-                        Some(lv) => self.eq(path, dv, lv),
+                        Some(lv) => self.eq(path, dv, lv) || self.rewritten(path, dm, lv),
                         None => is_trivially_empty(dv) || is_unresolved_marker(dv),
                     };
                 path.pop();
@@ -186,6 +186,28 @@ impl<'s, 'a> Cmp<'s, 'a> {
             }
             _ => d == l || self.scalar_eq(path, d, l),
         }
+    }
+
+    /// True when the schema's transform at `path` turns the declared member
+    /// of `dm` into live `l` (not inside JSON text, which AWS keeps as
+    /// written).
+    fn rewritten(&self, path: &Path, dm: &Map<String, Value>, l: &Value) -> bool {
+        !self.in_text
+            && self
+                .scope
+                .transform_cache
+                .explains(self.scope, path, Some(dm), l)
+    }
+
+    /// [`Self::rewritten`] for a member that differs from its declared value.
+    fn rewritten_member(
+        &self,
+        path: &mut Path,
+        dm: &Map<String, Value>,
+        d: &Value,
+        l: &Value,
+    ) -> bool {
+        self.scope.has_transform(path) && !self.eq(path, d, l) && self.rewritten(path, dm, l)
     }
 
     /// True when `d` and `l` differ only in the order of arrays: with every
@@ -286,6 +308,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                     path.push_key(k);
                     if !self.scope.is_write_only(path) {
                         match lv {
+                            Some(lv) if self.rewritten_member(path, dm, dv, lv) => {}
                             Some(lv) => self.diff(path, dv, lv, whole, out),
                             None if is_trivially_empty(dv) || is_unresolved_marker(dv) => {}
                             None => out.push(Mismatch {

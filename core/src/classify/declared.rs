@@ -13,7 +13,6 @@ use crate::normalize::arrays::holds_ordered_list;
 use crate::normalize::empty::{is_empty_collection, is_trivially_empty};
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{is_masked_non_ascii, typed_like};
-use crate::normalize::transform::transform_reproduces_live;
 use serde_json::{Map, Value};
 
 const NOTE_WRITE_ONLY: &str = "write-only — cannot be read back";
@@ -257,22 +256,24 @@ fn is_order_only(cmp: &Cmp<'_, '_>, m: &Mismatch) -> bool {
         && cmp.eq_ignoring_order(&mut m.path.clone(), &m.desired, actual)
 }
 
-/// The schema `propertyTransform` fold: the mismatch vanishes when the
-/// transform of the declared value reproduces live exactly.
+/// The schema `propertyTransform` fold of a mismatch the diff reported at
+/// its own path (a top-level value, an element of an ordered list).
 fn transformed_equal(scope: &Scope<'_>, m: &Mismatch) -> bool {
     let Some(actual) = m.actual.as_ref() else {
         return false;
     };
-    let Some((_, expr)) = scope
-        .transforms
-        .iter()
-        .find(|(p, _)| m.path.matches_dotted(p))
-    else {
+    if !scope.has_transform(&m.path) {
         return false;
+    }
+    let parent = if m.path.len() > 1 {
+        parent_value(&Value::Object(scope.declared.clone()), &m.path)
+    } else {
+        None
     };
-    let root = Value::Object(scope.declared.clone());
-    let parent = parent_value(&root, &m.path);
-    transform_reproduces_live(expr, &root, parent.as_ref(), actual)
+    let parent = parent.as_ref().and_then(Value::as_object);
+    scope
+        .transform_cache
+        .explains(scope, &m.path, parent, actual)
 }
 
 fn parent_value(root: &Value, path: &Path) -> Option<Value> {

@@ -19,6 +19,7 @@ mod prepare;
 mod read_back;
 mod scope;
 mod siblings;
+mod transformed;
 mod undeclared;
 
 use crate::normalize::aws_facts::facts_for;

@@ -3,6 +3,7 @@
 //! per-type AWS facts from `core/data/`.
 
 use super::context::{ClassifyContext, ResourceInput};
+use super::transformed::TransformCache;
 use crate::declared::CORPUS_UNRESOLVED_MARKER;
 use crate::normalize::aws_facts::{AwsFacts, Equivalence, TypeFacts};
 use crate::normalize::canonicalize_in_place;
@@ -38,6 +39,9 @@ pub(crate) struct Scope<'a> {
     /// Declared properties as canonical JSON (unresolved leaves as
     /// [`UNRESOLVED`]), built once per call.
     pub declared: Map<String, Value>,
+    /// What the schema's transforms make of declared values, worked out
+    /// once per call.
+    pub transform_cache: TransformCache,
 }
 
 fn strs<'a>(a: &'a [String], b: &'a [String]) -> Vec<&'a str> {
@@ -91,6 +95,7 @@ impl<'a> Scope<'a> {
                     (k.clone(), j)
                 })
                 .collect(),
+            transform_cache: TransformCache::default(),
         }
     }
 
@@ -168,6 +173,19 @@ impl<'a> Scope<'a> {
             .iter()
             .filter(move |(p, _)| p.matches(path))
             .map(|(_, e)| *e)
+    }
+
+    /// The schema's `propertyTransform` for the value at `path`, if any.
+    pub fn transform_at(&self, path: &Path) -> Option<&'a str> {
+        self.transforms
+            .iter()
+            .find(|(p, _)| path.matches_dotted(p))
+            .map(|(_, e)| *e)
+    }
+
+    /// True when the schema states a transform for the value at `path`.
+    pub fn has_transform(&self, path: &Path) -> bool {
+        !self.transforms.is_empty() && self.transform_at(path).is_some()
     }
 
     /// The unit conversions that apply at `path`.

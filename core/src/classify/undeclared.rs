@@ -132,7 +132,7 @@ fn holds_off_change(
 /// True when the value is one a service attaches on its own (an AWS log
 /// delivery's resource policy), equal to its known shape, where the entry's
 /// `when` holds (EC2's all-ports spelling only on an all-protocol rule).
-fn is_service_attached(
+pub(crate) fn is_service_attached(
     scope: &Scope<'_>,
     live: &Map<String, Value>,
     path: &Path,

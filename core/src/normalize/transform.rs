@@ -1,9 +1,12 @@
 //! Registry-schema `propertyTransform`: a JSONata expression describing how
 //! the SERVICE rewrites a declared value before storing it (lower-casing,
-//! unit scaling, a stripped trailing newline). Used only as the last fold of
-//! a declared mismatch: it can suppress a false `declared` finding when the
-//! transform reproduces live EXACTLY, and never hides anything else. Any
-//! parse or evaluation failure leaves the finding in place (fail open).
+//! unit scaling, a stripped trailing newline). Used only as a fold of a
+//! declared mismatch: it can suppress a false `declared` finding when the
+//! transform reproduces live EXACTLY. A rewrite whose output does not follow
+//! the declared value (a constant, a branch that drops it) is marked so the
+//! caller can ask for a second source: a wrong condition in such a rewrite
+//! would hide any change. Any parse or evaluation failure leaves the finding
+//! in place.
 
 use bumpalo::Bump;
 use jsonata_rs::JsonAta;
@@ -31,7 +34,7 @@ fn eval(expr: &str, input: &Value) -> Option<Value> {
 }
 
 /// Numbers compare by value (`1000` vs `1000.0`), everything else exactly.
-fn same(a: &Value, b: &Value) -> bool {
+pub fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
         (Value::Array(x), Value::Array(y)) => {
@@ -44,21 +47,68 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// True when some ` $OR `-separated alternative of `expr`, evaluated against
-/// the declared resource root or against the property's declared parent
-/// object, yields exactly the live value.
-pub fn transform_reproduces_live(
-    expr: &str,
-    root: &Value,
-    parent: Option<&Value>,
-    live: &Value,
-) -> bool {
-    expr.split(" $OR ").any(|alt| {
-        let alt = alt.trim();
-        std::iter::once(root)
-            .chain(parent)
-            .any(|ctx| eval(alt, ctx).is_some_and(|out| same(&out, live)))
-    })
+/// A value a transform is evaluated against: the declared resource root or
+/// the declared object holding the property, and the same value with the
+/// property changed (`None` where it cannot be changed).
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The context as declared.
+    pub declared: Value,
+    /// The context with the property's declared value changed.
+    pub altered: Option<Value>,
+}
+
+/// What one alternative of a transform makes of the declared value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rewrite {
+    /// The value the service is said to store.
+    pub value: Value,
+    /// True when the output changes with the declared value. False for a
+    /// rewrite that discards what the template says (a constant, or a
+    /// branch that ignores the value): such a rewrite is only as good as
+    /// its condition, so it needs a second source before it folds.
+    pub follows_declared: bool,
+}
+
+/// Every rewrite the ` $OR `-separated alternatives of `expr` give in the
+/// contexts; an alternative that fails or is undefined gives none.
+pub fn rewrites(expr: &str, contexts: &[Context]) -> Vec<Rewrite> {
+    let mut out = Vec::new();
+    for alt in expr.split(" $OR ").map(str::trim) {
+        for ctx in contexts {
+            let Some(value) = eval(alt, &ctx.declared) else {
+                continue;
+            };
+            let follows_declared = ctx
+                .altered
+                .as_ref()
+                .is_some_and(|a| eval(alt, a).is_none_or(|o| !same(&o, &value)));
+            out.push(Rewrite {
+                value,
+                follows_declared,
+            });
+        }
+    }
+    out
+}
+
+/// Another value of the same kind as `v`, to see whether a transform's
+/// output follows it; `None` for a kind with no obvious other value.
+pub fn altered(v: &Value) -> Option<Value> {
+    match v {
+        Value::Bool(b) => Some(Value::Bool(!b)),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Some(Value::from(i.wrapping_add(7))),
+            None => n.as_f64().map(|f| Value::from(f * 2.0 + 7.0)),
+        },
+        Value::String(s) => Some(Value::String(format!("{s}0x7"))),
+        Value::Array(a) => {
+            let mut a = a.clone();
+            a.push(Value::String("0x7".into()));
+            Some(Value::Array(a))
+        }
+        Value::Object(_) | Value::Null => None,
+    }
 }
 
 #[cfg(test)]
@@ -66,42 +116,74 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn ctx(declared: Value, key: &str) -> Context {
+        let mut altered_ctx = declared.clone();
+        let changed = declared.get(key).and_then(altered);
+        let altered_ctx = changed.map(|c| {
+            altered_ctx[key] = c;
+            altered_ctx
+        });
+        Context {
+            declared,
+            altered: altered_ctx,
+        }
+    }
+
+    fn folds(expr: &str, c: &Context, live: &Value) -> Option<bool> {
+        rewrites(expr, std::slice::from_ref(c))
+            .into_iter()
+            .find(|r| same(&r.value, live))
+            .map(|r| r.follows_declared)
+    }
+
     #[test]
-    fn lowercase_transform_folds_and_other_values_do_not() {
-        let root = json!({"ColumnType": "TEXT"});
-        assert!(transform_reproduces_live(
-            "$lowercase(ColumnType)",
-            &root,
-            None,
-            &json!("text")
-        ));
-        assert!(!transform_reproduces_live(
-            "$lowercase(ColumnType)",
-            &root,
-            None,
-            &json!("int")
-        ));
+    fn a_lowercasing_transform_follows_the_declared_value() {
+        let c = ctx(json!({"ColumnType": "TEXT"}), "ColumnType");
+        assert_eq!(
+            folds("$lowercase(ColumnType)", &c, &json!("text")),
+            Some(true)
+        );
+        assert_eq!(folds("$lowercase(ColumnType)", &c, &json!("int")), None);
     }
 
     #[test]
     fn scaling_and_alternatives() {
-        let root = json!({"StartingPositionTimestamp": 1700000000});
+        let c = ctx(
+            json!({"StartingPositionTimestamp": 1700000000}),
+            "StartingPositionTimestamp",
+        );
         let expr = "$uppercase(X) $OR StartingPositionTimestamp * 1000";
-        assert!(transform_reproduces_live(
-            expr,
-            &root,
-            None,
-            &json!(1700000000000_u64)
-        ));
+        assert_eq!(folds(expr, &c, &json!(1700000000000_u64)), Some(true));
+    }
+
+    #[test]
+    fn a_branch_that_ignores_the_value_is_marked_as_discarding_it() {
+        // EC2's schema keeps ports only for tcp and udp (it spells icmp
+        // "imcp"), so an ICMP type becomes -1 whatever it was.
+        let expr = "($ipProtocol := $lowercase(IpProtocol);$ipProtocol in ['imcp', 'tcp', 'udp'] ? FromPort : -1)";
+        let icmp = ctx(json!({"IpProtocol": "icmp", "FromPort": 8}), "FromPort");
+        assert_eq!(folds(expr, &icmp, &json!(-1)), Some(false));
+        let tcp = ctx(json!({"IpProtocol": "tcp", "FromPort": 443}), "FromPort");
+        assert_eq!(folds(expr, &tcp, &json!(443)), Some(true));
+        let constant = ctx(json!({"Encrypted": false}), "Encrypted");
+        assert_eq!(
+            folds("Encrypted and Encrypted $OR true", &constant, &json!(true)),
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn a_context_that_cannot_be_altered_proves_nothing_followed() {
+        let c = Context {
+            declared: json!({"Name": "A"}),
+            altered: None,
+        };
+        assert_eq!(folds("$lowercase(Name)", &c, &json!("a")), Some(false));
     }
 
     #[test]
     fn broken_expressions_fail_open() {
-        assert!(!transform_reproduces_live(
-            "$$$(",
-            &json!({}),
-            None,
-            &json!(1)
-        ));
+        let c = ctx(json!({}), "X");
+        assert!(rewrites("$$$(", &[c]).is_empty());
     }
 }

@@ -1,0 +1,87 @@
+//! The registry schema's `propertyTransform` as a fold of a declared
+//! mismatch, at any depth: a declared value the service rewrites before
+//! storing it (a lower-cased name, a protocol number spelled as its name)
+//! equals what live holds when the transform reproduces live exactly.
+//!
+//! A rewrite that discards the declared value (EC2 stores `-1` as the port
+//! of an all-protocol rule, whatever port was declared) folds only where a
+//! documented service-attached value says so too: the schema's own
+//! condition for it can be wrong (its security-group transforms spell icmp
+//! "imcp", which would turn a changed ICMP type into no change at all).
+
+use super::scope::Scope;
+use super::undeclared::is_service_attached;
+use crate::normalize::path::{Path, Seg};
+use crate::normalize::transform::{altered, rewrites, same, Context, Rewrite};
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// The rewrites of each declared value with a transform, worked out once
+/// per resource: the same declared element is tried against many live ones.
+#[derive(Default)]
+pub(crate) struct TransformCache {
+    by_path: RefCell<HashMap<String, Vec<Rewrite>>>,
+}
+
+impl TransformCache {
+    /// True when the schema's transform at `path` turns the declared value
+    /// (held by `parent`, or by the resource root at the top level) into
+    /// `live`, and the rewrite either follows the declared value or is a
+    /// value the service is documented to attach there.
+    pub fn explains(
+        &self,
+        scope: &Scope<'_>,
+        path: &Path,
+        parent: Option<&Map<String, Value>>,
+        live: &Value,
+    ) -> bool {
+        let Some(expr) = scope.transform_at(path) else {
+            return false;
+        };
+        let key = path.render();
+        let mut cache = self.by_path.borrow_mut();
+        let found = cache
+            .entry(key)
+            .or_insert_with(|| rewrites(expr, &contexts(scope, path, parent)));
+        found.iter().any(|r| {
+            same(&r.value, live)
+                && (r.follows_declared || is_service_attached(scope, &Map::new(), path, live))
+        })
+    }
+}
+
+/// The contexts a transform is written against: the declared resource root
+/// (`$uppercase(Window.DayOfWeek)`) and the declared object holding the
+/// value (`$lowercase(ColumnType)`), each with the value changed.
+fn contexts(scope: &Scope<'_>, path: &Path, parent: Option<&Map<String, Value>>) -> Vec<Context> {
+    let root = Value::Object(scope.declared.clone());
+    let root_altered = altered_at(&root, path.segs());
+    let mut out = vec![Context {
+        declared: root,
+        altered: root_altered,
+    }];
+    if let (Some(parent), Some(key)) = (parent, path.last_key()) {
+        let declared = Value::Object(parent.clone());
+        let altered = altered_at(&declared, &[Seg::Key(key.to_string())]);
+        out.push(Context { declared, altered });
+    }
+    out
+}
+
+/// `v` with the value at `segs` changed; `None` when the path cannot be
+/// followed by key and index (an element named by identity) or the value
+/// has no other value to try.
+fn altered_at(v: &Value, segs: &[Seg]) -> Option<Value> {
+    let mut out = v.clone();
+    let mut cur = &mut out;
+    for seg in segs {
+        cur = match seg {
+            Seg::Key(k) => cur.get_mut(k.as_str())?,
+            Seg::Index(i) => cur.get_mut(*i)?,
+            Seg::Id(_) => return None,
+        };
+    }
+    *cur = altered(cur)?;
+    Some(out)
+}
