@@ -3198,9 +3198,16 @@ fn a_transform_that_discards_the_declared_value_needs_a_second_source() {
     // The schema's condition spells icmp "imcp", so its transform turns any
     // ICMP type into -1. EC2 keeps ICMP types; a type changed to "all" out
     // of band is a change, top-level and inside a group alike.
-    for t in ["AWS::EC2::SecurityGroupIngress", "AWS::EC2::SecurityGroupEgress"] {
+    for t in [
+        "AWS::EC2::SecurityGroupIngress",
+        "AWS::EC2::SecurityGroupEgress",
+    ] {
         let fs = run_schema(t, bundled(t), rule("icmp", 8, 0), rule("icmp", -1, -1));
-        assert_eq!(declared_paths(&fs), vec!["FromPort", "ToPort"], "{t}: {fs:?}");
+        assert_eq!(
+            declared_paths(&fs),
+            vec!["FromPort", "ToPort"],
+            "{t}: {fs:?}"
+        );
         let fs = run_schema(t, bundled(t), rule("-1", 0, 65535), rule("-1", -1, -1));
         assert!(declared_paths(&fs).is_empty(), "{t}: {fs:?}");
     }

@@ -12,7 +12,7 @@
 use super::scope::Scope;
 use super::undeclared::is_service_attached;
 use crate::normalize::path::{Path, Seg};
-use crate::normalize::transform::{altered, rewrites, same, Context, Rewrite};
+use crate::normalize::transform::{altered, rewrites, Context, Rewrite};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -45,8 +45,8 @@ impl TransformCache {
             .entry(key)
             .or_insert_with(|| rewrites(expr, &contexts(scope, path, parent)));
         found.iter().any(|r| {
-            same(&r.value, live)
-                && (r.follows_declared || is_service_attached(scope, &Map::new(), path, live))
+            r.declared.reproduces(live)
+                && (r.follows_declared(live) || is_service_attached(scope, &Map::new(), path, live))
         })
     }
 }

@@ -107,19 +107,18 @@ pub fn replay_case_in(case: &CorpusCase, facts: &AwsFacts) -> Vec<Finding> {
             return classify_in(&resource, &case.live_raw, &bundled, &ctx, facts);
         }
     }
-    // A case records no property types: the bundled registry schema's are
-    // what realdrift itself would use to type the template's strings.
-    if case.schema.typed_scalar_paths.is_empty() {
-        if let Some(typed) = bundled_facts(&resource.resource_type)
-            .map(|b| b.typed_scalar_paths.clone())
-            .filter(|t| !t.is_empty())
-        {
-            let schema = SchemaFacts {
-                typed_scalar_paths: typed,
-                ..case.schema.clone()
-            };
-            return classify_in(&resource, &case.live_raw, &schema, &ctx, facts);
+    // A case records no property types and no transforms: the bundled
+    // registry schema's are what realdrift itself would use to type the
+    // template's strings and to read the service's rewrites.
+    if let Some(bundled) = bundled_facts(&resource.resource_type) {
+        let mut schema = case.schema.clone();
+        if schema.typed_scalar_paths.is_empty() {
+            schema.typed_scalar_paths = bundled.typed_scalar_paths.clone();
         }
+        if schema.property_transforms.is_empty() {
+            schema.property_transforms = bundled.property_transforms.clone();
+        }
+        return classify_in(&resource, &case.live_raw, &schema, &ctx, facts);
     }
     classify_in(&resource, &case.live_raw, &case.schema, &ctx, facts)
 }
