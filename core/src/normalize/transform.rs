@@ -2,7 +2,8 @@
 //! the SERVICE rewrites a declared value before storing it (lower-casing,
 //! unit scaling, a stripped trailing newline). Used only as a fold of a
 //! declared mismatch: it can suppress a false `declared` finding when the
-//! transform reproduces live EXACTLY. A rewrite whose output does not follow
+//! transform reproduces live exactly, or spells a pattern (`8.0.*`) that
+//! matches all of it. A rewrite whose output does not follow
 //! the declared value (a constant, a branch that drops it) is marked so the
 //! caller can ask for a second source: a wrong condition in such a rewrite
 //! would hide any change. Any parse or evaluation failure leaves the finding
