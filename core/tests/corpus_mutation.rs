@@ -14,7 +14,10 @@
 //! echoes is also dropped from the read (unless it is false, 0 or "",
 //! which a read may omit): that must surface too, as `declared` drift or,
 //! for a top-level property, as a `readGap` (a read cannot tell a removed
-//! property from one it does not return).
+//! property from one it does not return). Every number or boolean
+//! setting the template and the read both leave out is added to the read
+//! (a switch turned on, a number set out of band): it must surface, unless
+//! a rule folds it on purpose or `true` is its documented default.
 
 mod classify_support;
 mod corpus_support;
@@ -325,4 +328,76 @@ fn a_declared_value_the_read_drops_surfaces() {
         hidden.is_empty(),
         "declared values the read dropped that pass: {hidden:#?}"
     );
+}
+
+/// The top-level number and boolean properties of a case's type that are
+/// configuration (not read-only, write-only or create-only) and that
+/// neither the template nor the read holds: where a setting made out of
+/// band would appear.
+fn unset_settings(case: &CorpusCase) -> Vec<(String, String)> {
+    use realdrift_core::schema::{BundledSchemas, SchemaSource};
+    let t = &case.resource.resource_type;
+    let Some(facts) = BundledSchemas::shared()
+        .ok()
+        .and_then(|b| b.facts(t).ok().flatten())
+    else {
+        return Vec::new();
+    };
+    let not_settable: BTreeSet<&String> = [&case.schema, facts.as_ref()]
+        .iter()
+        .flat_map(|s| {
+            s.read_only
+                .iter()
+                .chain(&s.write_only)
+                .chain(&s.create_only)
+        })
+        .collect();
+    facts
+        .typed_scalar_paths
+        .iter()
+        .filter(|(p, _)| !p.contains('.') && !not_settable.contains(p))
+        .filter(|(p, _)| !case.resource.declared.contains_key(*p))
+        .filter(|(p, _)| case.live_raw.get(p.as_str()).is_none())
+        .map(|(p, kind)| (p.clone(), kind.clone()))
+        .collect()
+}
+
+#[test]
+fn a_setting_added_out_of_band_surfaces() {
+    // A switch turned on or a number set where the template and the read
+    // said nothing: the read now holds it, and it must surface, unless a
+    // rule folds it on purpose (AWS chose it at create, any value may
+    // stand, or it is the documented default `true`).
+    let (mut tried, mut designed) = (0usize, 0usize);
+    let mut hidden = BTreeSet::new();
+    for case in corpus_cases() {
+        for (path, kind) in unset_settings(&case) {
+            let value = if kind == "boolean" {
+                Value::Bool(true)
+            } else {
+                Value::from(987_654)
+            };
+            let mut m = case.clone();
+            if let Some(live) = m.live_raw.as_object_mut() {
+                live.insert(path.clone(), value.clone());
+            }
+            tried += 1;
+            let out = replay_case(&m);
+            let at: Vec<&Finding> = out.iter().filter(|x| covers(x, &path)).collect();
+            if at.iter().any(|x| x.tier.is_drift()) {
+                continue;
+            }
+            let documented_on =
+                value == Value::Bool(true) && at.iter().any(|x| x.tier == Tier::AtDefault);
+            if by_design(&case, &out, &path) || documented_on {
+                designed += 1;
+            } else {
+                let t = &case.resource.resource_type;
+                hidden.insert(format!("{t} {path}: {value} -> {at:?}"));
+            }
+        }
+    }
+    println!("{tried} settings added; {designed} fold by design");
+    assert!(tried > 300, "only {tried} settings added");
+    assert!(hidden.is_empty(), "settings that pass unseen: {hidden:#?}");
 }
