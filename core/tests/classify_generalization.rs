@@ -3217,3 +3217,42 @@ fn a_transform_that_discards_the_declared_value_needs_a_second_source() {
     let fs = run_schema(t, bundled(t), declared, live);
     assert_eq!(declared_paths(&fs), vec!["SecurityGroupIngress"], "{fs:?}");
 }
+
+#[test]
+fn a_name_stands_for_the_stacks_own_arn_not_another_accounts() {
+    // The schema's transforms write these as patterns that accept any
+    // account and region; realdrift takes a name for the ARN of the
+    // stack's own account and region only.
+    let t = "AWS::ECS::TaskDefinition";
+    let td = |role: &str| json!({"Family": "f", "TaskRoleArn": role});
+    let own = run_schema(
+        t,
+        bundled(t),
+        td("MyRole"),
+        td("arn:aws:iam::123456789012:role/MyRole"),
+    );
+    assert!(declared_paths(&own).is_empty(), "{own:?}");
+    let other = run_schema(
+        t,
+        bundled(t),
+        td("MyRole"),
+        td("arn:aws:iam::999999999999:role/MyRole"),
+    );
+    assert_eq!(declared_paths(&other), vec!["TaskRoleArn"]);
+    let t = "AWS::Lambda::EventSourceMapping";
+    let esm = |f: &str| json!({"FunctionName": f, "BatchSize": 10});
+    let own = run_schema(
+        t,
+        bundled(t),
+        esm("fn"),
+        esm("arn:aws:lambda:eu-central-1:123456789012:function:fn"),
+    );
+    assert!(declared_paths(&own).is_empty(), "{own:?}");
+    let elsewhere = run_schema(
+        t,
+        bundled(t),
+        esm("fn"),
+        esm("arn:aws:lambda:us-west-2:123456789012:function:fn"),
+    );
+    assert_eq!(declared_paths(&elsewhere), vec!["FunctionName"]);
+}

@@ -45,7 +45,7 @@ impl TransformCache {
             .entry(key)
             .or_insert_with(|| rewrites(expr, &contexts(scope, path, parent)));
         found.iter().any(|r| {
-            r.declared.reproduces(live)
+            r.reproduces(live)
                 && (r.follows_declared(live) || is_service_attached(scope, &Map::new(), path, live))
         })
     }
