@@ -15,7 +15,8 @@
 //! which a read may omit): that must surface too, as `declared` drift or,
 //! for a top-level property, as a `readGap` (a read cannot tell a removed
 //! property from one it does not return). Every number or boolean
-//! setting the template and the read both leave out is added to the read
+//! setting the template and the read both leave out (top-level, or in a
+//! block the read returns) is added to the read
 //! (a switch turned on, a number set out of band): it must surface, unless
 //! a rule folds it on purpose or `true` is its documented default.
 
@@ -330,10 +331,10 @@ fn a_declared_value_the_read_drops_surfaces() {
     );
 }
 
-/// The top-level number and boolean properties of a case's type that are
-/// configuration (not read-only, write-only or create-only) and that
-/// neither the template nor the read holds: where a setting made out of
-/// band would appear.
+/// The number and boolean properties of a case's type, top-level or in a
+/// block the read returns, that are configuration (not read-only,
+/// write-only or create-only) and that neither the template nor the read
+/// holds: where a setting made out of band would appear.
 fn unset_settings(case: &CorpusCase) -> Vec<(String, String)> {
     use realdrift_core::schema::{BundledSchemas, SchemaSource};
     let t = &case.resource.resource_type;
@@ -350,16 +351,33 @@ fn unset_settings(case: &CorpusCase) -> Vec<(String, String)> {
                 .iter()
                 .chain(&s.write_only)
                 .chain(&s.create_only)
+                .chain(&s.read_only_paths)
+                .chain(&s.write_only_paths)
+                .chain(&s.create_only_paths)
         })
         .collect();
     facts
         .typed_scalar_paths
         .iter()
-        .filter(|(p, _)| !p.contains('.') && !not_settable.contains(p))
-        .filter(|(p, _)| !case.resource.declared.contains_key(*p))
-        .filter(|(p, _)| case.live_raw.get(p.as_str()).is_none())
+        .filter(|(p, _)| !p.contains('*') && !not_settable.contains(p))
+        .filter(|(p, _)| !not_settable.iter().any(|n| p.starts_with(&format!("{n}."))))
+        .filter(|(p, _)| {
+            let declared = Value::Object(case.resource.declared.clone());
+            declared.pointer(&pointer(p)).is_none()
+                && case.live_raw.pointer(&pointer(p)).is_none()
+                && parent_in_live(&case.live_raw, p)
+        })
         .map(|(p, kind)| (p.clone(), kind.clone()))
         .collect()
+}
+
+/// True when the object that would hold `path` is in the read (the top
+/// level always is): a member is added to a block AWS returns.
+fn parent_in_live(live: &Value, path: &str) -> bool {
+    match path.rsplit_once('.') {
+        None => true,
+        Some((parent, _)) => live.pointer(&pointer(parent)).is_some_and(Value::is_object),
+    }
 }
 
 #[test]
@@ -378,8 +396,14 @@ fn a_setting_added_out_of_band_surfaces() {
                 Value::from(987_654)
             };
             let mut m = case.clone();
-            if let Some(live) = m.live_raw.as_object_mut() {
-                live.insert(path.clone(), value.clone());
+            let (parent, key) = path.rsplit_once('.').unwrap_or(("", path.as_str()));
+            let holder = if parent.is_empty() {
+                Some(&mut m.live_raw)
+            } else {
+                m.live_raw.pointer_mut(&pointer(parent))
+            };
+            if let Some(Value::Object(o)) = holder {
+                o.insert(key.to_string(), value.clone());
             }
             tried += 1;
             let out = replay_case(&m);
