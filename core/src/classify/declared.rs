@@ -5,7 +5,7 @@
 use super::compare::{Cmp, Mismatch};
 use super::emit::Out;
 use super::nested;
-use super::scope::Scope;
+use super::scope::{is_unresolved_marker, Scope};
 use super::undeclared;
 use crate::finding::Tier;
 use crate::normalize::arn::is_unknown_alias_target;
@@ -76,6 +76,11 @@ pub(crate) fn run(
         if !dv.is_fully_resolved() {
             out.push(Tier::Unresolved, &path);
             if let Some(l) = lv {
+                // What the template does resolve is known: a change there
+                // surfaces beside the part that could not be resolved.
+                if let Some(known) = known_part(d) {
+                    mismatches(scope, &cmp, live, &mut path, &known, l, out);
+                }
                 nested::collect(scope, live, &mut path, d, l, out);
             }
             continue;
@@ -148,6 +153,33 @@ fn only_write_only_leaves(scope: &Scope<'_>, path: &Path, d: &Value) -> bool {
             .all(|(p, v)| scope.is_write_only(p) || only_write_only_leaves(scope, p, v))
 }
 
+/// The part of a declared value that resolved: objects keep their resolved
+/// members; a list holding anything unresolved is dropped whole (an
+/// unresolved element may stand for none or for several). `None` when
+/// nothing is left.
+fn known_part(d: &Value) -> Option<Value> {
+    match d {
+        Value::Object(o) => {
+            let known: Map<String, Value> = o
+                .iter()
+                .filter_map(|(k, v)| known_part(v).map(|v| (k.clone(), v)))
+                .collect();
+            (!known.is_empty()).then_some(Value::Object(known))
+        }
+        Value::Array(a) => a.iter().all(fully_known).then(|| d.clone()),
+        other => fully_known(other).then(|| other.clone()),
+    }
+}
+
+/// True when no part of `v` is the unresolved marker.
+fn fully_known(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => o.values().all(fully_known),
+        Value::Array(a) => a.iter().all(fully_known),
+        other => !is_unresolved_marker(other),
+    }
+}
+
 fn compare(
     scope: &Scope<'_>,
     cmp: &Cmp<'_, '_>,
@@ -160,6 +192,21 @@ fn compare(
     if filled_empty(scope, live, live, path, d, l, out) {
         return;
     }
+    mismatches(scope, cmp, live, path, d, l, out);
+    nested::collect(scope, live, path, d, l, out);
+}
+
+/// Emits the declared mismatches between `d` and `l` at their narrowest
+/// paths, after every fold that explains one.
+fn mismatches(
+    scope: &Scope<'_>,
+    cmp: &Cmp<'_, '_>,
+    live: &Map<String, Value>,
+    path: &mut Path,
+    d: &Value,
+    l: &Value,
+    out: &mut Out<'_, '_>,
+) {
     // Both sides are canonical already (prepared once per resource).
     let mut mismatches: Vec<Mismatch> = Vec::new();
     cmp.diff(path, d, l, None, &mut mismatches);
@@ -211,7 +258,6 @@ fn compare(
             });
         }
     }
-    nested::collect(scope, live, path, d, l, out);
 }
 
 /// True when a declared empty collection (`[]`, `{}`) holds what AWS filled
