@@ -3256,3 +3256,25 @@ fn a_name_stands_for_the_stacks_own_arn_not_another_accounts() {
     );
     assert_eq!(declared_paths(&elsewhere), vec!["FunctionName"]);
 }
+
+#[test]
+fn a_custom_attribute_added_out_of_band_surfaces() {
+    // Cognito returns its fixed standard attributes beside the declared
+    // custom ones; a custom attribute added by AddCustomAttributes is not
+    // one of them.
+    let t = "AWS::Cognito::UserPool";
+    let declared =
+        json!({"Schema": [{"Name": "tenant", "AttributeDataType": "String", "Mutable": true}]});
+    let attr = |name: &str, kind: &str, mutable: bool| {
+        json!({"Name": name, "AttributeDataType": kind, "DeveloperOnlyAttribute": false,
+               "Mutable": mutable, "Required": name == "sub"})
+    };
+    let live = json!({"Schema": [attr("sub", "String", false),
+        attr("custom:tenant", "String", true), attr("custom:plan", "Number", true)]});
+    let fs = run(t, declared, live);
+    assert_eq!(
+        drift(&fs),
+        vec![(Tier::Undeclared, "Schema[custom:plan]".to_string())],
+        "{fs:?}"
+    );
+}

@@ -18,7 +18,10 @@
 //! setting the template and the read both leave out (top-level, or in a
 //! block the read returns) is added to the read
 //! (a switch turned on, a number set out of band): it must surface, unless
-//! a rule folds it on purpose or `true` is its documented default.
+//! a rule folds it on purpose or `true` is its documented default. And
+//! every declared list the read returns gets one more element like its
+//! last, every scalar of it changed (a rule, a subnet, an override added out
+//! of band): it must surface under the list.
 
 mod classify_support;
 mod corpus_support;
@@ -465,4 +468,129 @@ fn a_setting_added_out_of_band_surfaces() {
     println!("{tried} settings added; {designed} fold by design");
     assert!(tried > 300, "only {tried} settings added");
     assert!(hidden.is_empty(), "settings that pass unseen: {hidden:#?}");
+}
+
+/// The declared lists of a case (not inside lists) the read returns
+/// non-empty, as JSON pointers.
+fn declared_lists(case: &CorpusCase) -> Vec<String> {
+    fn walk(d: &Value, l: &Value, at: String, out: &mut Vec<String>) {
+        match (d, l) {
+            (Value::Object(d), Value::Object(l)) => {
+                for (k, dv) in d {
+                    if let Some(lv) = l.get(k) {
+                        let p = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                        walk(dv, lv, p, out);
+                    }
+                }
+            }
+            (Value::Array(d), Value::Array(l)) if !d.is_empty() && !l.is_empty() => out.push(at),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let declared = Value::Object(case.resource.declared.clone());
+    walk(&declared, &case.live_raw, String::new(), &mut out);
+    out
+}
+
+/// Another element like `e`: every scalar of it changed (so it names
+/// another member too), or `None` when nothing in it can change.
+fn another_element(e: &Value) -> Option<Value> {
+    match e {
+        Value::Object(o) => {
+            let mut changed = false;
+            let out: serde_json::Map<String, Value> = o
+                .iter()
+                .map(|(k, v)| match changed_scalar(v) {
+                    Some(c) => {
+                        changed = true;
+                        (k.clone(), c)
+                    }
+                    None => (k.clone(), v.clone()),
+                })
+                .collect();
+            changed.then_some(Value::Object(out))
+        }
+        other => changed_scalar(other),
+    }
+}
+
+/// Lists whose added element folds on purpose in this test, with why.
+const ADDED_ELEMENT_FOLDS: &[(&str, &str, &str)] = &[(
+    "AWS::Cognito::UserPool",
+    "/Schema",
+    "an element named without `custom:` is one of Cognito's fixed standard attributes, so the \
+     made-up standard name folds; a custom attribute added out of band surfaces \
+     (classify_generalization: a_custom_attribute_added_out_of_band_surfaces)",
+)];
+
+#[test]
+fn an_element_added_to_a_declared_list_surfaces() {
+    // A rule, a statement, a subnet or an override added out of band to a
+    // list the template declares: it must surface under the list.
+    let mut tried = 0usize;
+    let mut hidden = BTreeSet::new();
+    for case in corpus_cases() {
+        let before = replay_case(&case);
+        let declared = Value::Object(case.resource.declared.clone());
+        for ptr in declared_lists(&case) {
+            let mut m = case.clone();
+            let Some(Value::Array(items)) = m.live_raw.pointer_mut(&ptr) else {
+                continue;
+            };
+            let Some(extra) = items.last().and_then(another_element) else {
+                continue;
+            };
+            if items.contains(&extra) {
+                continue;
+            }
+            items.push(extra);
+            tried += 1;
+            let top = top_of(&ptr);
+            let known = resolved_at(&declared, &ptr);
+            let after = replay_case(&m);
+            let reported_before = before.iter().any(|b| {
+                b.path == ptr_path(&ptr) && matches!(b.tier, Tier::Declared | Tier::Undeclared)
+            });
+            let t = case.resource.resource_type.as_str();
+            // Elastic Beanstalk returns its whole resolved option set: a
+            // live-only option is AWS's choice until `record` snapshots it.
+            let chosen = is_chosen_at_create(t, &format!("{}.*", ptr_path(&ptr)));
+            let listed = ADDED_ELEMENT_FOLDS
+                .iter()
+                .any(|(lt, lp, _)| *lt == t && *lp == ptr);
+            if !reported_before
+                && !chosen
+                && !listed
+                && !surfaces_or_inventory(&top, known, &before, &after)
+            {
+                hidden.insert(format!("{t} {ptr}"));
+            }
+        }
+    }
+    println!("{tried} elements added");
+    assert!(tried > 500, "only {tried} elements added");
+    assert!(hidden.is_empty(), "elements added that pass: {hidden:#?}");
+}
+
+/// The dotted finding path of a JSON pointer (no list items).
+fn ptr_path(ptr: &str) -> String {
+    ptr.split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// [`surfaces_under`], also counting a new live-only member reported as
+/// potential drift (an element added to a keyed set is inventory).
+fn surfaces_or_inventory(top: &str, known: bool, before: &[Finding], after: &[Finding]) -> bool {
+    surfaces_under(top, known, before, after)
+        || after.iter().any(|x| {
+            x.tier == Tier::Undeclared
+                && (x.path == top
+                    || x.path.starts_with(&format!("{top}."))
+                    || x.path.starts_with(&format!("{top}[")))
+                && !before.iter().any(|b| b.tier == x.tier && b.path == x.path)
+        })
 }
