@@ -3278,3 +3278,30 @@ fn a_custom_attribute_added_out_of_band_surfaces() {
         "{fs:?}"
     );
 }
+
+#[test]
+fn an_element_whose_identity_aws_respells_is_still_walked() {
+    // Route 53 stores a record name lower-cased with the root dot: the
+    // declared element finds its live one by equality, not by the text of
+    // its name, and a routing weight added to it out of band surfaces.
+    let t = "AWS::Route53::RecordSetGroup";
+    let record = |name: &str| {
+        json!({"Name": name, "Type": "A", "TTL": "300",
+        "ResourceRecords": ["192.0.2.1"]})
+    };
+    let declared = json!({"HostedZoneId": "Z1", "RecordSets": [record("Api.Example.com")]});
+    let mut weighted = record("api.example.com.");
+    weighted["Weight"] = json!(5);
+    let live = json!({"HostedZoneId": "Z1", "RecordSets": [weighted]});
+    let fs = run_general(t, declared.clone(), live);
+    assert_eq!(
+        drift(&fs),
+        vec![(
+            Tier::Undeclared,
+            "RecordSets[api.example.com.].Weight".to_string()
+        )],
+        "{fs:?}"
+    );
+    let live = json!({"HostedZoneId": "Z1", "RecordSets": [record("api.example.com.")]});
+    assert!(drift(&run_general(t, declared, live)).is_empty());
+}

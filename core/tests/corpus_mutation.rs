@@ -15,8 +15,9 @@
 //! which a read may omit): that must surface too, as `declared` drift or,
 //! for a top-level property, as a `readGap` (a read cannot tell a removed
 //! property from one it does not return). Every number or boolean
-//! setting the template and the read both leave out (top-level, or in a
-//! block the read returns) is added to the read
+//! setting the template and the read both leave out (top-level, in a block
+//! the read returns, or in the first element of a list it returns) is
+//! added to the read
 //! (a switch turned on, a number set out of band): it must surface, unless
 //! a rule folds it on purpose or `true` is its documented default. And
 //! every declared list the read returns gets one more element like its
@@ -375,8 +376,9 @@ fn a_declared_value_the_read_drops_surfaces() {
     );
 }
 
-/// The number and boolean properties of a case's type, top-level or in a
-/// block the read returns, that are configuration (not read-only,
+/// The number and boolean properties of a case's type, top-level, in a
+/// block the read returns or in the first element of a list, that are
+/// configuration (not read-only,
 /// write-only or create-only) and that neither the template nor the read
 /// holds: where a setting made out of band would appear.
 fn unset_settings(case: &CorpusCase) -> Vec<(String, String)> {
@@ -403,15 +405,16 @@ fn unset_settings(case: &CorpusCase) -> Vec<(String, String)> {
     facts
         .typed_scalar_paths
         .iter()
-        .filter(|(p, _)| !p.contains('*') && !not_settable.contains(p))
+        .filter(|(p, _)| !not_settable.contains(p))
         .filter(|(p, _)| !not_settable.iter().any(|n| p.starts_with(&format!("{n}."))))
+        // In a list, the member of its first element.
+        .map(|(p, kind)| (p.replace('*', "0"), kind.clone()))
         .filter(|(p, _)| {
             let declared = Value::Object(case.resource.declared.clone());
             declared.pointer(&pointer(p)).is_none()
                 && case.live_raw.pointer(&pointer(p)).is_none()
                 && parent_in_live(&case.live_raw, p)
         })
-        .map(|(p, kind)| (p.clone(), kind.clone()))
         .collect()
 }
 
@@ -453,6 +456,19 @@ fn a_setting_added_out_of_band_surfaces() {
             let out = replay_case(&m);
             let at: Vec<&Finding> = out.iter().filter(|x| covers(x, &path)).collect();
             if at.iter().any(|x| x.tier.is_drift()) {
+                continue;
+            }
+            // Inside a list the finding names the element by identity.
+            let top = path.split('.').next().unwrap_or_default();
+            let before = replay_case(&case);
+            let new_under_top = out.iter().any(|x| {
+                x.tier.is_drift()
+                    && (x.path == top
+                        || x.path.starts_with(&format!("{top}."))
+                        || x.path.starts_with(&format!("{top}[")))
+                    && !before.iter().any(|b| b.tier == x.tier && b.path == x.path)
+            });
+            if path.contains(".0.") && new_under_top {
                 continue;
             }
             let documented_on =

@@ -196,9 +196,12 @@ fn keyed(
 }
 
 /// Elements aligned by an identity: each declared element is walked against
-/// the live element with its identity, at `Prop[<id>]`. Elements that carry
-/// no identity (on either side) are paired among themselves as positional
-/// elements are, so what they hold is still walked.
+/// the live element with its identity, at `Prop[<id>]`. An identity AWS
+/// spells otherwise (a record name lower-cased, with the root dot) finds no
+/// element by text: such elements are paired with a distinct live element
+/// they equal, named by its identity. Elements that carry no identity (on
+/// either side) are paired among themselves as positional elements are.
+/// Either way what they hold is still walked.
 fn matched(
     scope: &Scope<'_>,
     live_top: &Map<String, Value>,
@@ -208,22 +211,45 @@ fn matched(
     id_of: &dyn Fn(&Value) -> Option<String>,
     out: &mut Out<'_, '_>,
 ) {
-    for le in la {
-        let Some(id) = id_of(le) else { continue };
-        if let Some(de) = da
-            .iter()
-            .find(|de| id_of(de).as_deref() == Some(id.as_str()))
-        {
-            path.push(Seg::Id(id));
-            collect(scope, live_top, path, de, le, out);
+    let declared_ids: Vec<Option<String>> = da.iter().map(id_of).collect();
+    let live_ids: Vec<Option<String>> = la.iter().map(id_of).collect();
+    let by_text = |id: &Option<String>, ids: &[Option<String>]| {
+        id.as_ref()
+            .is_some_and(|id| ids.iter().flatten().any(|x| x == id))
+    };
+    for (le, id) in la.iter().zip(&live_ids) {
+        let Some(id) = id else { continue };
+        if let Some(i) = declared_ids.iter().position(|d| d.as_ref() == Some(id)) {
+            path.push(Seg::Id(id.clone()));
+            collect(scope, live_top, path, &da[i], le, out);
             path.pop();
         }
     }
-    let bare_d: Vec<Value> = da.iter().filter(|e| id_of(e).is_none()).cloned().collect();
-    let at: Vec<usize> = (0..la.len()).filter(|&j| id_of(&la[j]).is_none()).collect();
-    if !bare_d.is_empty() && !at.is_empty() {
-        let bare_l: Vec<Value> = at.iter().map(|&j| la[j].clone()).collect();
-        positional_at(scope, live_top, path, &bare_d, &bare_l, &at, out);
+    // Elements with an identity that no element on the other side spells
+    // the same way; then elements with none.
+    let unmatched = |named: bool| {
+        let d: Vec<Value> = (0..da.len())
+            .filter(|&i| {
+                declared_ids[i].is_some() == named && !by_text(&declared_ids[i], &live_ids)
+            })
+            .map(|i| da[i].clone())
+            .collect();
+        let at: Vec<usize> = (0..la.len())
+            .filter(|&j| live_ids[j].is_some() == named && !by_text(&live_ids[j], &declared_ids))
+            .collect();
+        (d, at)
+    };
+    for named in [true, false] {
+        let (d, at) = unmatched(named);
+        if d.is_empty() || at.is_empty() {
+            continue;
+        }
+        let l: Vec<Value> = at.iter().map(|&j| la[j].clone()).collect();
+        let name = |j: usize| match &live_ids[at[j]] {
+            Some(id) if named => Seg::Id(id.clone()),
+            _ => Seg::Index(at[j]),
+        };
+        paired_walk(scope, live_top, path, &d, &l, &name, out);
     }
 }
 
@@ -273,24 +299,24 @@ fn positional(
     la: &[Value],
     out: &mut Out<'_, '_>,
 ) {
-    let at: Vec<usize> = (0..la.len()).collect();
-    positional_at(scope, live_top, path, da, la, &at, out);
+    paired_walk(scope, live_top, path, da, la, &Seg::Index, out);
 }
 
-/// [`positional`] over live elements that sit at positions `at` of the
-/// live array (named by those positions).
-fn positional_at(
+/// Each declared element paired with a distinct live element it equals and
+/// walked, the live element named by `name` (its position, or its
+/// identity).
+fn paired_walk(
     scope: &Scope<'_>,
     live_top: &Map<String, Value>,
     path: &mut Path,
     da: &[Value],
     la: &[Value],
-    at: &[usize],
+    name: &dyn Fn(usize) -> Seg,
     out: &mut Out<'_, '_>,
 ) {
     let cmp = Cmp::new(scope);
     let mut fits = |i: usize, j: usize| {
-        path.push(Seg::Index(at[j]));
+        path.push(name(j));
         let ok = cmp.eq(path, &da[i], &la[j]);
         path.pop();
         ok
@@ -298,7 +324,7 @@ fn positional_at(
     let picks = pair(da, la, &mut fits);
     for (de, pick) in da.iter().zip(picks) {
         if let Some(j) = pick {
-            path.push(Seg::Index(at[j]));
+            path.push(name(j));
             collect(scope, live_top, path, de, &la[j], out);
             path.pop();
         }
