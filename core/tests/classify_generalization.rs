@@ -3303,5 +3303,14 @@ fn an_element_whose_identity_aws_respells_is_still_walked() {
         "{fs:?}"
     );
     let live = json!({"HostedZoneId": "Z1", "RecordSets": [record("api.example.com.")]});
-    assert!(drift(&run_general(t, declared, live)).is_empty());
+    assert!(drift(&run_general(t, declared.clone(), live)).is_empty());
+    // A record added out of band beside it is that record, not the
+    // declared one gone missing.
+    let mut evil = record("evil.example.com.");
+    evil["ResourceRecords"] = json!(["192.0.2.66"]);
+    let live = json!({"HostedZoneId": "Z1", "RecordSets": [record("api.example.com."), evil]});
+    assert_eq!(
+        drift(&run_general(t, declared, live)),
+        vec![(Tier::Undeclared, "RecordSets[evil.example.com.]".to_string())]
+    );
 }

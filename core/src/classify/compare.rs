@@ -256,7 +256,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
         };
         da.iter().all(|de| {
             let id = identity_value(de, &keys);
-            match la.iter().find(|le| identity_value(le, &keys) == id) {
+            match self.find_by_identity(path, &keys, de, la) {
                 Some(le) => {
                     path.push(Seg::Id(id.unwrap_or_default()));
                     let ok = self.eq(path, de, le);
@@ -265,6 +265,56 @@ impl<'s, 'a> Cmp<'s, 'a> {
                 }
                 None => false,
             }
+        })
+    }
+
+    /// The live element with the declared element's identity under `keys`
+    /// (see [`Self::position_by_identity`]).
+    pub fn find_by_identity<'l>(
+        &self,
+        path: &mut Path,
+        keys: &[&str],
+        de: &Value,
+        la: &'l [Value],
+    ) -> Option<&'l Value> {
+        self.position_by_identity(path, keys, de, la)
+            .map(|j| &la[j])
+    }
+
+    /// The position of the live element with the declared element's
+    /// identity under `keys`: spelled the same, else spelled another way
+    /// AWS reads as the same value (a record name lower-cased, with the
+    /// root dot).
+    pub fn position_by_identity(
+        &self,
+        path: &mut Path,
+        keys: &[&str],
+        de: &Value,
+        la: &[Value],
+    ) -> Option<usize> {
+        let id = identity_value(de, keys)?;
+        if let Some(j) = la
+            .iter()
+            .position(|le| identity_value(le, keys).as_ref() == Some(&id))
+        {
+            return Some(j);
+        }
+        la.iter().position(|le| {
+            let Some(live_id) = identity_value(le, keys) else {
+                return false;
+            };
+            path.push(Seg::Id(live_id));
+            let same = keys.iter().all(|k| match (de.get(*k), le.get(*k)) {
+                (Some(d), Some(l)) => {
+                    path.push_key(k);
+                    let ok = self.scalar_eq(path, d, l);
+                    path.pop();
+                    ok
+                }
+                _ => false,
+            });
+            path.pop();
+            same
         })
     }
 
@@ -364,7 +414,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
         let w = whole.cloned().unwrap_or_else(|| (path.clone(), d.clone()));
         for (i, de) in da.iter().enumerate() {
             let id = identity_value(de, &keys);
-            let le = la.iter().find(|le| identity_value(le, &keys) == id);
+            let le = self.find_by_identity(path, &keys, de, la);
             // Addressed by identity, as keyed sets are (`Policies[name]`), so a
             // writer can find the element whatever order AWS returns.
             path.push(id.clone().map_or(Seg::Index(i), Seg::Id));

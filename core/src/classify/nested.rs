@@ -267,17 +267,21 @@ fn live_only_elements(
     let Some(keys) = shape_identity_keys(da, la).filter(|_| la.len() > da.len()) else {
         return;
     };
-    let id_of = |e: &Value| identity_value(e, &keys);
-    let declared: Vec<String> = da.iter().filter_map(id_of).collect();
-    if !declared
-        .iter()
-        .all(|id| la.iter().any(|le| id_of(le).as_ref() == Some(id)))
-    {
-        return;
+    // Each declared element's live one, by identity as AWS spells it.
+    let cmp = Cmp::new(scope);
+    let mut found = Vec::with_capacity(da.len());
+    for de in da {
+        match cmp.position_by_identity(path, &keys, de, la) {
+            Some(j) => found.push(j),
+            None => return,
+        }
     }
     let none = Map::new();
-    for le in la {
-        let Some(id) = id_of(le).filter(|id| !declared.contains(id)) else {
+    for (j, le) in la.iter().enumerate() {
+        if found.contains(&j) {
+            continue;
+        }
+        let Some(id) = identity_value(le, &keys) else {
             continue;
         };
         path.push(Seg::Id(id));
