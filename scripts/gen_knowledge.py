@@ -914,14 +914,14 @@ def managed_key_default(doc, prop_name):
         m = MANAGED_KEY_SENTENCE.match(s)
         if m:
             alias = "alias/aws/" + m.group("svc")
-            return ([alias, "arn:aws:kms:${Region}:${AccountId}:" + alias], s)
+            return ([alias, "arn:${Partition}:kms:${Region}:${AccountId}:" + alias], s)
     return None
 
 
 # "The AWS managed 'AdministratorAccess' policy is applied as a default if
 # this is not set." on a list of policy ARNs: the AWS managed policy of that
-# name, whose ARN is `arn:aws:iam::aws:policy/<name>` (other partitions
-# do not fold: the value is never guessed).
+# name, whose ARN is `arn:<partition>:iam::aws:policy/<name>` (the
+# partition of the stack's region; where that is unknown nothing folds).
 MANAGED_POLICY_SENTENCE = re.compile(
     r"^the\s+AWS\s+managed\s+['`\"](?P<name>[A-Za-z0-9+=,.@_-]+)['`\"]\s+policy\s+is\s+applied\s+as\s+a\s+default"
     r"\s+if\s+this\s+is\s+not\s+set\s*\.?$",
@@ -937,7 +937,7 @@ def managed_policy_default(doc, prop_name):
     for s in sentences(doc):
         m = MANAGED_POLICY_SENTENCE.match(s)
         if m:
-            return (["arn:aws:iam::aws:policy/" + m.group("name")], s)
+            return (["arn:${Partition}:iam::aws:policy/" + m.group("name")], s)
     return None
 
 

@@ -3311,6 +3311,45 @@ fn an_element_whose_identity_aws_respells_is_still_walked() {
     let live = json!({"HostedZoneId": "Z1", "RecordSets": [record("api.example.com."), evil]});
     assert_eq!(
         drift(&run_general(t, declared, live)),
-        vec![(Tier::Undeclared, "RecordSets[evil.example.com.]".to_string())]
+        vec![(
+            Tier::Undeclared,
+            "RecordSets[evil.example.com.]".to_string()
+        )]
+    );
+}
+
+#[test]
+fn an_arn_default_is_spelled_in_the_stacks_partition() {
+    // CodeBuild encrypts artifacts with the account's AWS-managed S3 key;
+    // its ARN is in the partition of the stack's region. A region no
+    // partition table names folds nothing.
+    let t = "AWS::CodeBuild::Project";
+    let check = |region: &str, partition: &str| {
+        let ctx = ClassifyContext {
+            account_id: Some("123456789012".into()),
+            region: Some(region.into()),
+            stack_name: Some("Stack".into()),
+            ..ClassifyContext::default()
+        };
+        let key = format!("arn:{partition}:kms:{region}:123456789012:alias/aws/s3");
+        let live = json!({"Name": "p", "EncryptionKey": key});
+        let fs = classify(
+            &resource(t, json!({"Name": "p"})),
+            &live,
+            &SchemaFacts::default(),
+            &ctx,
+        );
+        drift(&fs)
+    };
+    assert!(check("us-gov-west-1", "aws-us-gov").is_empty());
+    assert!(check("cn-north-1", "aws-cn").is_empty());
+    assert!(check("eu-west-3", "aws").is_empty());
+    assert_eq!(
+        check("us-gov-west-1", "aws"),
+        vec![(Tier::Undeclared, "EncryptionKey".to_string())]
+    );
+    assert_eq!(
+        check("zz-moon-1", "aws"),
+        vec![(Tier::Undeclared, "EncryptionKey".to_string())]
     );
 }

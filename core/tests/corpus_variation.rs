@@ -189,10 +189,31 @@ struct Deploy {
     stack: Option<String>,
     account: String,
     region: String,
+    /// Where the other deploy runs: its region and its partition.
+    to: Place,
 }
 
+/// A region and the partition its ARNs are in.
+#[derive(Clone, Copy)]
+struct Place {
+    region: &'static str,
+    partition: &'static str,
+}
+
+/// Another commercial region.
+const PARIS: Place = Place {
+    region: "eu-west-3",
+    partition: "aws",
+};
+
+/// A region of another partition: ARNs read `arn:aws-us-gov:`.
+const GOVCLOUD: Place = Place {
+    region: "us-gov-west-1",
+    partition: "aws-us-gov",
+};
+
 impl Deploy {
-    fn of(case: &CorpusCase) -> Self {
+    fn of(case: &CorpusCase, to: Place) -> Self {
         let opt = |k: &str| {
             case.opts
                 .get(k)
@@ -221,6 +242,7 @@ impl Deploy {
                 .map(str::to_string),
             account: opt("accountId"),
             region: opt("region"),
+            to,
         }
     }
 
@@ -240,7 +262,10 @@ impl Deploy {
             out = out.replace(&self.account, "222233334444");
         }
         if !self.region.is_empty() {
-            out = out.replace(&self.region, "eu-west-3");
+            out = out.replace(&self.region, self.to.region);
+        }
+        if self.to.partition != "aws" {
+            out = out.replace("arn:aws:", &format!("arn:{}:", self.to.partition));
         }
         out
     }
@@ -262,14 +287,14 @@ fn replace_ignoring_case(text: &str, from: &str, to: &str) -> String {
 
 /// Replays every case as another deploy; returns the cases rewritten and
 /// what changed.
-fn move_corpus(knowledge: Knowledge) -> (usize, Vec<String>) {
+fn move_corpus(knowledge: Knowledge, to: Place) -> (usize, Vec<String>) {
     let (mut moved, mut changed) = (0, Vec::new());
     for path in case_paths() {
         let text =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let case: CorpusCase =
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let deploy = Deploy::of(&case);
+        let deploy = Deploy::of(&case, to);
         let other: CorpusCase = serde_json::from_str(&deploy.moved(&text))
             .unwrap_or_else(|e| panic!("{} moved: {e}", path.display()));
         moved += 1;
@@ -292,14 +317,25 @@ fn move_corpus(knowledge: Knowledge) -> (usize, Vec<String>) {
 
 #[test]
 fn another_name_stack_account_and_region_report_the_same() {
-    let (moved, changed) = move_corpus(Knowledge::All);
+    let (moved, changed) = move_corpus(Knowledge::All, PARIS);
     assert!(moved > 800, "only {moved} cases");
     assert!(changed.is_empty(), "{}", changed.join("\n"));
 }
 
 #[test]
 fn another_name_stack_account_and_region_report_the_same_on_general_knowledge() {
-    let (moved, changed) = move_corpus(Knowledge::WithoutObserved);
+    let (moved, changed) = move_corpus(Knowledge::WithoutObserved, PARIS);
     assert!(moved > 800, "only {moved} cases");
     assert!(changed.is_empty(), "{}", changed.join("\n"));
+}
+
+#[test]
+fn another_partition_reports_the_same() {
+    // A default that spells `arn:aws:` holds in the commercial partition
+    // only; `${Partition}` holds in GovCloud and China too.
+    for knowledge in [Knowledge::All, Knowledge::WithoutObserved] {
+        let (moved, changed) = move_corpus(knowledge, GOVCLOUD);
+        assert!(moved > 800, "only {moved} cases");
+        assert!(changed.is_empty(), "{}", changed.join("\n"));
+    }
 }

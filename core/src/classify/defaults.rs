@@ -13,9 +13,11 @@ use crate::normalize::scalars::{
     is_case_insensitive_equal, is_same_address, is_same_instant, is_stringly_equal, parse_json_text,
 };
 use crate::normalize::shapes::is_shape_equal;
+use crate::template::partition_for_region;
 use serde_json::{Map, Value};
 
-/// Expands `${AccountId}`, `${Region}`, `${PhysicalId}` in every string.
+/// Expands `${AccountId}`, `${Region}`, `${Partition}`, `${PhysicalId}` in
+/// every string.
 pub(crate) fn expand<'v>(v: &'v Value, scope: &Scope<'_>) -> std::borrow::Cow<'v, Value> {
     if has_placeholder(v) {
         std::borrow::Cow::Owned(expand_owned(v, scope))
@@ -47,6 +49,12 @@ fn expand_owned(v: &Value, scope: &Scope<'_>) -> Value {
             }
             if let Some(r) = scope.ctx.region.as_deref() {
                 t = t.replace("${Region}", r);
+                // The region's partition (`aws`, `aws-cn`, `aws-us-gov`);
+                // a region no prefix names leaves it unexpanded, so the
+                // value matches nothing.
+                if let Some((partition, _)) = partition_for_region(r) {
+                    t = t.replace("${Partition}", partition);
+                }
             }
             t = t.replace("${PhysicalId}", scope.physical_id);
             Value::String(t)
