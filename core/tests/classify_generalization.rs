@@ -3353,3 +3353,34 @@ fn an_arn_default_is_spelled_in_the_stacks_partition() {
         vec![(Tier::Undeclared, "EncryptionKey".to_string())]
     );
 }
+
+#[test]
+fn an_origin_access_identity_principal_is_spelled_in_the_stacks_partition() {
+    // S3 reports an OAI grant by the identity's IAM ARN, in the partition
+    // of the bucket's region; the template names it by canonical user id.
+    let t = "AWS::S3::BucketPolicy";
+    let check = |region: &str, partition: &str| {
+        let mut ctx = ClassifyContext {
+            account_id: Some("123456789012".into()),
+            region: Some(region.into()),
+            stack_name: Some("Stack".into()),
+            ..ClassifyContext::default()
+        };
+        ctx.sibling_facts
+            .insert("oaiCanonicalIds".into(), json!({"E1ABC": "canon-1"}));
+        let statement = |principal: Value| {
+            json!({"Bucket": "b", "PolicyDocument": {"Version": "2012-10-17", "Statement": [
+                {"Effect": "Allow", "Action": "s3:GetObject", "Principal": principal,
+                 "Resource": "arn:aws:s3:::b/*"}]}})
+        };
+        let declared = statement(json!({"CanonicalUser": "canon-1"}));
+        let arn =
+            format!("arn:{partition}:iam::cloudfront:user/CloudFront Origin Access Identity E1ABC");
+        let live = statement(json!({"AWS": arn}));
+        let fs = classify(&resource(t, declared), &live, &SchemaFacts::default(), &ctx);
+        declared_paths(&fs)
+    };
+    assert!(check("eu-west-1", "aws").is_empty());
+    assert!(check("cn-north-1", "aws-cn").is_empty());
+    assert_eq!(check("cn-north-1", "aws"), vec!["PolicyDocument.Statement"]);
+}

@@ -9,9 +9,10 @@ use crate::normalize::aws_facts::{AwsFacts, Equivalence, TypeFacts};
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::generated::physical_id_segments;
 use crate::normalize::path::{Path, Pattern};
-use crate::normalize::policy::rewrite_oai_principals;
+use crate::normalize::policy::{oai_principal_arn, rewrite_oai_principals};
 use crate::normalize::scalars::type_by_schema;
 use crate::schema::SchemaFacts;
+use crate::template::partition_for_region;
 use serde_json::{Map, Value};
 
 /// The marker standing for an unresolved declared leaf inside the JSON view
@@ -272,10 +273,15 @@ pub(crate) fn rewrite_principals(ctx: &ClassifyContext, v: &mut Value) {
     else {
         return;
     };
+    // The OAI's ARN is in the stack's partition; where that is unknown the
+    // canonical id is left as written.
+    let Some((partition, _)) = ctx.region.as_deref().and_then(partition_for_region) else {
+        return;
+    };
     let oai_of = |canonical: &str| {
         map.iter()
             .find(|(_, c)| c.as_str() == Some(canonical))
-            .map(|(oai, _)| oai.clone())
+            .map(|(oai, _)| oai_principal_arn(partition, oai))
     };
     rewrite_oai_principals(v, &oai_of);
 }

@@ -99,10 +99,17 @@ fn canonicalize_principal(principal: &mut Value) {
     }
 }
 
+/// The principal ARN S3 reports for CloudFront origin access identity `oai`
+/// in `partition` (`aws`, `aws-cn`).
+pub fn oai_principal_arn(partition: &str, oai: &str) -> String {
+    format!("arn:{partition}:iam::cloudfront:user/CloudFront Origin Access Identity {oai}")
+}
+
 /// Rewrites `{"CanonicalUser": <id>}` principals that belong to a CloudFront
-/// origin access identity (per `oai_of`: canonical user id -> OAI id) into
-/// the OAI ARN form S3 reports, so the two spellings of the same principal
-/// compare equal. Unknown canonical ids are left as they are.
+/// origin access identity (per `oai_of`: canonical user id -> the OAI's
+/// principal ARN, see [`oai_principal_arn`]) into the ARN form S3 reports,
+/// so the two spellings of the same principal compare equal. Unknown
+/// canonical ids are left as they are.
 pub fn rewrite_oai_principals(v: &mut Value, oai_of: &dyn Fn(&str) -> Option<String>) {
     match v {
         Value::Object(o) => {
@@ -112,14 +119,8 @@ pub fn rewrite_oai_principals(v: &mut Value, oai_of: &dyn Fn(&str) -> Option<Str
                     Some(x @ Value::String(_)) => vec![x.clone()],
                     _ => Vec::new(),
                 };
-                let arns: Vec<Option<String>> = ids
-                    .iter()
-                    .map(|id| {
-                        id.as_str().and_then(oai_of).map(|oai| {
-                            format!("arn:aws:iam::cloudfront:user/CloudFront Origin Access Identity {oai}")
-                        })
-                    })
-                    .collect();
+                let arns: Vec<Option<String>> =
+                    ids.iter().map(|id| id.as_str().and_then(oai_of)).collect();
                 if !ids.is_empty() && arns.iter().all(Option::is_some) {
                     p.remove("CanonicalUser");
                     let mut aws: Vec<Value> = match p.remove("AWS") {
@@ -258,7 +259,7 @@ mod tests {
 
     #[test]
     fn oai_canonical_user_equals_its_arn_but_not_another_identity() {
-        let lookup = |c: &str| (c == "canon-1").then(|| "E1".to_string());
+        let lookup = |c: &str| (c == "canon-1").then(|| oai_principal_arn("aws", "E1"));
         let mut declared = json!({"Statement": [{"Effect": "Allow", "Action": "s3:GetObject",
             "Principal": {"CanonicalUser": "canon-1"}, "Resource": "*"}]});
         rewrite_oai_principals(&mut declared, &lookup);
