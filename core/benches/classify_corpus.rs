@@ -149,6 +149,41 @@ fn reversed_rules(n: usize) -> Prepared {
     }
 }
 
+/// `n` ingress rules from one source, told apart by their ports only, read
+/// back reversed, with the bundled schema: every pairing attempt reaches
+/// the ports, where the schema states a transform.
+fn reversed_rules_with_transforms(n: usize) -> Prepared {
+    use realdrift_core::schema::{BundledSchemas, SchemaSource};
+    let mut p = reversed_rules(n);
+    let rules: Vec<Value> = (0..n)
+        .map(|i| {
+            serde_json::json!({"IpProtocol": "6", "FromPort": 1000 + i, "ToPort": 1000 + i,
+                "CidrIp": "10.0.0.0/8"})
+        })
+        .collect();
+    let live: Vec<Value> = rules
+        .iter()
+        .rev()
+        .map(|r| {
+            let mut r = r.clone();
+            r["IpProtocol"] = Value::from("tcp");
+            r
+        })
+        .collect();
+    p.resource.declared.insert(
+        "SecurityGroupIngress".into(),
+        realdrift_core::DeclaredValue::from_corpus_json(&Value::Array(rules)),
+    );
+    p.live["SecurityGroupIngress"] = Value::Array(live);
+    p.schema = BundledSchemas::shared()
+        .ok()
+        .and_then(|b| b.facts("AWS::EC2::SecurityGroup").ok().flatten())
+        .map(|f| (*f).clone())
+        .unwrap_or_default();
+    p.name = format!("reversed_rules_with_transforms_{n}");
+    p
+}
+
 /// Unordered lists an unchanged template reads back in another order.
 fn bench_unordered(c: &mut Criterion) {
     let mut group = c.benchmark_group("unordered");
@@ -166,6 +201,17 @@ fn bench_unordered(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("reversed_rules", n), &p, |b, p| {
             b.iter(|| black_box(p.classify()))
         });
+        let p = reversed_rules_with_transforms(n);
+        let drift = classify(&p.resource, &p.live, &p.schema, &p.ctx)
+            .iter()
+            .filter(|f| f.tier.is_drift())
+            .count();
+        assert_eq!(drift, 0, "protocol numbers read back by name are no drift");
+        group.bench_with_input(
+            BenchmarkId::new("reversed_rules_with_transforms", n),
+            &p,
+            |b, p| b.iter(|| black_box(p.classify())),
+        );
     }
     group.finish();
 }

@@ -36,7 +36,8 @@ pub(crate) struct Scope<'a> {
     pub write_only: Vec<&'a str>,
     unordered: Vec<&'a str>,
     free_form: Vec<&'a str>,
-    pub transforms: Vec<(String, &'a str)>,
+    /// The schema's `propertyTransform`s, by the paths they apply to.
+    transforms: Vec<(Pattern, &'a str)>,
     /// Declared properties as canonical JSON (unresolved leaves as
     /// [`UNRESOLVED`]), built once per call.
     pub declared: Map<String, Value>,
@@ -81,7 +82,7 @@ impl<'a> Scope<'a> {
             transforms: schema
                 .property_transforms
                 .iter()
-                .map(|(p, e)| (transform_path(p), e.as_str()))
+                .map(|(p, e)| (Pattern::parse(&transform_path(p)), e.as_str()))
                 .collect(),
             declared: res
                 .declared
@@ -180,7 +181,7 @@ impl<'a> Scope<'a> {
     pub fn transform_at(&self, path: &Path) -> Option<&'a str> {
         self.transforms
             .iter()
-            .find(|(p, _)| path.matches_dotted(p))
+            .find(|(p, _)| p.matches(path))
             .map(|(_, e)| *e)
     }
 

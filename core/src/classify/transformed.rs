@@ -21,7 +21,7 @@ use std::collections::HashMap;
 /// per resource: the same declared element is tried against many live ones.
 #[derive(Default)]
 pub(crate) struct TransformCache {
-    by_path: RefCell<HashMap<String, Vec<Rewrite>>>,
+    by_path: RefCell<HashMap<Path, Vec<Rewrite>>>,
 }
 
 impl TransformCache {
@@ -39,11 +39,13 @@ impl TransformCache {
         let Some(expr) = scope.transform_at(path) else {
             return false;
         };
-        let key = path.render();
         let mut cache = self.by_path.borrow_mut();
-        let found = cache
-            .entry(key)
-            .or_insert_with(|| rewrites(expr, &contexts(scope, path, parent)));
+        if !cache.contains_key(path) {
+            cache.insert(path.clone(), rewrites(expr, &contexts(scope, path, parent)));
+        }
+        let Some(found) = cache.get(path) else {
+            return false;
+        };
         found.iter().any(|r| {
             r.reproduces(live)
                 && (r.follows_declared(live) || is_service_attached(scope, &Map::new(), path, live))
@@ -55,12 +57,22 @@ impl TransformCache {
 /// (`$uppercase(Window.DayOfWeek)`) and the declared object holding the
 /// value (`$lowercase(ColumnType)`), each with the value changed.
 fn contexts(scope: &Scope<'_>, path: &Path, parent: Option<&Map<String, Value>>) -> Vec<Context> {
-    let root = Value::Object(scope.declared.clone());
-    let root_altered = altered_at(&root, path.segs());
-    let mut out = vec![Context {
-        declared: root,
-        altered: root_altered,
-    }];
+    let mut out = Vec::new();
+    // From the root a transform can only name a value outside lists; inside
+    // one, the element is its context (and the root, which grows with the
+    // list, would be written out again for every element).
+    let in_list = path
+        .segs()
+        .iter()
+        .any(|s| matches!(s, Seg::Index(_) | Seg::Id(_)));
+    if !in_list || parent.is_none() {
+        let root = Value::Object(scope.declared.clone());
+        let altered = altered_at(&root, path.segs());
+        out.push(Context {
+            declared: root,
+            altered,
+        });
+    }
     if let (Some(parent), Some(key)) = (parent, path.last_key()) {
         let declared = Value::Object(parent.clone());
         let altered = altered_at(&declared, &[Seg::Key(key.to_string())]);

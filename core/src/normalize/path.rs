@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 /// One step of a concrete path.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Seg {
     /// An object key.
     Key(String),
@@ -18,7 +18,7 @@ pub enum Seg {
 }
 
 /// A concrete path, built incrementally while walking a value.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Path(Vec<Seg>);
 
 impl Path {

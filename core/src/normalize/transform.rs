@@ -11,6 +11,8 @@
 use bumpalo::Bump;
 use jsonata_rs::JsonAta;
 use serde_json::Value;
+use std::cell::OnceCell;
+use std::rc::Rc;
 
 /// Evaluates one expression against `input`; `None` on any error or an
 /// undefined result.
@@ -59,14 +61,20 @@ pub struct Context {
 }
 
 /// What one alternative of a transform makes of the declared value, and of
-/// another declared value.
+/// another declared value (worked out only when asked: most rewrites stand
+/// for no live value, and then it is never needed).
 #[derive(Debug, Clone)]
 pub struct Rewrite {
     /// The output for the value as declared.
     pub declared: Value,
-    /// The output with the declared value changed: `None` when it could
-    /// not be changed, `Some(None)` when the alternative gave nothing then.
-    altered: Option<Option<Value>>,
+    /// The alternative that gave it.
+    alt: String,
+    /// Its context with the declared value changed; `None` when it could
+    /// not be changed.
+    altered_ctx: Option<Rc<Value>>,
+    /// The output in `altered_ctx` (`None` inside: the alternative gave
+    /// nothing then).
+    altered: OnceCell<Option<Value>>,
 }
 
 impl Rewrite {
@@ -75,11 +83,11 @@ impl Rewrite {
     /// what the template says (a constant, a branch that ignores the
     /// value): such a rewrite is only as good as its condition.
     pub fn follows_declared(&self, live: &Value) -> bool {
-        match &self.altered {
-            None => false,
-            Some(None) => true,
-            Some(Some(other)) => !same(other, live),
-        }
+        let Some(ctx) = &self.altered_ctx else {
+            return false;
+        };
+        let other = self.altered.get_or_init(|| eval(&self.alt, ctx));
+        other.as_ref().is_none_or(|o| !same(o, live))
     }
 
     /// True when the rewrite of the declared value is exactly `live`.
@@ -95,16 +103,21 @@ impl Rewrite {
 /// Every rewrite the ` $OR `-separated alternatives of `expr` give in the
 /// contexts; an alternative that fails or is undefined gives none.
 pub fn rewrites(expr: &str, contexts: &[Context]) -> Vec<Rewrite> {
+    let altered: Vec<Option<Rc<Value>>> = contexts
+        .iter()
+        .map(|c| c.altered.clone().map(Rc::new))
+        .collect();
     let mut out = Vec::new();
     for alt in expr.split(" $OR ").map(str::trim) {
-        for ctx in contexts {
+        for (ctx, altered_ctx) in contexts.iter().zip(&altered) {
             let Some(value) = eval(alt, &ctx.declared) else {
                 continue;
             };
-            let altered = ctx.altered.as_ref().map(|a| eval(alt, a));
             out.push(Rewrite {
                 declared: value,
-                altered,
+                alt: alt.to_string(),
+                altered_ctx: altered_ctx.clone(),
+                altered: OnceCell::new(),
             });
         }
     }
