@@ -180,6 +180,8 @@ fn fully_known(v: &Value) -> bool {
     }
 }
 
+/// Compares a declared property with live: its mismatches, then what live
+/// holds beyond it.
 fn compare(
     scope: &Scope<'_>,
     cmp: &Cmp<'_, '_>,
