@@ -545,7 +545,7 @@ fn an_element_added_to_a_declared_list_surfaces() {
     // A rule, a statement, a subnet or an override added out of band to a
     // list the template declares: it must surface under the list.
     let mut tried = 0usize;
-    let mut hidden = BTreeSet::new();
+    let (mut hidden, mut used) = (BTreeSet::new(), BTreeSet::new());
     for case in corpus_cases() {
         let before = replay_case(&case);
         let declared = Value::Object(case.resource.declared.clone());
@@ -575,11 +575,12 @@ fn an_element_added_to_a_declared_list_surfaces() {
             let listed = ADDED_ELEMENT_FOLDS
                 .iter()
                 .any(|(lt, lp, _)| *lt == t && *lp == ptr);
-            if !reported_before
-                && !chosen
-                && !listed
-                && !surfaces_or_inventory(&top, known, &before, &after)
-            {
+            if reported_before || chosen || surfaces_or_inventory(&top, known, &before, &after) {
+                continue;
+            }
+            if listed {
+                used.insert((t.to_string(), ptr));
+            } else {
                 hidden.insert(format!("{t} {ptr}"));
             }
         }
@@ -587,6 +588,14 @@ fn an_element_added_to_a_declared_list_surfaces() {
     println!("{tried} elements added");
     assert!(tried > 500, "only {tried} elements added");
     assert!(hidden.is_empty(), "elements added that pass: {hidden:#?}");
+    let stale: Vec<_> = ADDED_ELEMENT_FOLDS
+        .iter()
+        .filter(|(t, p, _)| !used.contains(&(t.to_string(), p.to_string())))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "listed folds that no longer fold: {stale:?}"
+    );
 }
 
 /// The dotted finding path of a JSON pointer (no list items).
