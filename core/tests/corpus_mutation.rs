@@ -245,17 +245,33 @@ fn top_of(ptr: &str) -> String {
     seg.replace("~1", "/").replace("~0", "~")
 }
 
+/// True when finding path `path` lies in top-level property `top`.
+fn in_property(path: &str, top: &str) -> bool {
+    path == top || path.starts_with(&format!("{top}.")) || path.starts_with(&format!("{top}["))
+}
+
+/// True when `after` holds a finding in property `top`, of a tier `tier`
+/// admits, that `before` did not hold at that path and tier.
+fn new_in_property(
+    top: &str,
+    before: &[Finding],
+    after: &[Finding],
+    tier: impl Fn(Tier) -> bool,
+) -> bool {
+    after.iter().any(|x| {
+        tier(x.tier)
+            && in_property(&x.path, top)
+            && !before.iter().any(|b| b.tier == x.tier && b.path == x.path)
+    })
+}
+
 /// True when the mutated replay surfaces something new under `top` that
 /// the unchanged case did not report: a `declared` finding, `unresolved`
 /// where the template's value cannot be resolved, or a `readGap` where a
 /// declared property is missing from the read (reported as unknown: a read
 /// cannot tell a removed property from one it does not return).
 fn surfaces_under(top: &str, known: bool, before: &[Finding], after: &[Finding]) -> bool {
-    let under = |x: &Finding| {
-        x.path == top
-            || x.path.starts_with(&format!("{top}."))
-            || x.path.starts_with(&format!("{top}["))
-    };
+    let under = |x: &Finding| in_property(&x.path, top);
     // A value the template could not resolve is already reported as
     // unknown: there is nothing to compare it with.
     let unknown = !known
@@ -309,6 +325,7 @@ fn a_changed_declared_value_inside_a_list_is_declared_drift() {
     let mut hidden = BTreeSet::new();
     for case in corpus_cases() {
         let before = replay_case(&case);
+        let declared = Value::Object(case.resource.declared.clone());
         for (ptr, _) in declared_pointers(&case).into_iter().filter(|(_, l)| *l) {
             let Some(nv) = case.live_raw.pointer(&ptr).and_then(changed_scalar) else {
                 continue;
@@ -318,7 +335,6 @@ fn a_changed_declared_value_inside_a_list_is_declared_drift() {
                 *slot = nv;
             }
             tried += 1;
-            let declared = Value::Object(case.resource.declared.clone());
             let known = resolved_at(&declared, &ptr);
             if !surfaces_under(&top_of(&ptr), known, &before, &replay_case(&m)) {
                 hidden.insert(format!("{} {ptr}", case.resource.resource_type));
@@ -436,6 +452,7 @@ fn a_setting_added_out_of_band_surfaces() {
     let (mut tried, mut designed) = (0usize, 0usize);
     let mut hidden = BTreeSet::new();
     for case in corpus_cases() {
+        let before = replay_case(&case);
         for (path, kind) in unset_settings(&case) {
             let value = if kind == "boolean" {
                 Value::Bool(true)
@@ -460,15 +477,7 @@ fn a_setting_added_out_of_band_surfaces() {
             }
             // Inside a list the finding names the element by identity.
             let top = path.split('.').next().unwrap_or_default();
-            let before = replay_case(&case);
-            let new_under_top = out.iter().any(|x| {
-                x.tier.is_drift()
-                    && (x.path == top
-                        || x.path.starts_with(&format!("{top}."))
-                        || x.path.starts_with(&format!("{top}[")))
-                    && !before.iter().any(|b| b.tier == x.tier && b.path == x.path)
-            });
-            if path.contains(".0.") && new_under_top {
+            if path.contains(".0.") && new_in_property(top, &before, &out, |t| t.is_drift()) {
                 continue;
             }
             let documented_on =
@@ -611,11 +620,5 @@ fn ptr_path(ptr: &str) -> String {
 /// potential drift (an element added to a keyed set is inventory).
 fn surfaces_or_inventory(top: &str, known: bool, before: &[Finding], after: &[Finding]) -> bool {
     surfaces_under(top, known, before, after)
-        || after.iter().any(|x| {
-            x.tier == Tier::Undeclared
-                && (x.path == top
-                    || x.path.starts_with(&format!("{top}."))
-                    || x.path.starts_with(&format!("{top}[")))
-                && !before.iter().any(|b| b.tier == x.tier && b.path == x.path)
-        })
+        || new_in_property(top, before, after, |t| t == Tier::Undeclared)
 }
