@@ -234,6 +234,69 @@ fn enum_case_dns_names_and_trailing_newlines_fold() {
     );
 }
 
+#[test]
+fn keys_inside_a_users_document_keep_the_case_of_their_values() {
+    // An SNS filter policy matches message attributes exactly: `eventType`
+    // is the user's attribute name, not an AWS enum property.
+    let declared = json!({"FilterPolicy": {"eventType": ["order_placed"]}});
+    let recased = json!({"FilterPolicy": {"eventType": ["ORDER_PLACED"]}});
+    let fs = run_general("AWS::SNS::Subscription", declared.clone(), recased);
+    assert_eq!(declared_paths(&fs), vec!["FilterPolicy.eventType"]);
+    // An IAM condition on `ec2:InstanceType` compares with StringEquals.
+    let policy = |v: &str| {
+        json!({"PolicyDocument": {"Version": "2012-10-17", "Statement": [{
+            "Effect": "Allow", "Action": "ec2:RunInstances", "Resource": "*",
+            "Condition": {"StringEquals": {"ec2:InstanceType": v}}}]}})
+    };
+    let fs = run_general(
+        "AWS::IAM::ManagedPolicy",
+        policy("t3.micro"),
+        policy("T3.MICRO"),
+    );
+    assert_eq!(declared_paths(&fs).len(), 1, "{fs:?}");
+    // The property of the same name keeps its fold.
+    let fs = run_general(
+        "AWS::Example::Thing",
+        json!({"InstanceType": "t3.micro"}),
+        json!({"InstanceType": "T3.MICRO"}),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+}
+
+#[test]
+fn a_name_beside_its_value_is_the_users_and_keeps_its_case() {
+    // An environment variable's name is read case-sensitively by the
+    // program; AWS stores it as written, so a lower-cased one was renamed.
+    let env = |name: &str| {
+        json!({"Environment": {"EnvironmentVariables": [
+            {"Name": name, "Value": "https://api.example.com", "Type": "PLAINTEXT"},
+            {"Name": "STAGE", "Value": "prod", "Type": "PLAINTEXT"}]}})
+    };
+    let fs = run_general("AWS::CodeBuild::Project", env("API_URL"), env("api_url"));
+    assert!(
+        !drift(&fs).is_empty()
+            && declared_paths(&fs)
+                .iter()
+                .all(|p| p.contains("EnvironmentVariables")),
+        "{fs:?}"
+    );
+    assert!(drift(&run_general(
+        "AWS::CodeBuild::Project",
+        env("API_URL"),
+        env("API_URL")
+    ))
+    .is_empty());
+    // A name with no value beside it (a header a rule inspects) is still
+    // the keyword AWS lower-cases.
+    let header = |n: &str| json!({"FieldToMatch": {"SingleHeader": {"Name": n}}});
+    let fs = run_general(
+        "AWS::Example::Rule",
+        header("User-Agent"),
+        header("user-agent"),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+}
+
 // ---- a declared empty collection AWS fills with its default ---------------
 
 #[test]

@@ -22,8 +22,8 @@ use crate::normalize::scalars::{
     is_stringly_equal, is_unit_string_equal, is_version_prefix_match, parse_json_text, typed_like,
 };
 use crate::normalize::shapes::{
-    identity_value, is_address_range_set, is_dns_record_set, is_shape_equal, is_sorted_permutation,
-    shape_identity_keys,
+    identity_value, is_address_range_set, is_dns_record_set, is_header_name_equal, is_pair_name,
+    is_shape_equal, is_sorted_permutation, shape_identity_keys,
 };
 use serde_json::{Map, Value};
 
@@ -95,6 +95,30 @@ impl<'s, 'a> Cmp<'s, 'a> {
             return self.for_text().eq(path, &x, &y);
         }
         let ctx = self.scope.ctx;
+        self.rule_eq(path, ds, ls)
+            || is_execute_api_shorthand_match(
+                ds,
+                ls,
+                ctx.account_id.as_deref(),
+                ctx.region.as_deref(),
+                self.scope.physical_id,
+            )
+            || is_arn_name_match(ds, ls, ctx.account_id.as_deref(), ctx.region.as_deref())
+            || is_kms_alias_match(
+                ds,
+                ls,
+                ctx.kms_alias_targets.as_ref(),
+                ctx.account_id.as_deref(),
+            )
+            || is_pem_equal(ds, ls)
+            || is_same_instant(ds, ls)
+            || is_same_address(ds, ls)
+            || is_shape_equal(path.holder_key(), ds, ls)
+    }
+
+    /// The per-type equivalences at `path` (sourced rules: a documented
+    /// case-insensitive keyword, a version track, ...).
+    fn rule_eq(&self, path: &Path, ds: &str, ls: &str) -> bool {
         self.scope.equivalences_at(path).any(|e| match e {
             Equivalence::CaseInsensitive => is_case_insensitive_equal(ds, ls),
             Equivalence::LatestSentinel => is_latest_sentinel_match(ds, ls),
@@ -110,23 +134,20 @@ impl<'s, 'a> Cmp<'s, 'a> {
                 .unit_scales_at(path)
                 .any(|u| is_unit_string_equal(ds, ls, &u.unit, u.factor)),
             Equivalence::EpochHourFloor | Equivalence::CaseInsensitiveKeys => false,
-        }) || is_execute_api_shorthand_match(
-            ds,
-            ls,
-            ctx.account_id.as_deref(),
-            ctx.region.as_deref(),
-            self.scope.physical_id,
-        ) || is_arn_name_match(ds, ls, ctx.account_id.as_deref(), ctx.region.as_deref())
-            || is_kms_alias_match(
-                ds,
-                ls,
-                ctx.kms_alias_targets.as_ref(),
-                ctx.account_id.as_deref(),
-            )
-            || is_pem_equal(ds, ls)
-            || is_same_instant(ds, ls)
-            || is_same_address(ds, ls)
-            || is_shape_equal(path.holder_key(), ds, ls)
+        })
+    }
+
+    /// A user's own name (the name of a name/value pair: an environment
+    /// variable's, a dimension's): as written, by a per-type rule, or as an
+    /// HTTP header name; never by the shape rules for names AWS lower-cases.
+    fn user_name_eq(&self, path: &Path, d: &Value, l: &Value) -> bool {
+        is_same_as_written(d, l)
+            || match (d.as_str(), l.as_str()) {
+                (Some(ds), Some(ls)) => {
+                    is_header_name_equal(path.holder_key(), ds, ls) || self.rule_eq(path, ds, ls)
+                }
+                _ => false,
+            }
     }
 
     /// Declared-vs-live equality under every fold. Both sides are expected
@@ -142,6 +163,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                 path.push_key(k);
                 let ok = self.scope.is_write_only(path)
                     || match lv {
+                        Some(lv) if is_pair_name(k, dm) => self.user_name_eq(path, dv, lv),
                         Some(lv) => self.eq(path, dv, lv) || self.rewritten(path, dm, lv),
                         None => is_trivially_empty(dv) || is_unresolved_marker(dv),
                     };
@@ -299,6 +321,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
         {
             return Some(j);
         }
+        let pair = |k: &str| de.as_object().is_some_and(|o| is_pair_name(k, o));
         la.iter().position(|le| {
             let Some(live_id) = identity_value(le, keys) else {
                 return false;
@@ -307,7 +330,13 @@ impl<'s, 'a> Cmp<'s, 'a> {
             let same = keys.iter().all(|k| match (de.get(*k), le.get(*k)) {
                 (Some(d), Some(l)) => {
                     path.push_key(k);
-                    let ok = self.scalar_eq(path, d, l);
+                    // A user's name (an environment variable's) is kept
+                    // as written.
+                    let ok = if pair(k) {
+                        self.user_name_eq(path, d, l)
+                    } else {
+                        self.scalar_eq(path, d, l)
+                    };
                     path.pop();
                     ok
                 }
@@ -358,6 +387,17 @@ impl<'s, 'a> Cmp<'s, 'a> {
                     path.push_key(k);
                     if !self.scope.is_write_only(path) {
                         match lv {
+                            Some(lv) if is_pair_name(k, dm) => {
+                                if !self.user_name_eq(path, dv, lv) {
+                                    out.push(Mismatch {
+                                        path: path.clone(),
+                                        desired: dv.clone(),
+                                        actual: Some(lv.clone()),
+                                        whole_array: whole.cloned(),
+                                        attribute_key: None,
+                                    });
+                                }
+                            }
                             Some(lv) if self.rewritten_member(path, dm, dv, lv) => {}
                             Some(lv) => self.diff(path, dv, lv, whole, out),
                             None if is_trivially_empty(dv) || is_unresolved_marker(dv) => {}
@@ -502,4 +542,10 @@ fn sort_arrays(v: &mut Value) {
         Value::Object(o) => o.values_mut().for_each(sort_arrays),
         _ => {}
     }
+}
+
+/// True when a user-chosen name reads back as written: the same text, or
+/// the same scalar typed another way (`"8080"` / `8080`).
+fn is_same_as_written(d: &Value, l: &Value) -> bool {
+    is_unresolved_marker(d) || d == l || is_stringly_equal(d, l)
 }

@@ -16,6 +16,24 @@ fn ends_with_any(key: &str, suffixes: &[&str]) -> bool {
     suffixes.iter().any(|s| key.ends_with(s))
 }
 
+/// True for a name spelled as CloudFormation spells a property: PascalCase
+/// letters and digits (`DomainName`, `IpProtocol`), as opposed to a key a
+/// user chose inside a document (`eventType`, `ec2:InstanceType`,
+/// `method.request.header.Content-Type`).
+fn is_property_name(key: &str) -> bool {
+    key.starts_with(|c: char| c.is_ascii_uppercase())
+        && key.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// True when `key` is the name half of a name/value pair in `obj` (`Name`
+/// or `Key` beside `Value`, `ParameterName` beside `ParameterValue`): a
+/// name the user chose (an environment variable, a metric dimension, a
+/// parameter), which the service keeps as written, case included.
+pub fn is_pair_name(key: &str, obj: &Map<String, Value>) -> bool {
+    let stem = key.strip_suffix("Name").or_else(|| key.strip_suffix("Key"));
+    stem.is_some_and(|stem| obj.contains_key(&format!("{stem}Value")))
+}
+
 /// True for a property that names or identifies something (`DBSubnetGroupName`,
 /// `EndpointIdentifier`, `Family`, `Name`).
 fn is_identifier_key(key: &str) -> bool {
@@ -50,6 +68,12 @@ fn is_weekly_window(s: &str) -> bool {
 /// (CloudFront's `HeaderValue`, often a shared secret) keeps its case.
 fn is_header_key(key: &str) -> bool {
     key.contains("Header") && !key.ends_with("Value")
+}
+
+/// True when two spellings under a header-named property (`HeaderName`)
+/// name one HTTP header: header names have no case.
+pub fn is_header_name_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
+    leaf.is_some_and(is_header_key) && declared.eq_ignore_ascii_case(live)
 }
 
 /// True for a property naming a DNS name (`DomainName`, `DNSName`,
@@ -95,6 +119,10 @@ pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
     if declared == live {
         return true;
     }
+    // Only a property's own name says what its value is. A key inside a
+    // user's JSON document (an SNS filter policy's `eventType`, an IAM
+    // condition key `ec2:InstanceType`) is data whose values keep their case.
+    let leaf = leaf.filter(|k| is_property_name(k));
     if declared.trim_end() == live.trim_end() && !declared.trim_end().is_empty() {
         return true;
     }
