@@ -2455,6 +2455,33 @@ def mine_schema_default(m, tf, pf):
         m.add_default(tf.t, pf.path, v, "schema", "registry schema default: " + pf.p["defaultValue"])
 
 
+# A state of a resource's life (`CREATE_IN_PROGRESS`, `CREATE_COMPLETE`,
+# `ACTIVE`, `DELETING`): a schema enum of nothing else is a status the
+# service reports, not a setting (the registry marks 64 of the 72 such
+# properties read-only; Athena's `DataCatalog.Status` is one it does not).
+LIFECYCLE_STATE = re.compile(
+    r"^(?:(?:CREATE|UPDATE|DELETE|ROLLBACK|IMPORT)_[A-Z_]*(?:IN_PROGRESS|COMPLETE|FAILED)"
+    r"|CREATING|CREATED|UPDATING|UPDATED|DELETING|DELETED|PENDING|ACTIVE|INACTIVE|AVAILABLE"
+    r"|FAILED|(?:CREATE|UPDATE|DELETE)_FAILED)$"
+)
+# A state the resource does not rest in as created: on its way, failed, or
+# going away. Such a status stays reportable.
+UNSETTLED_STATE = re.compile(r"FAIL|IN_PROGRESS|ING$|DELETE|PENDING|INACTIVE")
+
+
+def mine_lifecycle_status(m, tf, pf):
+    """A writable string whose schema enum holds only lifecycle states
+    (see `LIFECYCLE_STATE`): its settled states are what a fresh resource
+    reports."""
+    enum = pf.enum if pf.kind == "string" and isinstance(pf.enum, list) else []
+    if len(enum) < 3 or not all(isinstance(x, str) and LIFECYCLE_STATE.match(x) for x in enum):
+        return
+    settled = [x for x in enum if not UNSETTLED_STATE.search(x)]
+    if settled:
+        quote = "registry schema enum holds only lifecycle states (%s): a status the service reports" % ", ".join(enum)
+        m.add_default(tf.t, pf.path, None, "schema", quote, values=settled)
+
+
 def single_member_default(m, tf, pf, text, source):
     """A scalar default stated on a one-member block ("EphemeralStorage ...
     The default value is 512") is its member's default."""
@@ -2921,6 +2948,7 @@ def mine_property(m, tf, path, name, p):
         mine_bag_key(m, tf, pf)
         return
     mine_schema_default(m, tf, pf)
+    mine_lifecycle_status(m, tf, pf)
     mine_docs_defaults(m, tf, pf)
     mine_service_defaults(m, tf, pf)
     mine_docs_rules(m, tf, pf)

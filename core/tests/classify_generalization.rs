@@ -431,6 +431,19 @@ fn warm_throughput_follows_any_provisioned_capacity() {
 // ---- mined (documented) defaults, conditioned where the docs condition ----
 
 #[test]
+fn a_status_of_lifecycle_states_folds_when_settled_only() {
+    // Athena's schema leaves `Status` writable, but its enum holds nothing
+    // but lifecycle states: the service reports it.
+    let t = "AWS::Athena::DataCatalog";
+    let declared = json!({"Name": "sales", "Type": "GLUE"});
+    let live = |status: &str| json!({"Name": "sales", "Type": "GLUE", "Status": status});
+    let fs = run_general(t, declared.clone(), live("CREATE_COMPLETE"));
+    assert_eq!(tier_of(&fs, "Status"), Some(Tier::AtDefault), "{fs:?}");
+    let fs = run_general(t, declared, live("CREATE_FAILED"));
+    assert_eq!(tier_of(&fs, "Status"), Some(Tier::Undeclared), "{fs:?}");
+}
+
+#[test]
 fn documented_defaults_fold_and_stay_conditioned() {
     // CloudFormation docs: "If the target type is `lambda`, the default is 35
     // seconds" but 30 for TCP..HTTPS target groups.
