@@ -1379,6 +1379,30 @@ fn api_model_defaults_fold_their_value_and_nothing_else() {
 }
 
 #[test]
+fn a_reference_echoed_under_another_kind_is_silent_but_a_second_field_of_its_kind_is_not() {
+    // Cloud Control's EC2 route repeats the gateway under `VpcEndpointId`.
+    let t = "AWS::EC2::Route";
+    let route = json!({"RouteTableId": "rtb-0a1b2c3d4e5f60718", "DestinationCidrBlock": "0.0.0.0/0",
+        "GatewayId": "igw-0c7816775f3353a51"});
+    let mut live = route.clone();
+    live["VpcEndpointId"] = json!("igw-0c7816775f3353a51");
+    assert!(drift(&run_general(t, route, live)).is_empty());
+    // The cluster's own key set out of band as its Performance Insights
+    // key is a setting, not an echo.
+    let t = "AWS::RDS::DBCluster";
+    let key = "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab";
+    let cluster = json!({"Engine": "aurora-postgresql", "KmsKeyId": key, "StorageEncrypted": true});
+    let mut live = cluster.clone();
+    live["PerformanceInsightsKmsKeyId"] = json!(key);
+    let fs = run_general(t, cluster, live);
+    assert_eq!(
+        tier_of(&fs, "PerformanceInsightsKmsKeyId"),
+        Some(Tier::Undeclared),
+        "{fs:?}"
+    );
+}
+
+#[test]
 fn a_restatement_of_a_declared_list_is_silent_but_an_extra_member_is_not() {
     let declared = json!({"Subnets": ["subnet-0aaa1111", "subnet-0bbb2222"]});
     let same = json!({"Subnets": ["subnet-0aaa1111", "subnet-0bbb2222"],

@@ -229,8 +229,8 @@ pub(crate) fn classify_value(
                 || Scope::any(&scope.facts.owned_elsewhere, path)
                 || scope
                     .declared
-                    .values()
-                    .any(|d| is_restatement(v, d) || is_restated_reference(v, d))
+                    .iter()
+                    .any(|(dk, d)| is_restatement(v, d) || is_restated_reference(k, v, dk, d))
             {
                 return;
             }

@@ -311,15 +311,38 @@ fn is_resource_reference(s: &str) -> bool {
 }
 
 /// True when a live top-level string names the same AWS resource (by id or
-/// ARN) a declared property names: the read repeats the declared reference
-/// under another field (Cloud Control's EC2 route echoes `GatewayId` as
-/// `VpcEndpointId`). Only identifiers count: a short word equal to a
-/// declared one by chance is a setting.
-pub fn is_restated_reference(live: &Value, declared: &Value) -> bool {
+/// ARN) a declared property names, under a field for another kind of
+/// resource: the read repeats the declared reference (Cloud Control's EC2
+/// route echoes `GatewayId` as `VpcEndpointId`; an internet gateway is no
+/// endpoint). Under a field for the same kind it is a setting of its own:
+/// `PerformanceInsightsKmsKeyId` beside `KmsKeyId`, `TaskRoleArn` beside
+/// `ExecutionRoleArn` set to the same key or role out of band. Only
+/// identifiers count: a short word equal to a declared one by chance is a
+/// setting.
+pub fn is_restated_reference(
+    live_key: &str,
+    live: &Value,
+    declared_key: &str,
+    declared: &Value,
+) -> bool {
+    let kinds = (reference_kind(live_key), reference_kind(declared_key));
     match (live, declared) {
-        (Value::String(l), Value::String(d)) => l == d && is_resource_reference(l),
+        (Value::String(l), Value::String(d)) => {
+            l == d && is_resource_reference(l) && matches!(kinds, (Some(a), Some(b)) if a != b)
+        }
         _ => false,
     }
+}
+
+/// The kind of resource a reference field names: its last word before the
+/// `Id`, `Arn` or `Name` (`VpcEndpointId` -> `Endpoint`, `KmsKeyId` ->
+/// `Key`, `ExecutionRoleArn` -> `Role`).
+fn reference_kind(key: &str) -> Option<&str> {
+    let stem = ["Ids", "Id", "ARN", "Arn", "Name"]
+        .iter()
+        .find_map(|s| key.strip_suffix(s))?;
+    let start = stem.rfind(|c: char| c.is_ascii_uppercase())?;
+    Some(&stem[start..]).filter(|w| w.len() > 1)
 }
 
 /// The string leaves of a value, or `None` when it holds a number or a
@@ -795,20 +818,37 @@ mod tests {
     #[test]
     fn a_declared_reference_repeated_under_another_field_is_a_restatement() {
         let igw = json!("igw-0c7816775f3353a51");
-        assert!(is_restated_reference(&igw, &igw));
+        let echo = |l: &Value, d: &Value| is_restated_reference("VpcEndpointId", l, "GatewayId", d);
+        assert!(echo(&igw, &igw));
         let arn = json!("arn:aws:lambda:eu-west-1:123456789012:function:f");
-        assert!(is_restated_reference(&arn, &arn));
-        assert!(!is_restated_reference(
-            &json!("igw-0c7816775f3353a52"),
-            &igw
+        assert!(is_restated_reference(
+            "TargetArn",
+            &arn,
+            "FunctionArn",
+            &arn
         ));
+        assert!(!echo(&json!("igw-0c7816775f3353a52"), &igw));
         // Words and names are settings, even when equal by chance.
-        assert!(!is_restated_reference(&json!("admin"), &json!("admin")));
+        assert!(!echo(&json!("admin"), &json!("admin")));
+        assert!(!echo(&json!("my-queue"), &json!("my-queue")));
+        assert!(!echo(&json!("true"), &json!("true")));
+        // A second field for the same kind, set to the same resource, is a
+        // setting of its own.
+        let key =
+            json!("arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab");
         assert!(!is_restated_reference(
-            &json!("my-queue"),
-            &json!("my-queue")
+            "PerformanceInsightsKmsKeyId",
+            &key,
+            "KmsKeyId",
+            &key
         ));
-        assert!(!is_restated_reference(&json!("true"), &json!("true")));
+        let role = json!("arn:aws:iam::123456789012:role/app");
+        assert!(!is_restated_reference(
+            "TaskRoleArn",
+            &role,
+            "ExecutionRoleArn",
+            &role
+        ));
     }
 
     #[test]
