@@ -379,40 +379,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                     self.keyed_diff(k, path, d, da, la, whole, out);
                 }
             }
-            // Objects recurse key by key (no up-front equality: each level
-            // is compared exactly once).
-            (Value::Object(dm), Value::Object(lm)) => {
-                for (k, dv) in dm {
-                    let lv = self.scope.live_get(path, k, lm);
-                    path.push_key(k);
-                    if !self.scope.is_write_only(path) {
-                        match lv {
-                            Some(lv) if is_pair_name(k, dm) => {
-                                if !self.user_name_eq(path, dv, lv) {
-                                    out.push(Mismatch {
-                                        path: path.clone(),
-                                        desired: dv.clone(),
-                                        actual: Some(lv.clone()),
-                                        whole_array: whole.cloned(),
-                                        attribute_key: None,
-                                    });
-                                }
-                            }
-                            Some(lv) if self.rewritten_member(path, dm, dv, lv) => {}
-                            Some(lv) => self.diff(path, dv, lv, whole, out),
-                            None if is_trivially_empty(dv) || is_unresolved_marker(dv) => {}
-                            None => out.push(Mismatch {
-                                path: path.clone(),
-                                desired: dv.clone(),
-                                actual: None,
-                                whole_array: whole.cloned(),
-                                attribute_key: None,
-                            }),
-                        }
-                    }
-                    path.pop();
-                }
-            }
+            (Value::Object(dm), Value::Object(lm)) => self.diff_members(path, dm, lm, whole, out),
             _ if self.eq(path, d, l) => {}
             (Value::Array(da), Value::Array(la))
                 if da.len() == la.len() && identity_key_of(da, &SORT_IDENTITY_KEYS).is_some() =>
@@ -434,6 +401,43 @@ impl<'s, 'a> Cmp<'s, 'a> {
                 whole_array: whole.cloned(),
                 attribute_key: None,
             }),
+        }
+    }
+
+    /// Diff of two objects, member by member (no up-front equality: each
+    /// level is compared exactly once).
+    fn diff_members(
+        &self,
+        path: &mut Path,
+        dm: &Map<String, Value>,
+        lm: &Map<String, Value>,
+        whole: Option<&(Path, Value)>,
+        out: &mut Vec<Mismatch>,
+    ) {
+        for (k, dv) in dm {
+            let lv = self.scope.live_get(path, k, lm);
+            path.push_key(k);
+            if !self.scope.is_write_only(path) {
+                let differs = match lv {
+                    Some(lv) if is_pair_name(k, dm) => !self.user_name_eq(path, dv, lv),
+                    Some(lv) if self.rewritten_member(path, dm, dv, lv) => false,
+                    Some(lv) => {
+                        self.diff(path, dv, lv, whole, out);
+                        false
+                    }
+                    None => !(is_trivially_empty(dv) || is_unresolved_marker(dv)),
+                };
+                if differs {
+                    out.push(Mismatch {
+                        path: path.clone(),
+                        desired: dv.clone(),
+                        actual: lv.cloned(),
+                        whole_array: whole.cloned(),
+                        attribute_key: None,
+                    });
+                }
+            }
+            path.pop();
         }
     }
 
