@@ -109,6 +109,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                 ls,
                 ctx.kms_alias_targets.as_ref(),
                 ctx.account_id.as_deref(),
+                ctx.region.as_deref(),
             )
             || is_pem_equal(ds, ls)
             || is_same_instant(ds, ls)

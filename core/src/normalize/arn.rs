@@ -97,20 +97,22 @@ fn kms_alias(s: &str) -> Option<&str> {
 /// AWS-managed (`alias/aws/*`) one. An AWS-managed alias the map does not
 /// list (it gets a target only once a service used it), or any managed
 /// alias without a map, matches by shape: a key id, or a key ARN of
-/// `account` (when known), as an AWS-managed key is always the account's
-/// own. A customer alias the map does not list names no key it can prove.
+/// `account` in `region` (each when known), as an AWS-managed key is always
+/// the account's own and an alias names a key of its own region. A customer
+/// alias the map does not list names no key it can prove.
 pub fn is_kms_alias_match(
     declared: &str,
     live: &str,
     targets: Option<&BTreeMap<String, String>>,
     account: Option<&str>,
+    region: Option<&str>,
 ) -> bool {
     let (Some(alias), Some(key)) = (kms_alias(declared), kms_key_id(live)) else {
         return false;
     };
-    let foreign = parse_arn(live)
-        .zip(account)
-        .is_some_and(|(a, own)| a.account != own);
+    let foreign = parse_arn(live).is_some_and(|a| {
+        account.is_some_and(|own| a.account != own) || region.is_some_and(|own| a.region != own)
+    });
     if foreign {
         return false;
     }
@@ -214,50 +216,79 @@ mod tests {
         let key = "arn:aws:kms:us-east-1:1:key/abc";
         let mut t = BTreeMap::new();
         t.insert("alias/aws/sqs".to_string(), "abc".to_string());
-        assert!(is_kms_alias_match("alias/aws/sqs", key, Some(&t), None));
+        assert!(is_kms_alias_match(
+            "alias/aws/sqs",
+            key,
+            Some(&t),
+            None,
+            None
+        ));
         assert!(!is_kms_alias_match(
             "alias/aws/sqs",
             "arn:aws:kms:us-east-1:1:key/zzz",
             Some(&t),
+            None,
             None
         ));
-        assert!(is_kms_alias_match("alias/aws/sqs", "zzz", None, None));
+        assert!(is_kms_alias_match("alias/aws/sqs", "zzz", None, None, None));
         // Neither an ARN nor a key id: no key at all.
         assert!(!is_kms_alias_match(
             "alias/aws/sqs",
             "changed-arn:aws:kms:us-east-1:111111111111:key/abc",
             None,
+            None,
             None
         ));
-        assert!(!is_kms_alias_match("alias/custom", key, None, None));
+        assert!(!is_kms_alias_match("alias/custom", key, None, None, None));
         // A customer alias the map lists is its target, nothing else.
         t.insert("alias/custom".to_string(), "abc".to_string());
-        assert!(is_kms_alias_match("alias/custom", key, Some(&t), None));
+        assert!(is_kms_alias_match(
+            "alias/custom",
+            key,
+            Some(&t),
+            None,
+            None
+        ));
         assert!(is_kms_alias_match(
             "arn:aws:kms:us-east-1:1:alias/custom",
             "abc",
             Some(&t),
+            None,
             None
         ));
         assert!(!is_kms_alias_match(
             "alias/custom",
             "arn:aws:kms:us-east-1:1:key/zzz",
             Some(&t),
+            None,
             None
         ));
-        assert!(!is_kms_alias_match("alias/other", key, Some(&t), None));
+        assert!(!is_kms_alias_match(
+            "alias/other",
+            key,
+            Some(&t),
+            None,
+            None
+        ));
         // Without the map a customer alias's key is unknown, not drift.
         assert!(is_unknown_alias_target("alias/custom", key, None));
         assert!(!is_unknown_alias_target("alias/custom", key, Some(&t)));
         assert!(!is_unknown_alias_target("alias/aws/sqs", key, None));
         assert!(!is_unknown_alias_target("alias/custom", "not a key!", None));
         // Without the alias map, a key of another account is no managed key.
-        assert!(is_kms_alias_match("alias/aws/sqs", key, None, Some("1")));
+        assert!(is_kms_alias_match(
+            "alias/aws/sqs",
+            key,
+            None,
+            Some("1"),
+            None
+        ));
         assert!(!is_kms_alias_match(
             "alias/aws/sqs",
             "arn:aws:kms:us-east-1:2:key/abc",
             None,
-            Some("1")
+            Some("1"),
+            None
         ));
     }
 }
