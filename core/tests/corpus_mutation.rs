@@ -22,7 +22,10 @@
 //! a rule folds it on purpose or `true` is its documented default. And
 //! every declared list the read returns gets one more element like its
 //! last, every scalar of it changed (a rule, a subnet, an override added out
-//! of band): it must surface under the list.
+//! of band): it must surface under the list. Every declared string that is
+//! the user's own text (under a key chosen inside a document, or the name
+//! of a name/value pair) is re-cased in the read: AWS keeps such text as
+//! written, so it must surface.
 
 mod classify_support;
 mod corpus_support;
@@ -621,4 +624,69 @@ fn ptr_path(ptr: &str) -> String {
 fn surfaces_or_inventory(top: &str, known: bool, before: &[Finding], after: &[Finding]) -> bool {
     surfaces_under(top, known, before, after)
         || new_in_property(top, before, after, |t| t == Tier::Undeclared)
+}
+
+/// True when the declared string at `ptr` is the user's own text whose case
+/// AWS keeps: held under a key the user chose inside a document (not
+/// spelled as a CloudFormation property), or the name of a name/value pair
+/// that is not an HTTP header's.
+fn users_own_text(declared: &Value, ptr: &str) -> bool {
+    let segs: Vec<String> = ptr
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let Some(holder) = segs.iter().rev().find(|s| s.parse::<usize>().is_err()) else {
+        return false;
+    };
+    let user_key = !holder.starts_with(|c: char| c.is_ascii_uppercase())
+        || !holder.chars().all(|c| c.is_ascii_alphanumeric());
+    let parent_ptr = ptr.rsplit_once('/').map_or("", |(p, _)| p);
+    let pair = segs.last() == Some(holder)
+        && !holder.contains("Header")
+        && declared.pointer(parent_ptr).is_some_and(|p| {
+            ["Name", "Key"].iter().any(|s| {
+                holder
+                    .strip_suffix(s)
+                    .is_some_and(|stem| p.get(format!("{stem}Value")).is_some())
+            })
+        });
+    user_key || pair
+}
+
+#[test]
+fn a_recased_user_value_surfaces() {
+    let (mut tried, mut hidden) = (0usize, BTreeSet::new());
+    for case in corpus_cases() {
+        let before = replay_case(&case);
+        let declared = Value::Object(case.resource.declared.clone());
+        for (ptr, _) in declared_pointers(&case) {
+            let Some(s) = case.live_raw.pointer(&ptr).and_then(Value::as_str) else {
+                continue;
+            };
+            let recased: String = s
+                .chars()
+                .map(|c| match c.is_ascii_uppercase() {
+                    true => c.to_ascii_lowercase(),
+                    false => c.to_ascii_uppercase(),
+                })
+                .collect();
+            if recased == s || !resolved_at(&declared, &ptr) || !users_own_text(&declared, &ptr) {
+                continue;
+            }
+            let mut m = case.clone();
+            if let Some(slot) = m.live_raw.pointer_mut(&ptr) {
+                *slot = Value::String(recased);
+            }
+            tried += 1;
+            if !surfaces_under(&top_of(&ptr), true, &before, &replay_case(&m)) {
+                hidden.insert(format!("{} {ptr}", case.resource.resource_type));
+            }
+        }
+    }
+    assert!(tried > 150, "only {tried} values re-cased");
+    assert!(
+        hidden.is_empty(),
+        "re-cased user values that pass: {hidden:#?}"
+    );
 }

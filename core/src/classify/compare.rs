@@ -16,10 +16,11 @@ use crate::normalize::aws_facts::Equivalence;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{
-    is_access_string_equal, is_case_insensitive_equal, is_dns_name_equal, is_epoch_hour_floor,
-    is_intelligent_tier_match, is_latest_sentinel_match, is_numeric_string_equal, is_pem_equal,
-    is_properties_text_equal, is_rate_expression_equal, is_same_address, is_same_instant,
-    is_stringly_equal, is_unit_string_equal, is_version_prefix_match, parse_json_text, typed_like,
+    is_access_string_equal, is_case_insensitive_equal, is_declared_stringly_equal,
+    is_dns_name_equal, is_epoch_hour_floor, is_intelligent_tier_match, is_latest_sentinel_match,
+    is_numeric_string_equal, is_pem_equal, is_properties_text_equal, is_rate_expression_equal,
+    is_same_address, is_same_instant, is_unit_string_equal, is_version_prefix_match,
+    parse_json_text, typed_like,
 };
 use crate::normalize::shapes::{
     identity_value, is_address_range_set, is_dns_record_set, is_header_name_equal, is_pair_name,
@@ -68,7 +69,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
 
     /// Scalar equivalences (both sides are scalars or JSON text).
     fn scalar_eq(&self, path: &mut Path, d: &Value, l: &Value) -> bool {
-        if is_stringly_equal(d, l) {
+        if is_declared_stringly_equal(d, l) {
             return true;
         }
         // A template string for a typed property compares as the typed
@@ -552,5 +553,5 @@ fn sort_arrays(v: &mut Value) {
 /// True when a user-chosen name reads back as written: the same text, or
 /// the same scalar typed another way (`"8080"` / `8080`).
 fn is_same_as_written(d: &Value, l: &Value) -> bool {
-    is_unresolved_marker(d) || d == l || is_stringly_equal(d, l)
+    is_unresolved_marker(d) || d == l || is_declared_stringly_equal(d, l)
 }

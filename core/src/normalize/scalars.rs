@@ -52,6 +52,18 @@ pub fn is_stringly_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// [`is_stringly_equal`] for a declared value against what the read holds:
+/// a template's boolean stored as text is `"true"` or `"false"` exactly (as
+/// CloudFormation passes it to a string property), so `"FALSE"` read back
+/// there was written by someone else. A template's text read back as a
+/// boolean is still matched without case (`"True"` parses as `true`).
+pub fn is_declared_stringly_equal(declared: &Value, live: &Value) -> bool {
+    match (declared, live) {
+        (Value::Bool(b), Value::String(s)) => s == if *b { "true" } else { "false" },
+        _ => is_stringly_equal(declared, live),
+    }
+}
+
 /// A template string spelling of a number or boolean, typed like the live
 /// value it is compared with: CloudFormation passes `"512"` to a numeric
 /// property as 512 and `"true"` to a boolean one as `true`, and the read
@@ -417,6 +429,9 @@ mod tests {
         assert!(!is_stringly_equal(&json!(5), &json!("6")));
         assert!(!is_stringly_equal(&json!(false), &json!("true")));
         assert!(!is_stringly_equal(&json!("a"), &json!("A")));
+        assert!(is_declared_stringly_equal(&json!(false), &json!("false")));
+        assert!(!is_declared_stringly_equal(&json!(false), &json!("FALSE")));
+        assert!(is_declared_stringly_equal(&json!("True"), &json!(true)));
     }
 
     #[test]
