@@ -25,7 +25,9 @@
 //! of band): it must surface under the list. Every declared string that is
 //! the user's own text (under a key chosen inside a document, or the name
 //! of a name/value pair) is re-cased in the read: AWS keeps such text as
-//! written, so it must surface.
+//! written, so it must surface. Every ARN the read returns for a declared
+//! value is moved to another region and another account (and, where the
+//! template wrote the ARN itself, renamed): it must surface.
 
 mod classify_support;
 mod corpus_support;
@@ -689,4 +691,51 @@ fn a_recased_user_value_surfaces() {
         hidden.is_empty(),
         "re-cased user values that pass: {hidden:#?}"
     );
+}
+
+/// The ARN with field `i` (3: region, 4: account, 5: resource) changed, when
+/// the ARN holds one.
+fn moved_arn(arn: &str, i: usize) -> Option<String> {
+    let mut parts: Vec<String> = arn.splitn(6, ':').map(str::to_string).collect();
+    let field = parts.get_mut(i).filter(|f| !f.is_empty())?;
+    *field = match i {
+        3 if field == "eu-central-1" => "us-west-2".to_string(),
+        3 => "eu-central-1".to_string(),
+        4 => "999999999999".to_string(),
+        _ => format!("{field}x"),
+    };
+    Some(parts.join(":"))
+}
+
+#[test]
+fn a_resource_read_back_in_another_account_region_or_name_surfaces() {
+    let (mut tried, mut hidden) = (0usize, BTreeSet::new());
+    for case in corpus_cases() {
+        let before = replay_case(&case);
+        let declared = Value::Object(case.resource.declared.clone());
+        for (ptr, _) in declared_pointers(&case) {
+            let Some(arn) = case.live_raw.pointer(&ptr).and_then(Value::as_str) else {
+                continue;
+            };
+            if !arn.starts_with("arn:") || arn.ends_with('*') || !resolved_at(&declared, &ptr) {
+                continue;
+            }
+            // A declared alias names whichever key it targets: only where
+            // and whose it is can be checked.
+            let echoed = declared.pointer(&ptr).and_then(Value::as_str) == Some(arn);
+            let fields: &[usize] = if echoed { &[3, 4, 5] } else { &[3, 4] };
+            for moved in fields.iter().filter_map(|&i| moved_arn(arn, i)) {
+                let mut m = case.clone();
+                if let Some(slot) = m.live_raw.pointer_mut(&ptr) {
+                    *slot = Value::String(moved.clone());
+                }
+                tried += 1;
+                if !surfaces_under(&top_of(&ptr), true, &before, &replay_case(&m)) {
+                    hidden.insert(format!("{} {ptr}: {moved}", case.resource.resource_type));
+                }
+            }
+        }
+    }
+    assert!(tried > 500, "only {tried} ARNs moved");
+    assert!(hidden.is_empty(), "moved resources that pass: {hidden:#?}");
 }
