@@ -656,8 +656,12 @@ fn users_own_text(declared: &Value, ptr: &str) -> bool {
     user_key || pair
 }
 
-#[test]
-fn a_recased_user_value_surfaces() {
+/// Replaces each resolved declared string the read echoes (at any depth)
+/// by every string `variants` gives for it, replays, and returns how many
+/// were tried and which did not surface under their property.
+fn string_mutations(
+    variants: impl Fn(&Value, &str, &str) -> Vec<String>,
+) -> (usize, BTreeSet<String>) {
     let (mut tried, mut hidden) = (0usize, BTreeSet::new());
     for case in corpus_cases() {
         let before = replay_case(&case);
@@ -666,26 +670,39 @@ fn a_recased_user_value_surfaces() {
             let Some(s) = case.live_raw.pointer(&ptr).and_then(Value::as_str) else {
                 continue;
             };
-            let recased: String = s
-                .chars()
-                .map(|c| match c.is_ascii_uppercase() {
-                    true => c.to_ascii_lowercase(),
-                    false => c.to_ascii_uppercase(),
-                })
-                .collect();
-            if recased == s || !resolved_at(&declared, &ptr) || !users_own_text(&declared, &ptr) {
+            if !resolved_at(&declared, &ptr) {
                 continue;
             }
-            let mut m = case.clone();
-            if let Some(slot) = m.live_raw.pointer_mut(&ptr) {
-                *slot = Value::String(recased);
-            }
-            tried += 1;
-            if !surfaces_under(&top_of(&ptr), true, &before, &replay_case(&m)) {
-                hidden.insert(format!("{} {ptr}", case.resource.resource_type));
+            for v in variants(&declared, &ptr, s) {
+                let mut m = case.clone();
+                if let Some(slot) = m.live_raw.pointer_mut(&ptr) {
+                    *slot = Value::String(v.clone());
+                }
+                tried += 1;
+                if !surfaces_under(&top_of(&ptr), true, &before, &replay_case(&m)) {
+                    hidden.insert(format!("{} {ptr}: {v}", case.resource.resource_type));
+                }
             }
         }
     }
+    (tried, hidden)
+}
+
+#[test]
+fn a_recased_user_value_surfaces() {
+    let (tried, hidden) = string_mutations(|declared, ptr, s| {
+        let recased: String = s
+            .chars()
+            .map(|c| match c.is_ascii_uppercase() {
+                true => c.to_ascii_lowercase(),
+                false => c.to_ascii_uppercase(),
+            })
+            .collect();
+        match recased != s && users_own_text(declared, ptr) {
+            true => vec![recased],
+            false => vec![],
+        }
+    });
     assert!(tried > 150, "only {tried} values re-cased");
     assert!(
         hidden.is_empty(),
@@ -709,33 +726,16 @@ fn moved_arn(arn: &str, i: usize) -> Option<String> {
 
 #[test]
 fn a_resource_read_back_in_another_account_region_or_name_surfaces() {
-    let (mut tried, mut hidden) = (0usize, BTreeSet::new());
-    for case in corpus_cases() {
-        let before = replay_case(&case);
-        let declared = Value::Object(case.resource.declared.clone());
-        for (ptr, _) in declared_pointers(&case) {
-            let Some(arn) = case.live_raw.pointer(&ptr).and_then(Value::as_str) else {
-                continue;
-            };
-            if !arn.starts_with("arn:") || arn.ends_with('*') || !resolved_at(&declared, &ptr) {
-                continue;
-            }
-            // A declared alias names whichever key it targets: only where
-            // and whose it is can be checked.
-            let echoed = declared.pointer(&ptr).and_then(Value::as_str) == Some(arn);
-            let fields: &[usize] = if echoed { &[3, 4, 5] } else { &[3, 4] };
-            for moved in fields.iter().filter_map(|&i| moved_arn(arn, i)) {
-                let mut m = case.clone();
-                if let Some(slot) = m.live_raw.pointer_mut(&ptr) {
-                    *slot = Value::String(moved.clone());
-                }
-                tried += 1;
-                if !surfaces_under(&top_of(&ptr), true, &before, &replay_case(&m)) {
-                    hidden.insert(format!("{} {ptr}: {moved}", case.resource.resource_type));
-                }
-            }
+    let (tried, hidden) = string_mutations(|declared, ptr, arn| {
+        if !arn.starts_with("arn:") || arn.ends_with('*') {
+            return vec![];
         }
-    }
+        // A declared alias names whichever key it targets: only where and
+        // whose it is can be checked.
+        let echoed = declared.pointer(ptr).and_then(Value::as_str) == Some(arn);
+        let fields: &[usize] = if echoed { &[3, 4, 5] } else { &[3, 4] };
+        fields.iter().filter_map(|&i| moved_arn(arn, i)).collect()
+    });
     assert!(tried > 500, "only {tried} ARNs moved");
     assert!(hidden.is_empty(), "moved resources that pass: {hidden:#?}");
 }
