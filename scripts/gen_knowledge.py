@@ -2457,8 +2457,8 @@ def mine_schema_default(m, tf, pf):
 
 # A state of a resource's life (`CREATE_IN_PROGRESS`, `CREATE_COMPLETE`,
 # `ACTIVE`, `DELETING`): a schema enum of nothing else is a status the
-# service reports, not a setting (the registry marks 64 of the 72 such
-# properties read-only; Athena's `DataCatalog.Status` is one it does not).
+# service reports, not a setting (the registry marks 71 of the 72 such
+# properties read-only; Athena's `DataCatalog.Status` is the one it does not).
 LIFECYCLE_STATE = re.compile(
     r"^(?:(?:CREATE|UPDATE|DELETE|ROLLBACK|IMPORT)_[A-Z_]*(?:IN_PROGRESS|COMPLETE|FAILED)"
     r"|CREATING|CREATED|UPDATING|UPDATED|DELETING|DELETED|PENDING|ACTIVE|INACTIVE|AVAILABLE"
