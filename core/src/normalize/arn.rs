@@ -214,81 +214,60 @@ mod tests {
     #[test]
     fn alias_strict_when_targets_known() {
         let key = "arn:aws:kms:us-east-1:1:key/abc";
+        // Neither the account nor the region known.
+        let anywhere = |d: &str, l: &str, t: Option<&BTreeMap<String, String>>| {
+            is_kms_alias_match(d, l, t, None, None)
+        };
         let mut t = BTreeMap::new();
         t.insert("alias/aws/sqs".to_string(), "abc".to_string());
-        assert!(is_kms_alias_match(
-            "alias/aws/sqs",
-            key,
-            Some(&t),
-            None,
-            None
-        ));
-        assert!(!is_kms_alias_match(
+        assert!(anywhere("alias/aws/sqs", key, Some(&t)));
+        assert!(!anywhere(
             "alias/aws/sqs",
             "arn:aws:kms:us-east-1:1:key/zzz",
-            Some(&t),
-            None,
-            None
+            Some(&t)
         ));
-        assert!(is_kms_alias_match("alias/aws/sqs", "zzz", None, None, None));
+        assert!(anywhere("alias/aws/sqs", "zzz", None));
         // Neither an ARN nor a key id: no key at all.
-        assert!(!is_kms_alias_match(
+        assert!(!anywhere(
             "alias/aws/sqs",
             "changed-arn:aws:kms:us-east-1:111111111111:key/abc",
-            None,
-            None,
             None
         ));
-        assert!(!is_kms_alias_match("alias/custom", key, None, None, None));
+        assert!(!anywhere("alias/custom", key, None));
         // A customer alias the map lists is its target, nothing else.
         t.insert("alias/custom".to_string(), "abc".to_string());
-        assert!(is_kms_alias_match(
-            "alias/custom",
-            key,
-            Some(&t),
-            None,
-            None
-        ));
-        assert!(is_kms_alias_match(
+        assert!(anywhere("alias/custom", key, Some(&t)));
+        assert!(anywhere(
             "arn:aws:kms:us-east-1:1:alias/custom",
             "abc",
-            Some(&t),
-            None,
-            None
+            Some(&t)
         ));
-        assert!(!is_kms_alias_match(
+        assert!(!anywhere(
             "alias/custom",
             "arn:aws:kms:us-east-1:1:key/zzz",
-            Some(&t),
-            None,
-            None
+            Some(&t)
         ));
-        assert!(!is_kms_alias_match(
-            "alias/other",
-            key,
-            Some(&t),
-            None,
-            None
-        ));
+        assert!(!anywhere("alias/other", key, Some(&t)));
         // Without the map a customer alias's key is unknown, not drift.
         assert!(is_unknown_alias_target("alias/custom", key, None));
         assert!(!is_unknown_alias_target("alias/custom", key, Some(&t)));
         assert!(!is_unknown_alias_target("alias/aws/sqs", key, None));
         assert!(!is_unknown_alias_target("alias/custom", "not a key!", None));
         // Without the alias map, a key of another account is no managed key.
-        assert!(is_kms_alias_match(
-            "alias/aws/sqs",
-            key,
-            None,
-            Some("1"),
-            None
-        ));
+        let own = |l: &str, region: Option<&str>| {
+            is_kms_alias_match("alias/aws/sqs", l, None, Some("1"), region)
+        };
+        assert!(own(key, None));
+        assert!(!own("arn:aws:kms:us-east-1:2:key/abc", None));
+        // Nor is a key of another region the one an alias names here.
+        assert!(own(key, Some("us-east-1")));
+        assert!(!own(key, Some("eu-central-1")));
         assert!(!is_kms_alias_match(
             "alias/aws/sqs",
-            "arn:aws:kms:us-east-1:2:key/abc",
-            None,
+            key,
+            Some(&t),
             Some("1"),
-            None
+            Some("eu-central-1")
         ));
     }
 }
