@@ -64,16 +64,39 @@ fn is_weekly_window(s: &str) -> bool {
 }
 
 /// True for a property holding HTTP header names, which HTTP defines as
-/// case-insensitive (`AllowHeaders`, `HeaderName`). A header's value
-/// (CloudFront's `HeaderValue`, often a shared secret) keeps its case.
+/// case-insensitive: a list of them (`AllowHeaders`, `Headers`,
+/// `HeadersAllowList`) or one (`HeaderName`, a matched `Header`). What a
+/// header carries keeps its case: its value (CloudFront's `HeaderValue`,
+/// often a shared secret), a header named by its role (`UserAgentHeader`,
+/// `TraceHeader`: the text sent in it), or an id (`ResponseHeadersPolicyId`).
 fn is_header_key(key: &str) -> bool {
-    key.contains("Header") && !key.ends_with("Value")
+    let lower = key.to_ascii_lowercase();
+    key == "Header"
+        || [
+            "headers",
+            "headername",
+            "headernames",
+            "headersallowlist",
+            "headerallowlist",
+        ]
+        .iter()
+        .any(|s| lower.ends_with(s))
+}
+
+/// True for text shaped like an HTTP header name (an RFC 9110 token), not
+/// a document of header rules (Amplify's `CustomHeaders` YAML).
+fn is_header_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 /// True when two spellings under a header-named property (`HeaderName`)
 /// name one HTTP header: header names have no case.
 pub fn is_header_name_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
-    leaf.is_some_and(is_header_key) && declared.eq_ignore_ascii_case(live)
+    leaf.is_some_and(is_header_key)
+        && is_header_token(declared)
+        && declared.eq_ignore_ascii_case(live)
 }
 
 /// True for a property naming a DNS name (`DomainName`, `DNSName`,
@@ -144,7 +167,8 @@ pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
     };
     (is_identifier_key(leaf) && live == declared.to_ascii_lowercase())
         || (leaf == "AccessString" && is_access_string_equal(declared, live))
-        || ((is_enum_key(leaf) || is_header_key(leaf)) && declared.eq_ignore_ascii_case(live))
+        || (is_enum_key(leaf) && declared.eq_ignore_ascii_case(live))
+        || is_header_name_equal(Some(leaf), declared, live)
         || (leaf.ends_with("Protocol") && is_same_ip_protocol(declared, live))
         || (leaf.ends_with("Version") && is_version_prefix_match(declared, live))
 }
@@ -519,6 +543,28 @@ pub fn restates_sibling_count(key: &str, v: &Value, parent: &Map<String, Value>)
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn only_header_names_fold_their_case() {
+        let same = |leaf: &str, d: &str, l: &str| is_shape_equal(Some(leaf), d, l);
+        assert!(same("AllowHeaders", "Content-Type", "content-type"));
+        assert!(same("HeaderName", "X-Origin-Verify", "x-origin-verify"));
+        assert!(same("Header", "User-Agent", "user-agent"));
+        // What a header carries, an id, or a document of header rules.
+        assert!(!same("UserAgentHeader", "MyCrawler/1.0", "mycrawler/1.0"));
+        assert!(!same("TraceHeader", "Root=1-abc", "root=1-abc"));
+        assert!(!same(
+            "ResponseHeadersPolicyId",
+            "67f7725c-AB",
+            "67f7725c-ab"
+        ));
+        assert!(!same("HeaderValue", "Zq8Rt", "zq8rt"));
+        assert!(!same(
+            "CustomHeaders",
+            "customHeaders:\n  - pattern: '**'",
+            "customheaders:\n  - pattern: '**'"
+        ));
+    }
 
     #[test]
     fn a_join_of_declared_values_is_the_resources_own_id() {
