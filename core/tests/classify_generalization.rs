@@ -3484,3 +3484,51 @@ fn an_origin_access_identity_principal_is_spelled_in_the_stacks_partition() {
     assert!(check("cn-north-1", "aws-cn").is_empty());
     assert_eq!(check("cn-north-1", "aws"), vec!["PolicyDocument.Statement"]);
 }
+
+#[test]
+fn tags_held_inside_a_tag_specification_compare_like_tags() {
+    // The registry names TagSpecifications.*.Tags as the tag property of
+    // EC2 capacity reservations and fleets; AWS's and the stack's tags there
+    // are noise, the resource's own tags are compared.
+    let t = "AWS::EC2::CapacityReservationFleet";
+    let schema = SchemaFacts {
+        tag_property: Some("TagSpecifications.*.Tags".into()),
+        ..SchemaFacts::default()
+    };
+    let ctx = ClassifyContext {
+        stack_tags: [("env".to_string(), "prod".to_string())].into(),
+        ..context()
+    };
+    let spec = |tags: Value| json!({"TagSpecifications": [{"ResourceType": "capacity-reservation-fleet", "Tags": tags}]});
+    let noise = json!([
+        {"Key": "aws:cloudformation:stack-name", "Value": "Stack"},
+        {"Key": "env", "Value": "prod"}
+    ]);
+    let run = |declared: Value, live: Value| {
+        drift(&classify(&resource(t, declared), &live, &schema, &ctx))
+    };
+    assert!(run(json!({}), spec(noise.clone())).is_empty());
+    let changed = json!([{"Key": "env", "Value": "dev"}]);
+    assert_eq!(
+        run(json!({}), spec(changed)),
+        vec![(Tier::Undeclared, "TagSpecifications".to_string())]
+    );
+    let own = |v: &str| {
+        let mut tags = noise.clone();
+        if let Some(a) = tags.as_array_mut() {
+            a.push(json!({"Key": "team", "Value": v}));
+        }
+        tags
+    };
+    let declared = spec(json!([{"Key": "team", "Value": "core"}]));
+    assert!(run(declared.clone(), spec(own("core"))).is_empty());
+    assert_eq!(
+        declared_paths(&classify(
+            &resource(t, declared),
+            &spec(own("other")),
+            &schema,
+            &ctx
+        )),
+        vec!["TagSpecifications".to_string()]
+    );
+}

@@ -691,6 +691,43 @@ fn a_tag_revert_keeps_aws_service_managed_and_stack_tags() {
 }
 
 #[test]
+fn tags_held_inside_a_tag_specification_are_never_written_whole() {
+    // EC2 capacity reservations keep their tags in TagSpecifications.*.Tags:
+    // the compared value leaves out the aws: and stack tags, so writing it
+    // back would strip them.
+    let r = resource(
+        "Cr",
+        "AWS::EC2::CapacityReservation",
+        json!({"InstanceCount": 1}),
+        json!({"InstanceCount": 1, "TagSpecifications": [{"ResourceType": "capacity-reservation", "Tags": [
+            {"Key": "aws:cloudformation:stack-name", "Value": "App"},
+            {"Key": "env", "Value": "prod"},
+            {"Key": "console", "Value": "added"}
+        ]}]}),
+        SchemaFacts {
+            tag_property: Some("TagSpecifications.*.Tags".into()),
+            ..SchemaFacts::default()
+        },
+    );
+    let recorded = json!([{"ResourceType": "capacity-reservation", "Tags": []}]);
+    let added = json!([{"ResourceType": "capacity-reservation", "Tags": [{"Key": "console", "Value": "added"}]}]);
+    let f = finding(
+        Tier::Undeclared,
+        &r,
+        "TagSpecifications",
+        Some(recorded),
+        Some(added),
+    );
+    let p = plan(vec![f], vec![r]);
+    assert_eq!(only_refusal(&p), RefusalReason::NoWriter);
+    assert!(
+        p.refused[0].message.contains("TagSpecifications"),
+        "{:?}",
+        p.refused[0]
+    );
+}
+
+#[test]
 fn a_single_tag_is_addressed_by_key_and_a_map_key_by_pointer() {
     let r = resource(
         "Q",

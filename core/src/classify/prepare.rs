@@ -12,7 +12,8 @@ use super::scope::Scope;
 use super::siblings;
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::tags::{
-    declared_tag_keys, is_aws_key, is_tag_key, is_tag_list, strip_stack_tags,
+    declared_tag_keys, drop_emptied_tag_holders, is_aws_key, is_tag_key, is_tag_list,
+    strip_stack_tags,
 };
 use serde_json::{Map, Value};
 
@@ -47,8 +48,9 @@ pub(crate) fn prepare_live(scope: &Scope<'_>, live: &Map<String, Value>) -> Map<
         let tags = copier.is_tag_key(k) && v.is_object();
         m.insert(k.clone(), copier.copy(v, &s.active, &f, tags));
     }
-    let declared_keys = declared_tag_keys(scope.declared.get(tag_prop));
+    let declared_keys = declared_tag_keys(&scope.declared, tag_prop);
     strip_stack_tags(&mut m, tag_prop, &scope.ctx.stack_tags, &declared_keys);
+    drop_emptied_tag_holders(&mut m, tag_prop);
     drop_sibling_policies(scope, &mut m);
     siblings::drop_sibling_sg_rules(scope, &mut m);
     // One canonical form for every finding value (policy statements, keyed

@@ -107,7 +107,7 @@ pub fn replay_case_in(case: &CorpusCase, facts: &AwsFacts) -> Vec<Finding> {
             return classify_in(&resource, &case.live_raw, &bundled, &ctx, facts);
         }
     }
-    // A case records no property types and no transforms: the bundled
+    // A case records no property types, no transforms and no tag property: the bundled
     // registry schema's are what realdrift itself would use to type the
     // template's strings and to read the service's rewrites.
     if let Some(bundled) = bundled_facts(&resource.resource_type) {
@@ -117,6 +117,9 @@ pub fn replay_case_in(case: &CorpusCase, facts: &AwsFacts) -> Vec<Finding> {
         }
         if schema.property_transforms.is_empty() {
             schema.property_transforms = bundled.property_transforms.clone();
+        }
+        if schema.tag_property.is_none() {
+            schema.tag_property = bundled.tag_property.clone();
         }
         return classify_in(&resource, &case.live_raw, &schema, &ctx, facts);
     }

@@ -49,9 +49,11 @@ pub fn is_tag_list(a: &[Value]) -> bool {
             .all(|e| e.get("Key").is_some_and(Value::is_string) && e.get("Value").is_some())
 }
 
-/// Removes propagated stack tags (same key AND value) from a resource's
-/// top-level tag property, except keys the resource declares itself (a
-/// declared key is compared).
+/// Removes propagated stack tags (same key AND value) from a resource's tag
+/// property, except keys the resource declares itself (a declared key is
+/// compared). `tag_prop` is the schema's tag property as a dotted path; a
+/// `*` segment stands for every element of a list (EC2's capacity
+/// reservations hold their tags in `TagSpecifications.*.Tags`).
 pub fn strip_stack_tags(
     live: &mut Map<String, Value>,
     tag_prop: &str,
@@ -69,27 +71,103 @@ pub fn strip_stack_tags(
             .is_some_and(|sv| v.and_then(Value::as_str) == Some(sv.as_str()))
             && !declared_keys.iter().any(|d| d == k)
     };
-    match live.get_mut(tag_prop) {
-        Some(Value::Array(a)) => a.retain(|e| {
-            !e.get("Key")
-                .and_then(Value::as_str)
-                .is_some_and(|k| propagated(k, e.get("Value")))
-        }),
-        Some(Value::Object(m)) => m.retain(|k, v| !propagated(k, Some(v))),
-        _ => {}
+    for tags in tag_values_mut(live, tag_prop) {
+        match tags {
+            Value::Array(a) => a.retain(|e| {
+                !e.get("Key")
+                    .and_then(Value::as_str)
+                    .is_some_and(|k| propagated(k, e.get("Value")))
+            }),
+            Value::Object(m) => m.retain(|k, v| !propagated(k, Some(v))),
+            _ => {}
+        }
     }
 }
 
-/// The tag keys a declared tag property sets (list or map form).
-pub fn declared_tag_keys(declared: Option<&Value>) -> Vec<String> {
-    match declared {
-        Some(Value::Array(a)) => a
-            .iter()
-            .filter_map(|e| e.get("Key").and_then(Value::as_str).map(str::to_string))
-            .collect(),
-        Some(Value::Object(m)) => m.keys().cloned().collect(),
-        _ => Vec::new(),
+/// Every value at the dotted tag path (one for a top-level property).
+fn tag_values_mut<'a>(live: &'a mut Map<String, Value>, tag_prop: &str) -> Vec<&'a mut Value> {
+    fn walk<'a>(v: &'a mut Value, segs: &[&str], out: &mut Vec<&'a mut Value>) {
+        match (segs, v) {
+            ([], v) => out.push(v),
+            (["*", rest @ ..], Value::Array(a)) => {
+                a.iter_mut().for_each(|e| walk(e, rest, out));
+            }
+            ([seg, rest @ ..], Value::Object(o)) => {
+                if let Some(c) = o.get_mut(*seg) {
+                    walk(c, rest, out);
+                }
+            }
+            _ => {}
+        }
     }
+    let segs: Vec<&str> = tag_prop.split('.').collect();
+    let mut out = Vec::new();
+    if let Some((first, rest)) = segs.split_first() {
+        if let Some(v) = live.get_mut(*first) {
+            walk(v, rest, &mut out);
+        }
+    }
+    out
+}
+
+/// Drops, under a nested tag property (`TagSpecifications.*.Tags`), each
+/// holder element left with no tag once AWS's and the stack's were removed,
+/// when its other members are plain labels (`ResourceType`); then the holder
+/// list itself when it is left empty. Such an element says nothing the
+/// template could own: the resource carries no tag of its own there.
+pub fn drop_emptied_tag_holders(live: &mut Map<String, Value>, tag_prop: &str) {
+    let segs: Vec<&str> = tag_prop.split('.').collect();
+    let [holder, "*", tags] = segs.as_slice() else {
+        return;
+    };
+    let Some(Value::Array(elements)) = live.get_mut(*holder) else {
+        return;
+    };
+    elements.retain(|e| !is_emptied_holder(e, tags));
+    if elements.is_empty() {
+        live.remove(*holder);
+    }
+}
+
+/// True for `{<label>: "...", <tags>: []}`: no tag left, only text labels.
+fn is_emptied_holder(e: &Value, tags: &str) -> bool {
+    let Value::Object(o) = e else { return false };
+    let no_tags = match o.get(tags) {
+        Some(Value::Array(a)) => a.is_empty(),
+        Some(Value::Object(m)) => m.is_empty(),
+        None => true,
+        _ => false,
+    };
+    no_tags && o.iter().all(|(k, v)| k == tags || v.is_string())
+}
+
+/// The tag keys a declared tag property sets (list or map form), at the
+/// schema's dotted tag path.
+pub fn declared_tag_keys(declared: &Map<String, Value>, tag_prop: &str) -> Vec<String> {
+    fn walk(v: &Value, segs: &[&str], keys: &mut Vec<String>) {
+        match (segs, v) {
+            ([], Value::Array(a)) => keys.extend(
+                a.iter()
+                    .filter_map(|e| e.get("Key").and_then(Value::as_str).map(str::to_string)),
+            ),
+            ([], Value::Object(m)) => keys.extend(m.keys().cloned()),
+            (["*", rest @ ..], Value::Array(a)) => a.iter().for_each(|e| walk(e, rest, keys)),
+            ([seg, rest @ ..], Value::Object(o)) => {
+                if let Some(c) = o.get(*seg) {
+                    walk(c, rest, keys);
+                }
+            }
+            _ => {}
+        }
+    }
+    let segs: Vec<&str> = tag_prop.split('.').collect();
+    let mut keys = Vec::new();
+    if let Some((first, rest)) = segs.split_first() {
+        if let Some(v) = declared.get(*first) {
+            walk(v, rest, &mut keys);
+        }
+    }
+    keys
 }
 
 #[cfg(test)]

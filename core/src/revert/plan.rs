@@ -304,6 +304,7 @@ struct CcWrite<'a> {
 impl CcWrite<'_> {
     fn build(&self, top: &str, rest: &[Segment<'_>]) -> Result<Built, Refused> {
         let schema = self.res.schema.as_deref();
+        tags::nested_tag_holder(top, schema.and_then(|s| s.tag_property.as_deref()))?;
         // The member chain written, the value it gets (`None`: removed), and kept tags.
         let (keys, value, preserved) = if let Some(w) = &self.f.whole_array_revert {
             guards::not_secret(&self.res.secret_paths, &[&w.path])?;

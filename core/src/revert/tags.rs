@@ -26,6 +26,25 @@ pub(crate) fn is_tag_property(prop: &str, schema_tag_property: Option<&str>) -> 
     is_tag_key(prop, &["Tags", schema_tag_property.unwrap_or("Tags")])
 }
 
+/// Refuses a change to the list that holds a nested tag property
+/// (`TagSpecifications.*.Tags`): the compared view left out the tags AWS and
+/// the stack own, so writing it back whole would strip them.
+pub(crate) fn nested_tag_holder(
+    top: &str,
+    schema_tag_property: Option<&str>,
+) -> Result<(), Refused> {
+    match schema_tag_property.and_then(|p| p.split_once('.')) {
+        Some((holder, _)) if holder == top => Err((
+            RefusalReason::NoWriter,
+            format!(
+                "tags held inside {top}: a write of the compared value would drop the tags \
+                 CloudFormation propagates; change them with the stack or by hand"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// True when the tag property is handled here: a `{Key, Value}` list (live or
 /// target), or a whole map-form tag property.
 pub(crate) fn handles(live: Option<&Value>, rest: &[Segment<'_>], change: &Change) -> bool {
