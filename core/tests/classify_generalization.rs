@@ -3532,3 +3532,50 @@ fn tags_held_inside_a_tag_specification_compare_like_tags() {
         vec!["TagSpecifications".to_string()]
     );
 }
+
+#[test]
+fn a_union_spelled_by_which_member_holds_an_empty_object_is_compared() {
+    // WAF rule actions, default actions and override actions name their
+    // choice by a member holding `{}`: `{Count: {}}` read back as
+    // `{Captcha: {}}`, or with no action at all, is a change.
+    let t = "AWS::WAFv2::RuleGroup";
+    let rule = |action: Value| {
+        json!({"Rules": [{"Name": "r", "Priority": 1, "Action": action,
+            "Statement": {"ByteMatchStatement": {"SearchString": "x"}}}]})
+    };
+    assert!(drift(&run(
+        t,
+        rule(json!({"Count": {}})),
+        rule(json!({"Count": {}}))
+    ))
+    .is_empty());
+    let fs = run(t, rule(json!({"Count": {}})), rule(json!({"Captcha": {}})));
+    assert_eq!(
+        declared_paths(&fs),
+        vec!["Rules.0.Action".to_string()],
+        "{fs:?}"
+    );
+    let mut gone = rule(json!({}));
+    if let Some(r) = gone["Rules"][0].as_object_mut() {
+        r.remove("Action");
+    }
+    let fs = run(t, rule(json!({"Count": {}})), gone);
+    assert_eq!(
+        declared_paths(&fs),
+        vec!["Rules.0.Action".to_string()],
+        "{fs:?}"
+    );
+    // A top-level choice on a type no rule names.
+    let t = "AWS::Example::Thing";
+    let fs = run(
+        t,
+        json!({"Mode": {"Fast": {}}}),
+        json!({"Mode": {"Slow": {}}}),
+    );
+    assert_eq!(declared_paths(&fs), vec!["Mode".to_string()], "{fs:?}");
+    let fs = run(t, json!({"Mode": {"Fast": {}}}), json!({}));
+    assert_eq!(declared_paths(&fs), vec!["Mode".to_string()], "{fs:?}");
+    // An all-off block is still what AWS may leave out.
+    let fs = run(t, json!({"Logging": {"Enabled": false}}), json!({}));
+    assert!(declared_paths(&fs).is_empty(), "{fs:?}");
+}

@@ -13,7 +13,7 @@ use crate::normalize::arn::{
 };
 use crate::normalize::arrays::{identity_key_of, SORT_IDENTITY_KEYS};
 use crate::normalize::aws_facts::Equivalence;
-use crate::normalize::empty::is_trivially_empty;
+use crate::normalize::empty::member_may_be_left_out;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{
     is_access_string_equal, is_case_insensitive_equal, is_declared_stringly_equal,
@@ -167,7 +167,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                     || match lv {
                         Some(lv) if is_pair_name(k, dm) => self.user_name_eq(path, dv, lv),
                         Some(lv) => self.eq(path, dv, lv) || self.rewritten(path, dm, lv),
-                        None => is_trivially_empty(dv) || is_unresolved_marker(dv),
+                        None => member_may_be_left_out(dv) || is_unresolved_marker(dv),
                     };
                 path.pop();
                 ok
@@ -381,7 +381,9 @@ impl<'s, 'a> Cmp<'s, 'a> {
                     self.keyed_diff(k, path, d, da, la, whole, out);
                 }
             }
-            (Value::Object(dm), Value::Object(lm)) => self.diff_members(path, dm, lm, whole, out),
+            (Value::Object(dm), Value::Object(lm)) if !self.choice_gone(path, dm, lm) => {
+                self.diff_members(path, dm, lm, whole, out)
+            }
             _ if self.eq(path, d, l) => {}
             (Value::Array(da), Value::Array(la))
                 if da.len() == la.len() && identity_key_of(da, &SORT_IDENTITY_KEYS).is_some() =>
@@ -406,6 +408,16 @@ impl<'s, 'a> Cmp<'s, 'a> {
         }
     }
 
+    /// True when a declared member spelled `{}` (a union's choice, such as
+    /// a WAF rule's `{Block: {}}`) is missing from live: the object is then
+    /// reported whole, so the finding shows the choice that replaced it.
+    fn choice_gone(&self, path: &Path, dm: &Map<String, Value>, lm: &Map<String, Value>) -> bool {
+        dm.iter().any(|(k, dv)| {
+            matches!(dv, Value::Object(o) if o.is_empty())
+                && self.scope.live_get(path, k, lm).is_none()
+        })
+    }
+
     /// Diff of two objects, member by member (no up-front equality: each
     /// level is compared exactly once).
     fn diff_members(
@@ -427,7 +439,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                         self.diff(path, dv, lv, whole, out);
                         false
                     }
-                    None => !(is_trivially_empty(dv) || is_unresolved_marker(dv)),
+                    None => !(member_may_be_left_out(dv) || is_unresolved_marker(dv)),
                 };
                 if differs {
                     out.push(Mismatch {

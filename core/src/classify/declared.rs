@@ -10,7 +10,7 @@ use super::undeclared;
 use crate::finding::Tier;
 use crate::normalize::arn::is_unknown_alias_target;
 use crate::normalize::arrays::holds_ordered_list;
-use crate::normalize::empty::{is_empty_collection, is_trivially_empty};
+use crate::normalize::empty::{is_empty_collection, is_trivially_empty, may_be_left_out};
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{is_masked_non_ascii, typed_like};
 use serde_json::{Map, Value};
@@ -99,7 +99,7 @@ fn absent(scope: &Scope<'_>, path: &Path, d: &Value, out: &mut Out<'_, '_>) {
     // A declared collection that is all off (`{Enabled: false}`, `[]`) is
     // what AWS omits from a read: not returned, not removed.
     if collection
-        && !is_trivially_empty(d)
+        && !may_be_left_out(d)
         && !Scope::any(&scope.facts.readgap_collections, path)
         // A create-only property is set once at create and never removed in
         // place, so a read that omits it shows a handler that does not

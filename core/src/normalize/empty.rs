@@ -17,6 +17,24 @@ pub fn is_trivially_empty(v: &Value) -> bool {
     }
 }
 
+/// True when a declared value may be missing from the read: trivially
+/// empty, except that a member holding an empty object `{}` is a choice, not
+/// an unset value. Union-shaped settings are spelled by which member holds
+/// `{}` (a WAF rule's `Action: {Block: {}}`, `OverrideAction: {None: {}}`),
+/// so `{Block: {}}` read back as `{Allow: {}}` or with no action is a change.
+pub fn may_be_left_out(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => o.values().all(member_may_be_left_out),
+        other => is_trivially_empty(other),
+    }
+}
+
+/// [`may_be_left_out`] for a member of a declared object: `{}` there is the
+/// member's presence, which is the setting.
+pub fn member_may_be_left_out(v: &Value) -> bool {
+    !matches!(v, Value::Object(o) if o.is_empty()) && may_be_left_out(v)
+}
+
 /// True for an empty collection (`[]` or `{}`), as declared.
 pub fn is_empty_collection(v: &Value) -> bool {
     match v {
@@ -43,6 +61,18 @@ mod tests {
         ] {
             assert!(is_trivially_empty(&v), "{v}");
         }
+    }
+
+    #[test]
+    fn a_member_spelled_empty_object_is_a_choice() {
+        assert!(may_be_left_out(&json!({})));
+        assert!(may_be_left_out(&json!({"Logging": {"Enabled": false}})));
+        assert!(!may_be_left_out(&json!({"Block": {}})));
+        assert!(!may_be_left_out(
+            &json!({"Audit": {"FindingsDestination": {}}})
+        ));
+        assert!(!member_may_be_left_out(&json!({})));
+        assert!(member_may_be_left_out(&json!([])));
     }
 
     #[test]
