@@ -27,7 +27,10 @@
 //! of a name/value pair) is re-cased in the read: AWS keeps such text as
 //! written, so it must surface. Every ARN the read returns for a declared
 //! value is moved to another region and another account (and, where the
-//! template wrote the ARN itself, renamed): it must surface.
+//! template wrote the ARN itself, renamed): it must surface. Every
+//! statement of every policy document the read returns is loosened (effect
+//! flipped, an action added, the resource widened to `*`, the condition
+//! dropped, the principal moved): it must surface.
 
 mod classify_support;
 mod corpus_support;
@@ -738,4 +741,142 @@ fn a_resource_read_back_in_another_account_region_or_name_surfaces() {
     });
     assert!(tried > 500, "only {tried} ARNs moved");
     assert!(hidden.is_empty(), "moved resources that pass: {hidden:#?}");
+}
+
+/// Pointers of the policy documents the read echoes for a declared value
+/// (an object with `Statement`, or JSON text holding one), and whether the
+/// read holds it as text.
+fn policy_pointers(case: &CorpusCase) -> Vec<(String, bool)> {
+    fn walk(d: &Value, l: &Value, at: String, out: &mut Vec<(String, bool)>) {
+        let text = l
+            .as_str()
+            .and_then(|s| serde_json::from_str::<Value>(s).ok());
+        if let Some(doc) = text.filter(|v| v.get("Statement").is_some()) {
+            if doc.is_object() {
+                out.push((at, true));
+            }
+            return;
+        }
+        match (d, l) {
+            (Value::Object(dm), Value::Object(lm))
+                if lm.contains_key("Statement") && dm.contains_key("Statement") =>
+            {
+                out.push((at, false));
+            }
+            (Value::Object(dm), Value::Object(lm)) => {
+                for (k, dv) in dm {
+                    if let Some(lv) = lm.get(k) {
+                        let key = k.replace('~', "~0").replace('/', "~1");
+                        walk(dv, lv, format!("{at}/{key}"), out);
+                    }
+                }
+            }
+            (Value::Array(da), Value::Array(la)) if da.len() == la.len() => {
+                for (i, (dv, lv)) in da.iter().zip(la).enumerate() {
+                    walk(dv, lv, format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let declared = Value::Object(case.resource.declared.clone());
+    walk(&declared, &case.live_raw, String::new(), &mut out);
+    out
+}
+
+/// Every loosening of statement `i` of `doc` the test tries: the effect
+/// flipped, an action added, the resource widened to `*`, the condition
+/// dropped, the principal moved to another account.
+fn loosened(doc: &Value, i: usize) -> Vec<(&'static str, Value)> {
+    let mut out = Vec::new();
+    let mut edit = |what: &'static str, f: &dyn Fn(&mut serde_json::Map<String, Value>) -> bool| {
+        let mut d = doc.clone();
+        let st = match d.get_mut("Statement") {
+            Some(Value::Array(a)) => a.get_mut(i),
+            Some(s) if i == 0 => Some(s),
+            _ => None,
+        };
+        if let Some(Value::Object(s)) = st {
+            if f(s) {
+                out.push((what, d));
+            }
+        }
+    };
+    edit(
+        "effect flipped",
+        &|s| match s.get("Effect").and_then(Value::as_str) {
+            Some(e) => {
+                let flipped = if e == "Deny" { "Allow" } else { "Deny" };
+                s.insert("Effect".into(), Value::from(flipped));
+                true
+            }
+            None => false,
+        },
+    );
+    edit("action added", &|s| match s.get_mut("Action") {
+        Some(Value::Array(a)) => {
+            a.push(Value::from("zz:Extra"));
+            true
+        }
+        Some(one) => {
+            *one = Value::Array(vec![one.clone(), Value::from("zz:Extra")]);
+            true
+        }
+        None => false,
+    });
+    edit("resource widened", &|s| match s.get("Resource") {
+        Some(r) if r != "*" => {
+            s.insert("Resource".into(), Value::from("*"));
+            true
+        }
+        _ => false,
+    });
+    edit("condition dropped", &|s| s.remove("Condition").is_some());
+    edit("principal moved", &|s| {
+        s.contains_key("Principal") && {
+            let p = serde_json::json!({"AWS": "arn:aws:iam::999999999999:root"});
+            s.insert("Principal".into(), p);
+            true
+        }
+    });
+    out
+}
+
+#[test]
+fn a_loosened_policy_surfaces() {
+    let (mut tried, mut hidden) = (0usize, BTreeSet::new());
+    for case in corpus_cases() {
+        let before = replay_case(&case);
+        for (ptr, text) in policy_pointers(&case) {
+            let Some(held) = case.live_raw.pointer(&ptr) else {
+                continue;
+            };
+            let doc = match held.as_str() {
+                Some(s) => serde_json::from_str(s).unwrap_or(Value::Null),
+                None => held.clone(),
+            };
+            let n = match doc.get("Statement") {
+                Some(Value::Array(a)) => a.len(),
+                Some(_) => 1,
+                None => 0,
+            };
+            for (what, d) in (0..n).flat_map(|i| loosened(&doc, i)) {
+                let mut m = case.clone();
+                if let Some(slot) = m.live_raw.pointer_mut(&ptr) {
+                    *slot = if text { Value::from(d.to_string()) } else { d };
+                }
+                tried += 1;
+                if !surfaces_under(&top_of(&ptr), true, &before, &replay_case(&m)) {
+                    hidden.insert(format!("{} {ptr}: {what}", case.resource.resource_type));
+                }
+            }
+        }
+    }
+    println!("{tried} policies loosened");
+    assert!(tried > 200, "only {tried} policies loosened");
+    assert!(
+        hidden.is_empty(),
+        "loosened policies that pass: {hidden:#?}"
+    );
 }

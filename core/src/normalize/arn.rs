@@ -51,7 +51,9 @@ pub fn is_arn_name_match(a: &str, b: &str, account: Option<&str>, region: Option
         (None, Some(x)) => (x, a),
         _ => return false,
     };
-    if name.is_empty() {
+    // An ARN with a wildcard is a pattern (a policy's `.../object/*`): its
+    // tail is no resource's name, and `*` alone grants every resource.
+    if name.is_empty() || is_pattern(name) || is_pattern(arn.resource) {
         return false;
     }
     if let Some(acct) = account {
@@ -66,6 +68,11 @@ pub fn is_arn_name_match(a: &str, b: &str, account: Option<&str>, region: Option
     }
     // The name may itself contain `/` (a path-style name): compare suffixes.
     arn_name(&arn) == name || arn.resource.ends_with(&format!("/{name}")) || arn.resource == name
+}
+
+/// True for text with an IAM wildcard (`*` or `?`).
+fn is_pattern(s: &str) -> bool {
+    s.contains(['*', '?'])
 }
 
 /// The key id of a KMS key reference (bare id or key ARN).
@@ -183,6 +190,17 @@ mod tests {
             Some("1"),
             Some("r")
         ));
+    }
+
+    #[test]
+    fn a_wildcard_is_no_name() {
+        // A policy resource widened to `*` out of band is not the name of
+        // the declared pattern `.../topic/app/*`.
+        let pattern = "arn:aws:iot:us-east-1:111111111111:topic/app/*";
+        assert!(!is_arn_name_match(pattern, "*", None, None));
+        assert!(!is_arn_name_match(pattern, "app/*", None, None));
+        assert!(!is_arn_name_match("arn:aws:s3:::b/*", "*", None, None));
+        assert!(!is_arn_name_match("arn:aws:s3:::b", "b*", None, None));
     }
 
     #[test]
