@@ -4,12 +4,16 @@ use serde_json::Value;
 
 pub use crate::normalize::path::{segments, Segment};
 
-/// The byte offsets where a path can be cut into a parent path (before `.` or `[`).
+/// The byte offsets where a path can be cut into a parent path (before `.` or `[`,
+/// outside identity brackets and quoted keys).
 pub fn parent_cuts(path: &str) -> Vec<usize> {
     let mut cuts = Vec::new();
     let mut depth = 0usize;
+    let mut quoted = false;
     for (i, c) in path.char_indices() {
         match c {
+            '"' if depth == 0 => quoted = !quoted,
+            _ if quoted => {}
             '[' if depth == 0 => {
                 if i > 0 {
                     cuts.push(i);
@@ -88,6 +92,16 @@ fn element_has_identity(element: &Value, id: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_quoted_key_is_never_cut() {
+        let p = r#"TableInput.Parameters."projection.date.format""#;
+        assert_eq!(parent_cuts(p), vec![10, 21]);
+        assert_eq!(
+            below("TableInput.Parameters", p),
+            Some(r#""projection.date.format""#)
+        );
+    }
 
     #[test]
     fn segments_keep_dots_inside_brackets() {

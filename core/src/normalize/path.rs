@@ -176,7 +176,7 @@ impl Path {
                     if i > 0 {
                         out.push('.');
                     }
-                    out.push_str(k);
+                    push_key(&mut out, k);
                 }
                 Seg::Index(n) => {
                     if i > 0 {
@@ -203,11 +203,26 @@ impl Path {
                 out.push('.');
             }
             match s {
-                Seg::Key(k) => out.push_str(k),
+                Seg::Key(k) => push_key(&mut out, k),
                 Seg::Index(_) | Seg::Id(_) => out.push('*'),
             }
         }
         out
+    }
+}
+
+/// Writes an object key as a path segment: quoted (`"a.b"`) when it holds a
+/// character of the path syntax, so a Glue table parameter
+/// `projection.date.format` stays one key and is never read back as three.
+/// A key that itself holds `"` is written as is.
+fn push_key(out: &mut String, k: &str) {
+    let special = k.is_empty() || k.starts_with('"') || k.contains(['.', '[', ']']);
+    if special && !k.contains('"') {
+        out.push('"');
+        out.push_str(k);
+        out.push('"');
+    } else {
+        out.push_str(k);
     }
 }
 
@@ -220,7 +235,8 @@ pub enum Segment<'a> {
     Ident(&'a str),
 }
 
-/// Splits a path into segments; brackets may hold dots (`[/dev/sdf]`, `[s3.amazonaws.com]`).
+/// Splits a path into segments; brackets may hold dots (`[/dev/sdf]`,
+/// `[s3.amazonaws.com]`), and so may a quoted key (`Parameters."a.b"`).
 pub fn segments(path: &str) -> Vec<Segment<'_>> {
     let mut out = Vec::new();
     let bytes = path.as_bytes();
@@ -228,6 +244,20 @@ pub fn segments(path: &str) -> Vec<Segment<'_>> {
     let mut start = 0;
     while i < bytes.len() {
         match bytes[i] {
+            b'"' if i == start => {
+                let close = path[i + 1..].find('"').map(|p| i + 1 + p);
+                match close {
+                    Some(c) => {
+                        out.push(Segment::Key(&path[i + 1..c]));
+                        i = c + 1;
+                    }
+                    None => {
+                        out.push(Segment::Key(&path[i..]));
+                        i = bytes.len();
+                    }
+                }
+                start = i;
+            }
             b'.' => {
                 if i > start {
                     out.push(Segment::Key(&path[start..i]));
@@ -346,6 +376,28 @@ impl Pattern {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_with_a_dot_is_quoted_and_reads_back_as_one_key() {
+        let p = Path::key("TableInput")
+            .with_key("Parameters")
+            .with_key("projection.date.format");
+        let text = p.render();
+        assert_eq!(text, r#"TableInput.Parameters."projection.date.format""#);
+        assert_eq!(Path::parse_rendered(&text), p);
+        assert_eq!(
+            segments(&text).last(),
+            Some(&Segment::Key("projection.date.format"))
+        );
+        let header = Path::key("RequestParameters").with_key("integration.request.header.x");
+        assert_eq!(Path::parse_rendered(&header.render()), header);
+        assert!(Pattern::parse(r#"TableInput.Parameters."projection.date.format""#).matches(&p));
+        // Plain keys and identities are written as before.
+        let plain = Path::key("Tags")
+            .child(Seg::Id("a.b".into()))
+            .with_key("Value");
+        assert_eq!(plain.render(), "Tags[a.b].Value");
+    }
 
     #[test]
     fn a_rendered_path_parses_back_to_the_path_that_rendered_it() {
