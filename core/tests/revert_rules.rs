@@ -369,6 +369,33 @@ fn types_cloud_control_cannot_write_go_to_their_service_writer() {
         ops["ops"][0]["principals"],
         json!([{"kind": "role", "name": "r1"}, {"kind": "role", "name": "r2"}])
     );
+    assert_eq!(ops["ops"].as_array().map(Vec::len), Some(1));
+
+    // Moved to another role out of band: put back on the declared role, and
+    // taken off the one that should not hold it (read back by ARN or name).
+    let moved = resource(
+        "Inline",
+        "AWS::IAM::Policy",
+        json!({"PolicyName": "p", "PolicyDocument": doc, "Roles": ["r1"]}),
+        json!({"PolicyName": "p", "PolicyDocument": doc,
+            "Roles": ["arn:aws:iam::111111111111:role/r1", "intruder"]}),
+        SchemaFacts::default(),
+    );
+    let f = finding(
+        Tier::Declared,
+        &moved,
+        "Roles",
+        Some(json!(["r1"])),
+        Some(json!(["intruder", "r1"])),
+    );
+    let p = plan(vec![f], vec![moved]);
+    let ops = serde_json::to_value(&only_item(&p).operation).unwrap();
+    assert_eq!(ops["ops"][0]["op"], "putInlinePolicy");
+    assert_eq!(ops["ops"][1]["op"], "deleteInlinePolicy");
+    assert_eq!(
+        ops["ops"][1]["principals"],
+        json!([{"kind": "role", "name": "intruder"}])
+    );
 }
 
 #[test]

@@ -14,19 +14,51 @@ use crate::revert::rules::PropertyWriter;
 use crate::revert::target::{Change, Refused};
 use serde_json::Value;
 
+/// The principal lists of an AWS::IAM::Policy, with the kind each names.
+const PRINCIPAL_LISTS: [(&str, PrincipalKind); 3] = [
+    ("Roles", PrincipalKind::Role),
+    ("Users", PrincipalKind::User),
+    ("Groups", PrincipalKind::Group),
+];
+
+/// The calls converging the declared AWS::IAM::Policy: put on every
+/// declared principal, then deleted from every principal the live model
+/// lists that the template does not (the policy attached to another role out
+/// of band would otherwise keep granting it).
+pub(super) fn converge_declared(res: &RevertResource) -> Result<Vec<ServiceOp>, Refused> {
+    let put = put_declared(res)?;
+    let ServiceOp::PutInlinePolicy { policy_name, .. } = &put else {
+        return Ok(vec![put]);
+    };
+    let mut extra = Vec::new();
+    for (prop, kind) in PRINCIPAL_LISTS {
+        let declared = declared_strings(res, prop)?;
+        let live = res.live.as_ref().and_then(|l| l.get(prop));
+        for name in live.and_then(Value::as_array).into_iter().flatten() {
+            let Some(name) = name.as_str() else { continue };
+            // A principal read back as its ARN is still the declared one.
+            let bare = name.rsplit('/').next().unwrap_or(name);
+            if !declared.iter().any(|d| d == name || d == bare) {
+                extra.push(IamPrincipal {
+                    kind,
+                    name: bare.to_string(),
+                });
+            }
+        }
+    }
+    let delete = (!extra.is_empty()).then(|| delete(&extra, policy_name.clone()));
+    Ok([Some(put), delete].into_iter().flatten().collect())
+}
+
 /// The call putting the declared AWS::IAM::Policy on every declared principal.
-pub(super) fn put_declared(res: &RevertResource) -> Result<ServiceOp, Refused> {
+fn put_declared(res: &RevertResource) -> Result<ServiceOp, Refused> {
     let policy_name = match declared_strings(res, "PolicyName")?.as_slice() {
         [n] => n.clone(),
         _ => return Err(missing("PolicyName")),
     };
     let policy_document = required_canonical(res, "PolicyDocument")?;
     let mut principals = Vec::new();
-    for (prop, kind) in [
-        ("Roles", PrincipalKind::Role),
-        ("Users", PrincipalKind::User),
-        ("Groups", PrincipalKind::Group),
-    ] {
+    for (prop, kind) in PRINCIPAL_LISTS {
         for name in declared_strings(res, prop)? {
             principals.push(IamPrincipal { kind, name });
         }

@@ -46,7 +46,7 @@ pub(crate) fn type_ops(
         Writer::S3BucketPolicy | Writer::SnsTopicPolicy | Writer::SqsQueuePolicy => {
             resource_policy::put(entry, res).map(|op| vec![op])
         }
-        Writer::IamInlinePolicy => iam_inline_policy::put_declared(res).map(|op| vec![op]),
+        Writer::IamInlinePolicy => iam_inline_policy::converge_declared(res),
         Writer::LambdaPermission => lambda_permission::put(res).map(|op| vec![op]),
         Writer::CloudControl => Err(no_writer(entry)),
     }
