@@ -2,6 +2,8 @@
 //! engine (as corpus_replay does), plan, apply the plan to the case's raw
 //! live model (patches with the json-patch crate, service writer calls by
 //! their documented effect), classify again, and check the drift is gone.
+//! The same on reads changed out of band: every declared scalar changed,
+//! every declared member dropped, an element added to every declared list.
 
 mod classify_support;
 mod corpus_support;
@@ -38,7 +40,7 @@ fn classify_with(case: &CorpusCase, live: &Value) -> Vec<Finding> {
     classify(&resource, live, &case.schema, &ctx)
 }
 
-fn revert_resource(case: &CorpusCase) -> RevertResource {
+fn revert_resource(case: &CorpusCase, live: &Value) -> RevertResource {
     let r = &case.resource;
     RevertResource {
         logical_id: r.logical_id.clone(),
@@ -49,13 +51,23 @@ fn revert_resource(case: &CorpusCase) -> RevertResource {
             .iter()
             .map(|(k, v)| (k.clone(), DeclaredValue::from_corpus_json(v)))
             .collect(),
-        live: Some(case.live_raw.clone()),
+        live: Some(live.clone()),
         schema: Some(Arc::new(case.schema.clone())),
         secret_paths: Default::default(),
     }
 }
 
 fn plan_case(case: &CorpusCase, findings: Vec<Finding>, remove_unrecorded: bool) -> RevertPlan {
+    plan_read(case, &case.live_raw, findings, remove_unrecorded)
+}
+
+/// The plan for findings classified from the read `live`.
+fn plan_read(
+    case: &CorpusCase,
+    live: &Value,
+    findings: Vec<Finding>,
+    remove_unrecorded: bool,
+) -> RevertPlan {
     let stack_tags = case
         .opts
         .get("stackTags")
@@ -71,7 +83,7 @@ fn plan_case(case: &CorpusCase, findings: Vec<Finding>, remove_unrecorded: bool)
         account: Some("111111111111".into()),
         region: Some("us-east-1".into()),
         findings,
-        resources: vec![revert_resource(case)],
+        resources: vec![revert_resource(case, live)],
         stack_tags,
     };
     build_plan(
@@ -368,7 +380,7 @@ fn every_declared_value_changed_out_of_band_reverts_and_converges() {
                 .iter()
                 .filter(|f| f.tier == Tier::Declared && !before.contains(&f.path))
                 .collect();
-            let plan = plan_case(&case, findings.clone(), false);
+            let plan = plan_read(&case, &live, findings.clone(), false);
             let ids: Vec<String> = new
                 .iter()
                 .map(|f| realdrift_core::revert::item_id(f))
@@ -393,5 +405,121 @@ fn every_declared_value_changed_out_of_band_reverts_and_converges() {
     }
     println!("converged {converged}; refused {refused}; other writers {other_writers}");
     assert!(converged > 2500, "only {converged} reverts converged");
+    assert!(stuck.is_empty(), "reverts that leave the drift: {stuck:#?}");
+}
+
+/// Pointers of the declared lists the read returns (non-empty on both sides).
+fn echoed_lists(case: &CorpusCase) -> Vec<String> {
+    fn walk(d: &Value, l: &Value, at: String, out: &mut Vec<String>) {
+        match (d, l) {
+            (Value::Object(d), Value::Object(l)) => {
+                for (k, dv) in d {
+                    if let Some(lv) = l.get(k) {
+                        let key = k.replace('~', "~0").replace('/', "~1");
+                        walk(dv, lv, format!("{at}/{key}"), out);
+                    }
+                }
+            }
+            (Value::Array(d), Value::Array(l)) => {
+                if !d.is_empty() && !l.is_empty() {
+                    out.push(at.clone());
+                }
+                if d.len() == l.len() {
+                    for (i, (dv, lv)) in d.iter().zip(l).enumerate() {
+                        walk(dv, lv, format!("{at}/{i}"), out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let declared = Value::Object(case.resource.declared.clone());
+    walk(&declared, &case.live_raw, String::new(), &mut out);
+    out
+}
+
+/// Every scalar inside `v` changed (strings prefixed, numbers moved,
+/// booleans flipped).
+fn changed_all(v: &mut Value) {
+    match v {
+        Value::Object(m) => m.values_mut().for_each(changed_all),
+        Value::Array(a) => a.iter_mut().for_each(changed_all),
+        other => {
+            if let Some(c) = changed_scalar(other) {
+                *other = c;
+            }
+        }
+    }
+}
+
+/// The reads of `case` with one declared member dropped, or one element
+/// like the last (every scalar changed) added to one declared list.
+fn dropped_and_added(case: &CorpusCase) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for ptr in echoed_scalars(case) {
+        let Some((parent, key)) = ptr.rsplit_once('/') else {
+            continue;
+        };
+        let mut live = case.live_raw.clone();
+        if let Some(Value::Object(m)) = live.pointer_mut(parent) {
+            m.remove(&key.replace("~1", "/").replace("~0", "~"));
+            out.push((format!("dropped {ptr}"), live));
+        }
+    }
+    for ptr in echoed_lists(case) {
+        let mut live = case.live_raw.clone();
+        if let Some(Value::Array(a)) = live.pointer_mut(&ptr) {
+            if let Some(mut e) = a.last().cloned() {
+                changed_all(&mut e);
+                a.push(e);
+                out.push((format!("added to {ptr}"), live));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_dropped_member_or_an_added_element_reverts_and_converges() {
+    let (mut converged, mut refused, mut other_writers) = (0usize, 0usize, 0usize);
+    let mut stuck = Vec::new();
+    for (name, case) in all_cases() {
+        let before: Vec<String> = classify_with(&case, &case.live_raw)
+            .iter()
+            .filter(|f| f.tier == Tier::Declared)
+            .map(|f| f.path.clone())
+            .collect();
+        for (what, live) in dropped_and_added(&case) {
+            let findings = classify_with(&case, &live);
+            let new: Vec<&Finding> = findings
+                .iter()
+                .filter(|f| f.tier == Tier::Declared && !before.contains(&f.path))
+                .collect();
+            let plan = plan_read(&case, &live, findings.clone(), false);
+            let ids: Vec<String> = new
+                .iter()
+                .map(|f| realdrift_core::revert::item_id(f))
+                .collect();
+            if new.is_empty() || plan.refused.iter().any(|r| ids.contains(&r.id)) {
+                refused += usize::from(!new.is_empty());
+                continue;
+            }
+            if !simulated(&plan) {
+                other_writers += 1;
+                continue;
+            }
+            let after = classify_with(&case, &applied(&live, &plan));
+            match new
+                .iter()
+                .find(|f| drift_at(&after, Tier::Declared, &f.path))
+            {
+                Some(f) => stuck.push(format!("{name} {what}: {}", f.path)),
+                None => converged += 1,
+            }
+        }
+    }
+    println!("converged {converged}; refused {refused}; other writers {other_writers}");
+    assert!(converged > 2000, "only {converged} reverts converged");
     assert!(stuck.is_empty(), "reverts that leave the drift: {stuck:#?}");
 }
