@@ -3,13 +3,15 @@
 //! live model (patches with the json-patch crate, service writer calls by
 //! their documented effect), classify again, and check the drift is gone.
 //! The same on reads changed out of band: every declared scalar changed,
-//! every declared member dropped, an element added to every declared list.
+//! every declared member dropped, an element added to every declared list,
+//! every folded default changed since record.
 
 mod classify_support;
 mod corpus_support;
 
 use classify_support::changed_scalar;
 use corpus_support::corpus_dir;
+use realdrift_core::baseline::NOTE_CHANGED;
 use realdrift_core::corpus::{context_from_opts, resource_from_case, CorpusCase};
 use realdrift_core::revert::{
     build_plan, BatchAction, ItemKind, PlanInput, PlanOptions, PrincipalKind, RefusalReason,
@@ -521,5 +523,60 @@ fn a_dropped_member_or_an_added_element_reverts_and_converges() {
     }
     println!("converged {converged}; refused {refused}; other writers {other_writers}");
     assert!(converged > 2000, "only {converged} reverts converged");
+    assert!(stuck.is_empty(), "reverts that leave the drift: {stuck:#?}");
+}
+
+#[test]
+fn a_default_changed_since_record_reverts_to_the_recorded_value() {
+    // Every value the corpus folds as a default is changed in the read;
+    // the undeclared drift, marked as the baseline stage marks a value
+    // changed since record, reverts to the recorded value and converges.
+    let (mut converged, mut refused) = (0usize, 0usize);
+    let mut stuck = Vec::new();
+    for (name, case) in all_cases() {
+        let base = classify_with(&case, &case.live_raw);
+        for f0 in base
+            .iter()
+            .filter(|f| f.tier == Tier::AtDefault && !f.path.contains('['))
+        {
+            let ptr: String = f0
+                .path
+                .split('.')
+                .map(|k| format!("/{}", k.replace('~', "~0").replace('/', "~1")))
+                .collect();
+            let mut live = case.live_raw.clone();
+            let Some(slot) = live.pointer_mut(&ptr) else {
+                continue;
+            };
+            let recorded = slot.clone();
+            let Some(changed) = changed_scalar(slot) else {
+                continue;
+            };
+            *slot = changed;
+            let mut findings = classify_with(&case, &live);
+            let Some(f) = findings
+                .iter_mut()
+                .find(|f| f.tier == Tier::Undeclared && f.path == f0.path)
+            else {
+                continue;
+            };
+            f.desired = Some(recorded);
+            f.note = Some(NOTE_CHANGED.to_string());
+            let plan = plan_read(&case, &live, findings.clone(), false);
+            if plan.refused.iter().any(|r| r.path == f0.path) {
+                refused += 1;
+                continue;
+            }
+            assert!(simulated(&plan), "{name}: {}", f0.path);
+            let after = classify_with(&case, &applied(&live, &plan));
+            if drift_at(&after, Tier::Undeclared, &f0.path) {
+                stuck.push(format!("{name} {}", f0.path));
+            } else {
+                converged += 1;
+            }
+        }
+    }
+    println!("converged {converged}; refused {refused}");
+    assert!(converged > 1000, "only {converged} reverts converged");
     assert!(stuck.is_empty(), "reverts that leave the drift: {stuck:#?}");
 }
