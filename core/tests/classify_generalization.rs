@@ -3579,3 +3579,40 @@ fn a_union_spelled_by_which_member_holds_an_empty_object_is_compared() {
     let fs = run(t, json!({"Logging": {"Enabled": false}}), json!({}));
     assert!(declared_paths(&fs).is_empty(), "{fs:?}");
 }
+
+#[test]
+fn named_elements_read_back_out_of_order_are_potential_drift_unless_the_order_is_free() {
+    // A keyed list compares as a set, but its order may matter (a
+    // pipeline's stages run in list order): a live order that is neither
+    // the declared one nor sorted by the names surfaces as an order-only
+    // potential drift. The schema's insertionOrder false, tags and
+    // address ranges say the order is free.
+    let t = "AWS::Example::Pipeline";
+    let stage = |n: &str| json!({"Name": n, "Actions": [{"Name": format!("{n}-a")}]});
+    let stages =
+        |names: &[&str]| json!({"Stages": names.iter().map(|n| stage(n)).collect::<Vec<_>>()});
+    let declared = stages(&["Source", "Build", "Deploy"]);
+    assert!(drift(&run(t, declared.clone(), declared.clone())).is_empty());
+    // AWS's sorted order.
+    let sorted = stages(&["Build", "Deploy", "Source"]);
+    assert!(drift(&run(t, declared.clone(), sorted)).is_empty());
+    let fs = run(t, declared.clone(), stages(&["Deploy", "Build", "Source"]));
+    assert_eq!(
+        drift(&fs),
+        vec![(Tier::Undeclared, "Stages".to_string())],
+        "{fs:?}"
+    );
+    assert!(fs.iter().any(|f| f.order_only));
+    // The schema says the order is free.
+    let free = SchemaFacts {
+        unordered_object_array_paths: vec!["Stages".into()],
+        ..SchemaFacts::default()
+    };
+    let fs = run_schema(t, free, declared, stages(&["Deploy", "Build", "Source"]));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    // A prefix list's entries are named by address ranges: a set.
+    let entry = |c: &str| json!({"Cidr": c, "Description": c});
+    let d = json!({"Entries": [entry("10.0.0.0/16"), entry("10.9.0.0/16"), entry("10.1.0.0/16")]});
+    let l = json!({"Entries": [entry("10.9.0.0/16"), entry("10.0.0.0/16"), entry("10.1.0.0/16")]});
+    assert!(drift(&run(t, d, l)).is_empty());
+}

@@ -70,5 +70,6 @@ pub fn classify_in(
     let consumed = declared::run(&scope, &live, &mut out);
     undeclared::run(&scope, &live, &consumed, &mut out);
     order::run(&scope, raw_live, &mut out);
+    order::run_keyed(&scope, raw_live, &mut out);
     out.findings
 }

@@ -9,11 +9,12 @@
 
 use super::emit::Out;
 use super::scope::Scope;
-use crate::finding::Tier;
+use crate::finding::{Finding, Tier};
 use crate::normalize::arrays::{canonical_text, is_layer_arn};
 use crate::normalize::canonicalize_for_compare;
 use crate::normalize::path::Path;
-use crate::normalize::shapes::{identity_value, shape_identity_keys};
+use crate::normalize::shapes::{identity_value, is_cidr, shape_identity_keys};
+use crate::normalize::tags::is_tag_list;
 use serde_json::{Map, Value};
 
 const NOTE_REORDERED: &str =
@@ -60,6 +61,87 @@ pub(crate) fn run(scope: &Scope<'_>, raw_live: &Map<String, Value>, out: &mut Ou
             }
         }
     }
+}
+
+const NOTE_KEYED_REORDER: &str = "the same named members in another order, neither the declared \
+     nor a sorted one; the schema does not call this list unordered, so its order may matter";
+
+/// Reports, as potential drift, each declared list of named elements that
+/// live holds in another order: the compare folds it as a keyed set, but
+/// unless the schema marks it unordered (`insertionOrder: false`) its order
+/// may carry meaning (a pipeline's stages, an app's redirect rules). A live
+/// order sorted by the names is AWS's own, and folds; so do tag lists and
+/// elements named by address ranges (a prefix list's entries).
+pub(crate) fn run_keyed(scope: &Scope<'_>, raw_live: &Map<String, Value>, out: &mut Out<'_, '_>) {
+    for (key, dv) in &scope.res.declared {
+        let Some(l) = raw_live.get(key) else { continue };
+        if !dv.is_fully_resolved() {
+            continue;
+        }
+        let declared = dv.to_corpus_json();
+        let mut path = Path::root();
+        path.push_key(key);
+        keyed_walk(scope, &mut path, &declared, l, out);
+    }
+}
+
+/// Walks objects (not list elements) for keyed lists held out of order.
+fn keyed_walk(scope: &Scope<'_>, path: &mut Path, d: &Value, l: &Value, out: &mut Out<'_, '_>) {
+    match (d, l) {
+        (Value::Object(dm), Value::Object(lm)) => {
+            for (k, dv) in dm {
+                if let Some(lv) = lm.get(k) {
+                    path.push_key(k);
+                    keyed_walk(scope, path, dv, lv, out);
+                    path.pop();
+                }
+            }
+        }
+        (Value::Array(da), Value::Array(la)) if is_keyed_reorder(scope, path, da, la) => {
+            let at = path.render();
+            let reported = |f: &Finding| {
+                f.path == at
+                    || f.path.starts_with(&format!("{at}."))
+                    || f.path.starts_with(&format!("{at}["))
+            };
+            if !out
+                .findings
+                .iter()
+                .any(|f| f.tier.is_drift() && reported(f))
+            {
+                let f = out.push(Tier::Undeclared, path);
+                f.desired = Some(d.clone());
+                f.actual = Some(l.clone());
+                f.order_only = true;
+                f.note = Some(NOTE_KEYED_REORDER.to_string());
+            }
+        }
+        _ => {}
+    }
+}
+
+/// True for a declared list of named elements that live holds, member for
+/// member, in an order that is neither the declared one nor sorted by the
+/// names, where nothing says the order is free.
+fn is_keyed_reorder(scope: &Scope<'_>, path: &Path, d: &[Value], l: &[Value]) -> bool {
+    if d.len() < 2 || is_tag_list(d) || scope.is_unordered(path) {
+        return false;
+    }
+    if scope.facts.ordered.iter().any(|p| *p == path.render()) {
+        return false; // reported as declared drift by `run`
+    }
+    let Some(keys) = shape_identity_keys(d, l) else {
+        return false;
+    };
+    let Some(ids) = l
+        .iter()
+        .map(|e| identity_value(e, &keys))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return false;
+    };
+    // Elements named by address ranges are a set, as a list of ranges is.
+    !ids.is_sorted() && !ids.iter().all(|i| is_cidr(i)) && is_reordered(d, l)
 }
 
 /// The value below `v` at the keys `segs`.

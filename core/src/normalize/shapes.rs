@@ -202,7 +202,7 @@ pub fn is_sorted_permutation(
 
 /// True for an IPv4 or IPv6 address range in CIDR notation (`10.0.0.0/16`,
 /// `2001:db8::/32`).
-fn is_cidr(s: &str) -> bool {
+pub fn is_cidr(s: &str) -> bool {
     let Some((addr, len)) = s.split_once('/') else {
         return false;
     };
