@@ -36,7 +36,7 @@ mod classify_support;
 mod corpus_support;
 
 use classify_support::changed_scalar;
-use corpus_support::corpus_cases;
+use corpus_support::{corpus_cases, declared_lists, declared_pointers};
 use realdrift_core::corpus::{replay_case, CorpusCase};
 use realdrift_core::declared::CORPUS_UNRESOLVED_MARKER;
 use realdrift_core::normalize::aws_facts::{is_chosen_at_create, is_value_independent};
@@ -215,36 +215,6 @@ fn a_changed_declared_value_is_declared_drift() {
         hidden.is_empty(),
         "changes that pass as the declared value: {hidden:#?}"
     );
-}
-
-/// Declared scalars the read returns, as JSON pointers, with whether they
-/// sit inside a list (paired by position with the read's list).
-fn declared_pointers(case: &CorpusCase) -> Vec<(String, bool)> {
-    fn walk(d: &Value, l: &Value, at: String, in_list: bool, out: &mut Vec<(String, bool)>) {
-        match (d, l) {
-            (Value::Object(d), Value::Object(l)) => {
-                for (k, dv) in d {
-                    if let Some(lv) = l.get(k) {
-                        let key = k.replace('~', "~0").replace('/', "~1");
-                        walk(dv, lv, format!("{at}/{key}"), in_list, out);
-                    }
-                }
-            }
-            (Value::Array(d), Value::Array(l)) if d.len() == l.len() => {
-                for (i, (dv, lv)) in d.iter().zip(l).enumerate() {
-                    walk(dv, lv, format!("{at}/{i}"), true, out);
-                }
-            }
-            (d, l) if !d.is_object() && !d.is_array() && !l.is_object() && !l.is_array() => {
-                out.push((at, in_list))
-            }
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    let declared = Value::Object(case.resource.declared.clone());
-    walk(&declared, &case.live_raw, String::new(), false, &mut out);
-    out
 }
 
 /// The top-level property a JSON pointer starts in.
@@ -501,29 +471,6 @@ fn a_setting_added_out_of_band_surfaces() {
     println!("{tried} settings added; {designed} fold by design");
     assert!(tried > 300, "only {tried} settings added");
     assert!(hidden.is_empty(), "settings that pass unseen: {hidden:#?}");
-}
-
-/// The declared lists of a case (not inside lists) the read returns
-/// non-empty, as JSON pointers.
-fn declared_lists(case: &CorpusCase) -> Vec<String> {
-    fn walk(d: &Value, l: &Value, at: String, out: &mut Vec<String>) {
-        match (d, l) {
-            (Value::Object(d), Value::Object(l)) => {
-                for (k, dv) in d {
-                    if let Some(lv) = l.get(k) {
-                        let p = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
-                        walk(dv, lv, p, out);
-                    }
-                }
-            }
-            (Value::Array(d), Value::Array(l)) if !d.is_empty() && !l.is_empty() => out.push(at),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    let declared = Value::Object(case.resource.declared.clone());
-    walk(&declared, &case.live_raw, String::new(), &mut out);
-    out
 }
 
 /// Another element like `e`: every scalar of it changed (so it names

@@ -10,7 +10,7 @@ mod classify_support;
 mod corpus_support;
 
 use classify_support::changed_scalar;
-use corpus_support::corpus_dir;
+use corpus_support::{corpus_dir, declared_lists, declared_pointers};
 use realdrift_core::baseline::NOTE_CHANGED;
 use realdrift_core::corpus::{context_from_opts, resource_from_case, CorpusCase};
 use realdrift_core::revert::{
@@ -311,31 +311,16 @@ fn a_role_inline_policy_reverts_by_name_without_touching_sibling_policies() {
     );
 }
 
-/// Pointers of the declared scalars the read echoes, at any depth.
+/// Pointers of the declared scalars the read echoes as declared, at any depth.
 fn echoed_scalars(case: &CorpusCase) -> Vec<String> {
-    fn walk(d: &Value, l: &Value, at: String, out: &mut Vec<String>) {
-        match (d, l) {
-            (Value::Object(d), Value::Object(l)) => {
-                for (k, dv) in d {
-                    if let Some(lv) = l.get(k) {
-                        let key = k.replace('~', "~0").replace('/', "~1");
-                        walk(dv, lv, format!("{at}/{key}"), out);
-                    }
-                }
-            }
-            (Value::Array(d), Value::Array(l)) if d.len() == l.len() => {
-                for (i, (dv, lv)) in d.iter().zip(l).enumerate() {
-                    walk(dv, lv, format!("{at}/{i}"), out);
-                }
-            }
-            (d, l) if d == l && !d.is_object() && !d.is_array() => out.push(at),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
     let declared = Value::Object(case.resource.declared.clone());
-    walk(&declared, &case.live_raw, String::new(), &mut out);
-    out
+    declared_pointers(case)
+        .into_iter()
+        .map(|(ptr, _)| ptr)
+        .filter(|p| {
+            declared.pointer(p).is_some() && declared.pointer(p) == case.live_raw.pointer(p)
+        })
+        .collect()
 }
 
 /// The plan's writes can be simulated here: Cloud Control patches and IAM
@@ -353,30 +338,27 @@ fn simulated(plan: &RevertPlan) -> bool {
     })
 }
 
-#[test]
-fn every_declared_value_changed_out_of_band_reverts_and_converges() {
-    // Each declared scalar the read echoes is changed in the read; the
-    // declared drift that raises is planned and applied to the read, and a
-    // new classify must no longer see it. Found keys that hold dots (a Glue
-    // table parameter `projection.date.format`, an API Gateway mapping
-    // `integration.request.header.Content-Type`) written to the wrong place.
-    let (mut converged, mut refused, mut other_writers) = (0usize, 0usize, 0usize);
-    let mut stuck = Vec::new();
+/// What reverting the declared drift of changed reads came to.
+#[derive(Default)]
+struct Reverts {
+    converged: usize,
+    refused: usize,
+    other_writers: usize,
+    stuck: Vec<String>,
+}
+
+/// For every case and every changed read `changes` gives (a label and the
+/// read), plans the new declared drift, applies it to the read and
+/// classifies again.
+fn revert_changed_reads(changes: impl Fn(&CorpusCase) -> Vec<(String, Value)>) -> Reverts {
+    let mut r = Reverts::default();
     for (name, case) in all_cases() {
         let before: Vec<String> = classify_with(&case, &case.live_raw)
             .iter()
             .filter(|f| f.tier == Tier::Declared)
             .map(|f| f.path.clone())
             .collect();
-        for ptr in echoed_scalars(&case) {
-            let mut live = case.live_raw.clone();
-            let Some(slot) = live.pointer_mut(&ptr) else {
-                continue;
-            };
-            let Some(changed) = changed_scalar(slot) else {
-                continue;
-            };
-            *slot = changed;
+        for (what, live) in changes(&case) {
             let findings = classify_with(&case, &live);
             let new: Vec<&Finding> = findings
                 .iter()
@@ -387,12 +369,12 @@ fn every_declared_value_changed_out_of_band_reverts_and_converges() {
                 .iter()
                 .map(|f| realdrift_core::revert::item_id(f))
                 .collect();
-            if new.is_empty() || plan.refused.iter().any(|r| ids.contains(&r.id)) {
-                refused += usize::from(!new.is_empty());
+            if new.is_empty() || plan.refused.iter().any(|x| ids.contains(&x.id)) {
+                r.refused += usize::from(!new.is_empty());
                 continue;
             }
             if !simulated(&plan) {
-                other_writers += 1;
+                r.other_writers += 1;
                 continue;
             }
             let after = classify_with(&case, &applied(&live, &plan));
@@ -400,45 +382,46 @@ fn every_declared_value_changed_out_of_band_reverts_and_converges() {
                 .iter()
                 .find(|f| drift_at(&after, Tier::Declared, &f.path))
             {
-                Some(f) => stuck.push(format!("{name} {ptr}: {}", f.path)),
-                None => converged += 1,
+                Some(f) => r.stuck.push(format!("{name} {what}: {}", f.path)),
+                None => r.converged += 1,
             }
         }
     }
-    println!("converged {converged}; refused {refused}; other writers {other_writers}");
-    assert!(converged > 2500, "only {converged} reverts converged");
-    assert!(stuck.is_empty(), "reverts that leave the drift: {stuck:#?}");
+    println!(
+        "converged {}; refused {}; other writers {}",
+        r.converged, r.refused, r.other_writers
+    );
+    r
 }
 
-/// Pointers of the declared lists the read returns (non-empty on both sides).
-fn echoed_lists(case: &CorpusCase) -> Vec<String> {
-    fn walk(d: &Value, l: &Value, at: String, out: &mut Vec<String>) {
-        match (d, l) {
-            (Value::Object(d), Value::Object(l)) => {
-                for (k, dv) in d {
-                    if let Some(lv) = l.get(k) {
-                        let key = k.replace('~', "~0").replace('/', "~1");
-                        walk(dv, lv, format!("{at}/{key}"), out);
-                    }
-                }
+/// The reads of `case` with one declared scalar the read echoes changed.
+fn changed_values(case: &CorpusCase) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for ptr in echoed_scalars(case) {
+        let mut live = case.live_raw.clone();
+        if let Some(slot) = live.pointer_mut(&ptr) {
+            if let Some(changed) = changed_scalar(slot) {
+                *slot = changed;
+                out.push((format!("changed {ptr}"), live));
             }
-            (Value::Array(d), Value::Array(l)) => {
-                if !d.is_empty() && !l.is_empty() {
-                    out.push(at.clone());
-                }
-                if d.len() == l.len() {
-                    for (i, (dv, lv)) in d.iter().zip(l).enumerate() {
-                        walk(dv, lv, format!("{at}/{i}"), out);
-                    }
-                }
-            }
-            _ => {}
         }
     }
-    let mut out = Vec::new();
-    let declared = Value::Object(case.resource.declared.clone());
-    walk(&declared, &case.live_raw, String::new(), &mut out);
     out
+}
+
+#[test]
+fn every_declared_value_changed_out_of_band_reverts_and_converges() {
+    // Found keys that hold dots (a Glue table parameter
+    // `projection.date.format`, an API Gateway mapping
+    // `integration.request.header.Content-Type`) written to the wrong
+    // place, and a policy moved to another role left on that role.
+    let r = revert_changed_reads(changed_values);
+    assert!(r.converged > 2500, "only {} reverts converged", r.converged);
+    assert!(
+        r.stuck.is_empty(),
+        "reverts that leave the drift: {:#?}",
+        r.stuck
+    );
 }
 
 /// Every scalar inside `v` changed (strings prefixed, numbers moved,
@@ -469,7 +452,7 @@ fn dropped_and_added(case: &CorpusCase) -> Vec<(String, Value)> {
             out.push((format!("dropped {ptr}"), live));
         }
     }
-    for ptr in echoed_lists(case) {
+    for ptr in declared_lists(case) {
         let mut live = case.live_raw.clone();
         if let Some(Value::Array(a)) = live.pointer_mut(&ptr) {
             if let Some(mut e) = a.last().cloned() {
@@ -484,46 +467,13 @@ fn dropped_and_added(case: &CorpusCase) -> Vec<(String, Value)> {
 
 #[test]
 fn a_dropped_member_or_an_added_element_reverts_and_converges() {
-    let (mut converged, mut refused, mut other_writers) = (0usize, 0usize, 0usize);
-    let mut stuck = Vec::new();
-    for (name, case) in all_cases() {
-        let before: Vec<String> = classify_with(&case, &case.live_raw)
-            .iter()
-            .filter(|f| f.tier == Tier::Declared)
-            .map(|f| f.path.clone())
-            .collect();
-        for (what, live) in dropped_and_added(&case) {
-            let findings = classify_with(&case, &live);
-            let new: Vec<&Finding> = findings
-                .iter()
-                .filter(|f| f.tier == Tier::Declared && !before.contains(&f.path))
-                .collect();
-            let plan = plan_read(&case, &live, findings.clone(), false);
-            let ids: Vec<String> = new
-                .iter()
-                .map(|f| realdrift_core::revert::item_id(f))
-                .collect();
-            if new.is_empty() || plan.refused.iter().any(|r| ids.contains(&r.id)) {
-                refused += usize::from(!new.is_empty());
-                continue;
-            }
-            if !simulated(&plan) {
-                other_writers += 1;
-                continue;
-            }
-            let after = classify_with(&case, &applied(&live, &plan));
-            match new
-                .iter()
-                .find(|f| drift_at(&after, Tier::Declared, &f.path))
-            {
-                Some(f) => stuck.push(format!("{name} {what}: {}", f.path)),
-                None => converged += 1,
-            }
-        }
-    }
-    println!("converged {converged}; refused {refused}; other writers {other_writers}");
-    assert!(converged > 2000, "only {converged} reverts converged");
-    assert!(stuck.is_empty(), "reverts that leave the drift: {stuck:#?}");
+    let r = revert_changed_reads(dropped_and_added);
+    assert!(r.converged > 2000, "only {} reverts converged", r.converged);
+    assert!(
+        r.stuck.is_empty(),
+        "reverts that leave the drift: {:#?}",
+        r.stuck
+    );
 }
 
 #[test]
