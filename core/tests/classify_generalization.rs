@@ -3583,26 +3583,30 @@ fn a_union_spelled_by_which_member_holds_an_empty_object_is_compared() {
 #[test]
 fn named_elements_read_back_out_of_order_are_potential_drift_unless_the_order_is_free() {
     // A keyed list compares as a set, but its order may matter (a
-    // pipeline's stages run in list order): a live order that is neither
-    // the declared one nor sorted by the names surfaces as an order-only
-    // potential drift. The schema's insertionOrder false, tags and
-    // address ranges say the order is free.
+    // pipeline's stages run in list order): a live order other than the
+    // declared one surfaces as an order-only potential drift, alphabetical
+    // included (a two-stage pipeline swapped is its sorted order). The
+    // schema's insertionOrder false, tags, address ranges, elements that
+    // state their own place (`Priority`) and map entries say the order is
+    // free.
     let t = "AWS::Example::Pipeline";
     let stage = |n: &str| json!({"Name": n, "Actions": [{"Name": format!("{n}-a")}]});
     let stages =
         |names: &[&str]| json!({"Stages": names.iter().map(|n| stage(n)).collect::<Vec<_>>()});
     let declared = stages(&["Source", "Build", "Deploy"]);
     assert!(drift(&run(t, declared.clone(), declared.clone())).is_empty());
-    // AWS's sorted order.
-    let sorted = stages(&["Build", "Deploy", "Source"]);
-    assert!(drift(&run(t, declared.clone(), sorted)).is_empty());
-    let fs = run(t, declared.clone(), stages(&["Deploy", "Build", "Source"]));
-    assert_eq!(
-        drift(&fs),
-        vec![(Tier::Undeclared, "Stages".to_string())],
-        "{fs:?}"
-    );
-    assert!(fs.iter().any(|f| f.order_only));
+    for live in [
+        &["Deploy", "Build", "Source"],
+        &["Build", "Deploy", "Source"],
+    ] {
+        let fs = run(t, declared.clone(), stages(live));
+        assert_eq!(
+            drift(&fs),
+            vec![(Tier::Undeclared, "Stages".to_string())],
+            "{fs:?}"
+        );
+        assert!(fs.iter().any(|f| f.order_only));
+    }
     // The schema says the order is free.
     let free = SchemaFacts {
         unordered_object_array_paths: vec!["Stages".into()],
@@ -3614,5 +3618,14 @@ fn named_elements_read_back_out_of_order_are_potential_drift_unless_the_order_is
     let entry = |c: &str| json!({"Cidr": c, "Description": c});
     let d = json!({"Entries": [entry("10.0.0.0/16"), entry("10.9.0.0/16"), entry("10.1.0.0/16")]});
     let l = json!({"Entries": [entry("10.9.0.0/16"), entry("10.0.0.0/16"), entry("10.1.0.0/16")]});
+    assert!(drift(&run(t, d, l)).is_empty());
+    // Rules that state their priority, and a map written as a list.
+    let rule = |n: &str, p: i64| json!({"Name": n, "Priority": p, "Action": {"Block": {}}});
+    let d = json!({"Rules": [rule("b", 1), rule("a", 2), rule("c", 3)]});
+    let l = json!({"Rules": [rule("a", 2), rule("c", 3), rule("b", 1)]});
+    assert!(drift(&run(t, d, l)).is_empty());
+    let attr = |n: &str| json!({"AttributeName": n, "AttributeType": "S"});
+    let d = json!({"AttributeDefinitions": [attr("pk"), attr("sk"), attr("gsi")]});
+    let l = json!({"AttributeDefinitions": [attr("gsi"), attr("pk"), attr("sk")]});
     assert!(drift(&run(t, d, l)).is_empty());
 }

@@ -63,15 +63,17 @@ pub(crate) fn run(scope: &Scope<'_>, raw_live: &Map<String, Value>, out: &mut Ou
     }
 }
 
-const NOTE_KEYED_REORDER: &str = "the same named members in another order, neither the declared \
-     nor a sorted one; the schema does not call this list unordered, so its order may matter";
+const NOTE_KEYED_REORDER: &str = "the same named members in another order; nothing says the \
+     order of this list is free, so it may matter";
 
 /// Reports, as potential drift, each declared list of named elements that
 /// live holds in another order: the compare folds it as a keyed set, but
-/// unless the schema marks it unordered (`insertionOrder: false`) its order
-/// may carry meaning (a pipeline's stages, an app's redirect rules). A live
-/// order sorted by the names is AWS's own, and folds; so do tag lists and
-/// elements named by address ranges (a prefix list's entries).
+/// its order may carry meaning (a pipeline's stages run in list order). The
+/// order is free, and a reorder folds, where the schema marks the list
+/// unordered (`insertionOrder: false`), for tag lists, elements named by
+/// address ranges (a prefix list's entries), elements that state their own
+/// place (`Priority`, `RunOrder`) and entries of a map written as a list
+/// (`{Name, Value}`, `{AttributeName, AttributeType}`).
 pub(crate) fn run_keyed(scope: &Scope<'_>, raw_live: &Map<String, Value>, out: &mut Out<'_, '_>) {
     for (key, dv) in &scope.res.declared {
         let Some(l) = raw_live.get(key) else { continue };
@@ -121,8 +123,7 @@ fn keyed_walk(scope: &Scope<'_>, path: &mut Path, d: &Value, l: &Value, out: &mu
 }
 
 /// True for a declared list of named elements that live holds, member for
-/// member, in an order that is neither the declared one nor sorted by the
-/// names, where nothing says the order is free.
+/// member, in another order, where nothing says the order is free.
 fn is_keyed_reorder(scope: &Scope<'_>, path: &Path, d: &[Value], l: &[Value]) -> bool {
     if d.len() < 2 || is_tag_list(d) || scope.is_unordered(path) {
         return false;
@@ -141,7 +142,30 @@ fn is_keyed_reorder(scope: &Scope<'_>, path: &Path, d: &[Value], l: &[Value]) ->
         return false;
     };
     // Elements named by address ranges are a set, as a list of ranges is.
-    !ids.is_sorted() && !ids.iter().all(|i| is_cidr(i)) && is_reordered(d, l)
+    !ids.iter().all(|i| is_cidr(i))
+        && !d.iter().all(has_order_field)
+        && !d.iter().all(is_map_entry)
+        && is_reordered(d, l)
+}
+
+/// True for an element that states its own place (`Priority`, `RunOrder`):
+/// the list's order then says nothing.
+fn has_order_field(e: &Value) -> bool {
+    e.as_object()
+        .is_some_and(|o| o.keys().any(|k| ORDER_FIELDS.contains(&k.as_str())))
+}
+
+/// Member names by which an element states its own place in a sequence.
+const ORDER_FIELDS: [&str; 6] = [
+    "Priority", "RunOrder", "Order", "Sequence", "Position", "Rank",
+];
+
+/// True for an element that is one entry of a map written as a list: its
+/// name and one scalar beside it (`{Name, Value}`, `{AttributeName,
+/// AttributeType}`, `{ScopeName, ScopeDescription}`). A map has no order.
+fn is_map_entry(e: &Value) -> bool {
+    e.as_object()
+        .is_some_and(|o| o.len() == 2 && o.values().all(|v| !v.is_object() && !v.is_array()))
 }
 
 /// The value below `v` at the keys `segs`.
