@@ -338,6 +338,12 @@ fn simulated(plan: &RevertPlan) -> bool {
     })
 }
 
+/// Drift whose revert target is the template: declared drift, and a
+/// declared list read back in another order.
+fn is_template_drift(f: &Finding) -> bool {
+    f.tier == Tier::Declared || (f.tier == Tier::Undeclared && f.order_only)
+}
+
 /// What reverting the declared drift of changed reads came to.
 #[derive(Default)]
 struct Reverts {
@@ -355,14 +361,14 @@ fn revert_changed_reads(changes: impl Fn(&CorpusCase) -> Vec<(String, Value)>) -
     for (name, case) in all_cases() {
         let before: Vec<String> = classify_with(&case, &case.live_raw)
             .iter()
-            .filter(|f| f.tier == Tier::Declared)
+            .filter(|f| is_template_drift(f))
             .map(|f| f.path.clone())
             .collect();
         for (what, live) in changes(&case) {
             let findings = classify_with(&case, &live);
             let new: Vec<&Finding> = findings
                 .iter()
-                .filter(|f| f.tier == Tier::Declared && !before.contains(&f.path))
+                .filter(|f| is_template_drift(f) && !before.contains(&f.path))
                 .collect();
             let plan = plan_read(&case, &live, findings.clone(), false);
             let ids: Vec<String> = new
@@ -378,10 +384,7 @@ fn revert_changed_reads(changes: impl Fn(&CorpusCase) -> Vec<(String, Value)>) -
                 continue;
             }
             let after = classify_with(&case, &applied(&live, &plan));
-            match new
-                .iter()
-                .find(|f| drift_at(&after, Tier::Declared, &f.path))
-            {
+            match new.iter().find(|f| drift_at(&after, f.tier, &f.path)) {
                 Some(f) => r.stuck.push(format!("{name} {what}: {}", f.path)),
                 None => r.converged += 1,
             }
@@ -438,8 +441,9 @@ fn changed_all(v: &mut Value) {
     }
 }
 
-/// The reads of `case` with one declared member dropped, or one element
-/// like the last (every scalar changed) added to one declared list.
+/// The reads of `case` with one declared member dropped, one element like
+/// the last (every scalar changed) added to one declared list, or one
+/// declared list rotated by one.
 fn dropped_and_added(case: &CorpusCase) -> Vec<(String, Value)> {
     let mut out = Vec::new();
     for ptr in echoed_scalars(case) {
@@ -461,12 +465,20 @@ fn dropped_and_added(case: &CorpusCase) -> Vec<(String, Value)> {
                 out.push((format!("added to {ptr}"), live));
             }
         }
+        let mut live = case.live_raw.clone();
+        if let Some(Value::Array(a)) = live
+            .pointer_mut(&ptr)
+            .filter(|a| a.as_array().is_some_and(|a| a.len() > 1))
+        {
+            a.rotate_left(1);
+            out.push((format!("rotated {ptr}"), live));
+        }
     }
     out
 }
 
 #[test]
-fn a_dropped_member_or_an_added_element_reverts_and_converges() {
+fn a_dropped_member_an_added_element_or_a_reorder_reverts_and_converges() {
     let r = revert_changed_reads(dropped_and_added);
     assert!(r.converged > 2000, "only {} reverts converged", r.converged);
     assert!(
