@@ -157,6 +157,14 @@ fn managed_kms_alias_is_strict_when_the_target_is_known() {
     let swapped = json!({"KmsKeyId": "arn:aws:kms:us-east-1:111111111111:key/customer"});
     let fs = classify(&r, &swapped, &SchemaFacts::default(), &c);
     only(&fs, Tier::Declared, "KmsKeyId");
+    // The account's listing names no key for this managed alias: the key in
+    // use is not shown to be it (before, any own key passed), nor shown to
+    // be another (the listing may predate the service's first use).
+    let mut other = BTreeMap::new();
+    other.insert("alias/aws/rds".to_string(), "k9".to_string());
+    c.kms_alias_targets = Some(other);
+    let fs = classify(&r, &swapped, &SchemaFacts::default(), &c);
+    only(&fs, Tier::Unresolved, "KmsKeyId");
 }
 
 #[test]

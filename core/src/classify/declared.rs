@@ -8,7 +8,7 @@ use super::nested;
 use super::scope::{is_unresolved_marker, Scope};
 use super::undeclared;
 use crate::finding::Tier;
-use crate::normalize::arn::is_unknown_alias_target;
+use crate::normalize::arn::{is_unknown_alias_target, is_unlisted_managed_alias};
 use crate::normalize::arrays::holds_ordered_list;
 use crate::normalize::empty::{is_empty_collection, is_trivially_empty, may_be_left_out};
 use crate::normalize::path::{Path, Seg};
@@ -22,6 +22,7 @@ const NOTE_REMOVED: &str =
 const NOTE_ORDER_ONLY: &str = "the declared members in another order: AWS may return this list in its own order (potential drift; record it, or revert to the declared order)";
 const NOTE_MASKED: &str =
     "declared value unverifiable — CloudFormation GetTemplate masks non-ASCII characters as \"?\"";
+const NOTE_MANAGED_ALIAS_UNLISTED: &str = "declared AWS-managed KMS alias lists no key in the account (kms:ListAliases) — the key in use is not shown to be its key; a key swapped in would look the same";
 const NOTE_ALIAS_UNKNOWN: &str = "declared KMS alias unverifiable — the account's aliases could not be read (kms:ListAliases), so the key behind it is unknown";
 
 /// The live property a declared one is stored under when AWS renames it
@@ -232,6 +233,11 @@ fn mismatches(
             if is_unknown_alias_target(d, l, scope.ctx.kms_alias_targets.as_ref()) {
                 let f = out.push(Tier::Unresolved, &m.path);
                 f.note = Some(NOTE_ALIAS_UNKNOWN.to_string());
+                continue;
+            }
+            if is_unlisted_managed_alias(d, l, scope.ctx.kms_alias_targets.as_ref()) {
+                let f = out.push(Tier::Unresolved, &m.path);
+                f.note = Some(NOTE_MANAGED_ALIAS_UNLISTED.to_string());
                 continue;
             }
         }

@@ -82,7 +82,9 @@ pub fn context_from_opts(
             .and_then(|p| p.split('/').next())
             .filter(|s| !s.is_empty())
             .map(str::to_string),
-        kms_alias_targets: string_map(opts.get("kmsAliasTargets")),
+        // An empty recorded map is a listing the recorder did not take (the
+        // cases that took one list the account's managed aliases).
+        kms_alias_targets: string_map(opts.get("kmsAliasTargets")).filter(|m| !m.is_empty()),
         stack_tags: string_map(opts.get("stackTags")).unwrap_or_default(),
         sibling_facts,
     }

@@ -101,12 +101,13 @@ fn kms_alias(s: &str) -> Option<&str> {
 /// True when `declared` names a KMS alias and `live` is the key behind it.
 /// With the account's alias map listing the alias, the live key must be its
 /// target (a key swapped in is drift), for a customer alias as for an
-/// AWS-managed (`alias/aws/*`) one. An AWS-managed alias the map does not
-/// list (it gets a target only once a service used it), or any managed
-/// alias without a map, matches by shape: a key id, or a key ARN of
-/// `account` in `region` (each when known), as an AWS-managed key is always
-/// the account's own and an alias names a key of its own region. A customer
-/// alias the map does not list names no key it can prove.
+/// AWS-managed (`alias/aws/*`) one. Without a map, a managed alias matches
+/// by shape: a key id, or a key ARN of `account` in `region` (each when
+/// known), as an AWS-managed key is always the account's own and an alias
+/// names a key of its own region. An alias the map does not list names no
+/// key it can prove: a managed alias gets its key on a service's first use,
+/// so a key in use behind an unlisted managed alias is not shown to be it
+/// (see [`is_unlisted_managed_alias`]).
 pub fn is_kms_alias_match(
     declared: &str,
     live: &str,
@@ -123,10 +124,27 @@ pub fn is_kms_alias_match(
     if foreign {
         return false;
     }
-    match targets.and_then(|map| map.get(alias)) {
-        Some(t) => kms_key_id(t).unwrap_or(t) == key,
+    match targets {
+        Some(map) => map
+            .get(alias)
+            .is_some_and(|t| kms_key_id(t).unwrap_or(t) == key),
         None => alias.starts_with("alias/aws/"),
     }
+}
+
+/// True when `declared` names an AWS-managed alias the account's alias map
+/// (read) does not list, and `live` is a key: the managed key would be
+/// listed had a service used it, but the map may predate that first use,
+/// so the key is neither proven to be it nor proven another.
+pub fn is_unlisted_managed_alias(
+    declared: &str,
+    live: &str,
+    targets: Option<&BTreeMap<String, String>>,
+) -> bool {
+    let (Some(alias), Some(map)) = (kms_alias(declared), targets) else {
+        return false;
+    };
+    alias.starts_with("alias/aws/") && !map.contains_key(alias) && kms_key_id(live).is_some()
 }
 
 /// True when `declared` names a customer KMS alias, `live` is a key, and
@@ -266,6 +284,14 @@ mod tests {
             Some(&t)
         ));
         assert!(!anywhere("alias/other", key, Some(&t)));
+        // A managed alias the read map does not list has no key to match:
+        // the key in use is unknown (an unused alias gets its key on first
+        // use; the map may predate that).
+        assert!(!anywhere("alias/aws/ssm", key, Some(&t)));
+        assert!(is_unlisted_managed_alias("alias/aws/ssm", key, Some(&t)));
+        assert!(!is_unlisted_managed_alias("alias/aws/sqs", key, Some(&t)));
+        assert!(!is_unlisted_managed_alias("alias/aws/ssm", key, None));
+        assert!(!is_unlisted_managed_alias("alias/custom2", key, Some(&t)));
         // Without the map a customer alias's key is unknown, not drift.
         assert!(is_unknown_alias_target("alias/custom", key, None));
         assert!(!is_unknown_alias_target("alias/custom", key, Some(&t)));
