@@ -3629,3 +3629,26 @@ fn named_elements_read_back_out_of_order_are_potential_drift_unless_the_order_is
     let l = json!({"AttributeDefinitions": [attr("gsi"), attr("pk"), attr("sk")]});
     assert!(drift(&run(t, d, l)).is_empty());
 }
+
+#[test]
+fn a_switch_found_off_inside_a_block_at_its_defaults_surfaces() {
+    // ECS documents "The default is `true`." for a circuit breaker's
+    // `ResetOnHealthyTask`. A block whose set members are at their defaults
+    // folds; a member found off where the default is on is a change, even
+    // though `false` otherwise reads as unset.
+    let t = "AWS::ECS::Service";
+    let breaker = |reset: bool| {
+        json!({"DeploymentConfiguration": {"DeploymentCircuitBreaker": {
+            "Enable": false, "Rollback": false, "ResetOnHealthyTask": reset,
+            "ThresholdConfiguration": {"Type": "BOUNDED_PERCENT", "Value": 50}}}})
+    };
+    let fs = run_general(t, json!({}), breaker(true));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(t, json!({}), breaker(false));
+    assert!(
+        drift(&fs)
+            .iter()
+            .any(|(tier, p)| *tier == Tier::Undeclared && p.starts_with("DeploymentConfiguration")),
+        "{fs:?}"
+    );
+}

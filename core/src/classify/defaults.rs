@@ -466,10 +466,16 @@ fn is_default_member_wise(
     {
         return false;
     }
-    set.all(|(k, x)| {
-        let p = path.with_key(k);
-        is_known_default_here(scope, live, &p, x) || is_default_member_wise(scope, live, &p, x)
-    })
+    // An unset member where AWS's known default is set (a switch AWS turns
+    // on, found off) is a change, not the block at its defaults.
+    let contradicted = o.iter().any(|(k, x)| {
+        is_trivially_empty(x) && contradicted_default(scope, live, &path.with_key(k), x).is_some()
+    });
+    !contradicted
+        && set.all(|(k, x)| {
+            let p = path.with_key(k);
+            is_known_default_here(scope, live, &p, x) || is_default_member_wise(scope, live, &p, x)
+        })
 }
 
 /// The registry schema's own defaults at `path`: a top-level `default`
