@@ -4,6 +4,7 @@
 //! positional element, `A[<id>].B` for an identity-keyed element. A pattern is
 //! dotted with `*` standing for any array element (positional or keyed).
 
+use serde_json::Value;
 use std::fmt::Write as _;
 
 /// One step of a concrete path.
@@ -223,6 +224,19 @@ fn push_key(out: &mut String, k: &str) {
         out.push('"');
     } else {
         out.push_str(k);
+    }
+}
+
+/// Every value a dotted pattern's segments reach below `root` (`*` steps
+/// into every element of a list), with `None` where a member is absent.
+pub fn values_at<'v>(root: Option<&'v Value>, pattern: &[&str]) -> Vec<Option<&'v Value>> {
+    let Some((head, tail)) = pattern.split_first() else {
+        return vec![root];
+    };
+    match (root, *head) {
+        (Some(Value::Array(a)), "*") => a.iter().flat_map(|e| values_at(Some(e), tail)).collect(),
+        (Some(Value::Object(m)), k) => values_at(m.get(k), tail),
+        _ => vec![None],
     }
 }
 

@@ -1,6 +1,7 @@
 //! Tag noise: `aws:*` tags AWS adds (CloudFormation's stack/logical-id tags)
 //! and stack-level tags CloudFormation propagates onto every resource.
 
+use super::path::values_at;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -144,30 +145,22 @@ fn is_emptied_holder(e: &Value, tags: &str) -> bool {
 /// The tag keys a declared tag property sets (list or map form), at the
 /// schema's dotted tag path.
 pub fn declared_tag_keys(declared: &Map<String, Value>, tag_prop: &str) -> Vec<String> {
-    fn walk(v: &Value, segs: &[&str], keys: &mut Vec<String>) {
-        match (segs, v) {
-            ([], Value::Array(a)) => keys.extend(
-                a.iter()
-                    .filter_map(|e| e.get("Key").and_then(Value::as_str).map(str::to_string)),
-            ),
-            ([], Value::Object(m)) => keys.extend(m.keys().cloned()),
-            (["*", rest @ ..], Value::Array(a)) => a.iter().for_each(|e| walk(e, rest, keys)),
-            ([seg, rest @ ..], Value::Object(o)) => {
-                if let Some(c) = o.get(*seg) {
-                    walk(c, rest, keys);
-                }
-            }
-            _ => {}
-        }
-    }
     let segs: Vec<&str> = tag_prop.split('.').collect();
-    let mut keys = Vec::new();
-    if let Some((first, rest)) = segs.split_first() {
-        if let Some(v) = declared.get(*first) {
-            walk(v, rest, &mut keys);
-        }
-    }
-    keys
+    let Some((first, rest)) = segs.split_first() else {
+        return Vec::new();
+    };
+    values_at(declared.get(*first), rest)
+        .into_iter()
+        .flatten()
+        .flat_map(|tags| match tags {
+            Value::Array(a) => a
+                .iter()
+                .filter_map(|e| e.get("Key").and_then(Value::as_str).map(str::to_string))
+                .collect(),
+            Value::Object(m) => m.keys().cloned().collect(),
+            _ => Vec::new(),
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use super::model::RefusalReason;
 use super::target::Refused;
 use crate::baseline::{below, facts as baseline_facts};
 use crate::declared::CORPUS_UNRESOLVED_MARKER;
+use crate::normalize::path::values_at;
 use crate::report::is_secret_marker;
 use crate::schema::SchemaFacts;
 use serde_json::Value;
@@ -112,7 +113,7 @@ pub(crate) fn not_create_only(
             prefix_matches(&pat, &keys)
         } else if prefix_matches(&pat[..keys.len()], &keys) {
             let rest = &pat[keys.len()..];
-            collect(target, rest) != collect(live, rest)
+            values_at(target, rest) != values_at(live, rest)
         } else {
             false
         };
@@ -146,18 +147,6 @@ fn pattern_covers(pattern: &str, path: &[&str]) -> bool {
 
 fn prefix_matches(pat: &[&str], keys: &[&str]) -> bool {
     pat.iter().zip(keys).all(|(p, k)| *p == "*" || p == k)
-}
-
-/// Every value a relative pattern reaches (`None` where a member is absent).
-fn collect<'v>(root: Option<&'v Value>, rest: &[&str]) -> Vec<Option<&'v Value>> {
-    let Some((head, tail)) = rest.split_first() else {
-        return vec![root];
-    };
-    match (root, *head) {
-        (Some(Value::Array(a)), "*") => a.iter().flat_map(|e| collect(Some(e), tail)).collect(),
-        (Some(Value::Object(m)), k) => collect(m.get(k), tail),
-        _ => vec![None],
-    }
 }
 
 #[cfg(test)]
