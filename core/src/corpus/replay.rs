@@ -109,9 +109,10 @@ pub fn replay_case_in(case: &CorpusCase, facts: &AwsFacts) -> Vec<Finding> {
             return classify_in(&resource, &case.live_raw, &bundled, &ctx, facts);
         }
     }
-    // A case records no property types, no transforms and no tag property: the bundled
-    // registry schema's are what realdrift itself would use to type the
-    // template's strings and to read the service's rewrites.
+    // A case records no property types, no transforms and no tag property:
+    // the bundled registry schema's are what realdrift itself would use to
+    // type the template's strings, read the service's rewrites and find the
+    // tags.
     if let Some(bundled) = bundled_facts(&resource.resource_type) {
         let mut schema = case.schema.clone();
         if schema.typed_scalar_paths.is_empty() {
