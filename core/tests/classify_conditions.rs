@@ -9,6 +9,7 @@ mod classify_support;
 
 use classify_support::resource_with_id;
 use realdrift_core::classify::{classify, ClassifyContext};
+use realdrift_core::normalize::aws_facts::is_chosen_at_create;
 use realdrift_core::schema::SchemaFacts;
 use realdrift_core::{Finding, Tier};
 use serde_json::{json, Value};
@@ -204,6 +205,7 @@ fn a_value_aws_picks_by_what_exists_folds_at_any_value_on_a_first_run() {
         ),
     ];
     for (t, declared, path, value) in cases {
+        assert!(is_chosen_at_create(t, path), "{t} {path} is recorded");
         let mut live = declared.clone();
         live[path] = value;
         assert_eq!(
@@ -211,6 +213,25 @@ fn a_value_aws_picks_by_what_exists_folds_at_any_value_on_a_first_run() {
             Some(Tier::AtDefault),
             "{t} {path}"
         );
+    }
+}
+
+#[test]
+fn a_target_zone_aws_placed_folds_on_a_first_run_and_is_recorded() {
+    // A target registered with no zone gets one from AWS ("all" for a Lambda
+    // function). Someone may register it again in another zone, so the
+    // zone is recorded like any value AWS chose, never folded for good.
+    let t = "AWS::ElasticLoadBalancingV2::TargetGroup";
+    let declared = json!({"TargetType": "ip", "Targets": [{"Id": "10.0.0.5", "Port": 80}]});
+    for zone in ["eu-west-1a", "all"] {
+        let live = json!({"TargetType": "ip", "Targets": [{"Id": "10.0.0.5", "Port": 80, "AvailabilityZone": zone}]});
+        let fs = classify_in(t, declared.clone(), live, &SchemaFacts::default());
+        let f = fs
+            .iter()
+            .find(|f| f.path.ends_with(".AvailabilityZone"))
+            .unwrap_or_else(|| panic!("{zone}: {fs:?}"));
+        assert_eq!(f.tier, Tier::AtDefault, "{zone}");
+        assert!(is_chosen_at_create(t, &f.path), "{}", f.path);
     }
 }
 
