@@ -685,10 +685,37 @@ pub fn load_excluding(excluded: &BTreeSet<usize>) -> Result<AwsFacts, FactsError
     load_admitting(Knowledge::All, excluded)
 }
 
+/// Builds the registry from what `knowledge` admits, leaving out the
+/// hand-written known defaults at the `excluded` positions.
 fn load_admitting(
     knowledge: Knowledge,
     excluded: &BTreeSet<usize>,
 ) -> Result<AwsFacts, FactsError> {
+    let merged = merged_files(knowledge, excluded)?;
+    let mut facts = AwsFacts {
+        managed_names: merged.managed.into_iter().map(|n| n.name).collect(),
+        ..AwsFacts::default()
+    };
+    facts.cross_type_defaults = index_defaults(&mut facts.by_type, merged.defaults);
+    index_type_rules(&mut facts.by_type, merged.rules);
+    facts.doc_defaults = doc_defaults()?;
+    Ok(facts)
+}
+
+/// The bundled files once the generated facts are merged into the
+/// hand-written ones and `knowledge` has filtered them.
+struct MergedFiles {
+    defaults: Vec<KnownDefaultEntry>,
+    rules: TypeRulesFile,
+    managed: Vec<ManagedName>,
+}
+
+/// Parses every bundled file but the doc defaults and merges the generated
+/// facts into the hand-written ones, keeping what `knowledge` admits.
+fn merged_files(
+    knowledge: Knowledge,
+    excluded: &BTreeSet<usize>,
+) -> Result<MergedFiles, FactsError> {
     let mut kd: KnownDefaultsFile = parse("known-defaults.json", KNOWN_DEFAULTS)?;
     kd.defaults = std::mem::take(&mut kd.defaults)
         .into_iter()
@@ -702,45 +729,71 @@ fn load_admitting(
     let gr: TypeRulesFile = parse("generated/type-rules.json", GENERATED_RULES)?;
     // Hand-written entries first (they carry conditions and derivations the
     // generator cannot state), then the generated ones.
-    // A derivation observed for a path (the value mirrors a sibling setting)
-    // supersedes a constant the documentation states for it, while it is
-    // admitted: with observed facts off, the constant stands.
+    // Admitted before the merge too: only an admitted derivation supersedes
+    // a generated constant (see `extend_generated_defaults`).
     admit(&mut kd.defaults, knowledge, |e| e.source);
-    let derived: std::collections::HashSet<(String, String)> = kd
-        .defaults
+    extend_generated_defaults(&mut kd.defaults, gd.defaults);
+    tr.extend_generated(gr);
+    admit(&mut kd.defaults, knowledge, |e| e.source);
+    tr.admit(knowledge);
+    admit(&mut mf.names, knowledge, |n| n.source);
+    Ok(MergedFiles {
+        defaults: kd.defaults,
+        rules: tr,
+        managed: mf.names,
+    })
+}
+
+/// Appends the generated defaults to the (already admitted) hand-written
+/// ones. A derivation observed for a path (the value mirrors a sibling
+/// setting) supersedes a constant the documentation states for it, while it
+/// is admitted: with observed facts off, the constant stands.
+fn extend_generated_defaults(
+    defaults: &mut Vec<KnownDefaultEntry>,
+    generated: Vec<GeneratedDefault>,
+) {
+    let derived: std::collections::HashSet<(String, String)> = defaults
         .iter()
         .filter(|e| e.same_as.is_some() || e.same_as_fields.is_some())
         .map(|e| (e.type_name.clone(), e.path.clone()))
         .collect();
-    kd.defaults.extend(
-        gd.defaults
+    defaults.extend(
+        generated
             .into_iter()
             .filter(|g| !derived.contains(&(g.type_name.clone(), g.path.clone())))
             .map(GeneratedDefault::into_entry),
     );
-    tr.unordered_arrays.extend(gr.unordered_arrays);
-    tr.ordered_arrays.extend(gr.ordered_arrays);
-    tr.case_insensitive.extend(gr.case_insensitive);
-    tr.readgap_collections.extend(gr.readgap_collections);
-    tr.equivalences.extend(gr.equivalences);
-    tr.latest_sentinel.extend(gr.latest_sentinel);
-    tr.key_aliases.extend(gr.key_aliases);
-    tr.keyed_sets.extend(gr.keyed_sets);
-    tr.service_attached.extend(gr.service_attached);
-    tr.alt_representations.extend(gr.alt_representations);
-    admit(&mut kd.defaults, knowledge, |e| e.source);
-    tr.admit(knowledge);
-    admit(&mut mf.names, knowledge, |n| n.source);
-    let mut facts = AwsFacts {
-        managed_names: mf.names.into_iter().map(|n| n.name).collect(),
-        ..AwsFacts::default()
-    };
-    fn entry<'m>(by: &'m mut HashMap<String, TypeFacts>, t: &str) -> &'m mut TypeFacts {
-        by.entry(t.to_string()).or_default()
+}
+
+impl TypeRulesFile {
+    /// Appends the rule families the generator produces.
+    fn extend_generated(&mut self, gr: TypeRulesFile) {
+        self.unordered_arrays.extend(gr.unordered_arrays);
+        self.ordered_arrays.extend(gr.ordered_arrays);
+        self.case_insensitive.extend(gr.case_insensitive);
+        self.readgap_collections.extend(gr.readgap_collections);
+        self.equivalences.extend(gr.equivalences);
+        self.latest_sentinel.extend(gr.latest_sentinel);
+        self.key_aliases.extend(gr.key_aliases);
+        self.keyed_sets.extend(gr.keyed_sets);
+        self.service_attached.extend(gr.service_attached);
+        self.alt_representations.extend(gr.alt_representations);
     }
-    let by = &mut facts.by_type;
+}
+
+/// The facts of type `t`, created empty on first use.
+fn type_entry<'m>(by: &'m mut HashMap<String, TypeFacts>, t: &str) -> &'m mut TypeFacts {
+    by.entry(t.to_string()).or_default()
+}
+
+/// Indexes the known defaults into their types' facts and returns the
+/// cross-type ones (`"type": "*"`).
+fn index_defaults(
+    by: &mut HashMap<String, TypeFacts>,
+    defaults: Vec<KnownDefaultEntry>,
+) -> DefaultIndex {
     let mut cross = DefaultIndex::default();
-    for mut e in kd.defaults {
+    for mut e in defaults {
         // Stored canonical, so matching never re-canonicalizes data.
         e.values.iter_mut().for_each(super::canonicalize_in_place);
         let d = KnownDefault {
@@ -750,22 +803,70 @@ fn load_admitting(
         if d.entry.type_name == "*" {
             cross.insert(d);
         } else {
-            entry(by, &d.entry.type_name.clone()).defaults.insert(d);
+            type_entry(by, &d.entry.type_name.clone())
+                .defaults
+                .insert(d);
         }
     }
+    cross
+}
+
+/// Picks the field of [`TypeFacts`] a family of plain path rules fills.
+type PatternField = fn(&mut TypeFacts) -> &mut Vec<Pattern>;
+
+/// Indexes each type-rule family into its types' facts.
+fn index_type_rules(by: &mut HashMap<String, TypeFacts>, tr: TypeRulesFile) {
+    index_equivalences(by, &tr);
+    index_value_rules(by, tr.meaningful_when_off, tr.service_attached);
+    for r in tr
+        .ordered_arrays
+        .into_iter()
+        .filter(|r| !r.path.contains('*'))
+    {
+        type_entry(by, &r.type_name).ordered.push(r.path);
+    }
+    let lists: [(Vec<PathRule>, PatternField); 5] = [
+        (tr.unordered_arrays, |f| &mut f.unordered),
+        (tr.readgap_collections, |f| &mut f.readgap_collections),
+        (tr.returned_when_set, |f| &mut f.returned_when_set),
+        (tr.descend_undeclared, |f| &mut f.descend),
+        (tr.owned_elsewhere, |f| &mut f.owned_elsewhere),
+    ];
+    for (rules, field) in lists {
+        for r in rules {
+            field(type_entry(by, &r.type_name)).push(Pattern::parse(&r.path));
+        }
+    }
+    index_shape_rules(by, tr.generated_paths, tr.identity_keys, tr.keyed_sets);
+    for r in tr.alt_representations {
+        type_entry(by, &r.type_name.clone()).alt.push(r);
+    }
+    for r in tr.echoes {
+        type_entry(by, &r.type_name.clone()).echoes.push(r);
+    }
+    for r in tr.key_aliases {
+        type_entry(by, &r.type_name.clone())
+            .key_aliases
+            .push((Pattern::parse(&r.parent), r));
+    }
+}
+
+/// Indexes the equivalence families (and the unit scales of `unitString`
+/// rules), the dedicated families before the general list.
+fn index_equivalences(by: &mut HashMap<String, TypeFacts>, tr: &TypeRulesFile) {
     for (rules, eq) in [
         (&tr.case_insensitive, Equivalence::CaseInsensitive),
         (&tr.latest_sentinel, Equivalence::LatestSentinel),
         (&tr.version_prefix, Equivalence::VersionPrefix),
     ] {
         for r in rules {
-            entry(by, &r.type_name)
+            type_entry(by, &r.type_name)
                 .equivalences
                 .push((Pattern::parse(&r.path), eq));
         }
     }
     for r in &tr.equivalences {
-        let facts = entry(by, &r.type_name);
+        let facts = type_entry(by, &r.type_name);
         facts.equivalences.push((Pattern::parse(&r.path), r.rule));
         if let (Equivalence::UnitString, Some(unit), Some(factor)) = (r.rule, &r.unit, r.factor) {
             let scale = UnitScale {
@@ -775,77 +876,70 @@ fn load_admitting(
             facts.unit_scales.push((Pattern::parse(&r.path), scale));
         }
     }
-    for r in tr.meaningful_when_off {
-        entry(by, &r.type_name.clone())
+}
+
+/// Indexes the rules that judge an undeclared value: switches whose OFF
+/// state is a change, and values a service attaches on its own.
+fn index_value_rules(
+    by: &mut HashMap<String, TypeFacts>,
+    meaningful_when_off: Vec<OffRule>,
+    service_attached: Vec<KnownDefaultEntry>,
+) {
+    for r in meaningful_when_off {
+        type_entry(by, &r.type_name.clone())
             .meaningful_when_off
             .push((Pattern::parse(&r.path), r));
     }
-    for mut e in tr.service_attached {
+    for mut e in service_attached {
         e.values.iter_mut().for_each(super::canonicalize_in_place);
-        entry(by, &e.type_name.clone())
+        type_entry(by, &e.type_name.clone())
             .service_attached
             .push(KnownDefault {
                 pattern: Pattern::parse(&e.path),
                 entry: e,
             });
     }
-    type Field = fn(&mut TypeFacts) -> &mut Vec<Pattern>;
-    for r in tr
-        .ordered_arrays
-        .into_iter()
-        .filter(|r| !r.path.contains('*'))
-    {
-        entry(by, &r.type_name).ordered.push(r.path);
-    }
-    let lists: [(Vec<PathRule>, Field); 5] = [
-        (tr.unordered_arrays, |f| &mut f.unordered),
-        (tr.readgap_collections, |f| &mut f.readgap_collections),
-        (tr.returned_when_set, |f| &mut f.returned_when_set),
-        (tr.descend_undeclared, |f| &mut f.descend),
-        (tr.owned_elsewhere, |f| &mut f.owned_elsewhere),
-    ];
-    for (rules, field) in lists {
-        for r in rules {
-            field(entry(by, &r.type_name)).push(Pattern::parse(&r.path));
-        }
-    }
-    for mut r in tr.generated_paths {
+}
+
+/// Indexes the rules about generated values and array element identity.
+fn index_shape_rules(
+    by: &mut HashMap<String, TypeFacts>,
+    generated_paths: Vec<GeneratedRule>,
+    identity_keys: Vec<IdentityRule>,
+    keyed_sets: Vec<KeyedSetRule>,
+) {
+    for mut r in generated_paths {
         if let Some(v) = r.value.as_mut() {
             super::canonicalize_in_place(v);
         }
-        entry(by, &r.type_name.clone()).generated.push(Generated {
-            pattern: Pattern::parse(&r.path),
-            rule: r,
-        });
+        type_entry(by, &r.type_name.clone())
+            .generated
+            .push(Generated {
+                pattern: Pattern::parse(&r.path),
+                rule: r,
+            });
     }
-    for r in tr.identity_keys {
-        entry(by, &r.type_name)
+    for r in identity_keys {
+        type_entry(by, &r.type_name)
             .identity
             .push((Pattern::parse(&r.path), r.keys));
     }
-    for r in tr.keyed_sets {
-        entry(by, &r.type_name.clone())
+    for r in keyed_sets {
+        type_entry(by, &r.type_name.clone())
             .keyed
             .push((Pattern::parse(&r.path), r));
     }
-    for r in tr.alt_representations {
-        entry(by, &r.type_name.clone()).alt.push(r);
-    }
-    for r in tr.echoes {
-        entry(by, &r.type_name.clone()).echoes.push(r);
-    }
-    for r in tr.key_aliases {
-        entry(by, &r.type_name.clone())
-            .key_aliases
-            .push((Pattern::parse(&r.parent), r));
-    }
-    facts.cross_type_defaults = cross;
+}
+
+/// The defaults the registry schemas state in prose
+/// (`schemas/doc-defaults.json`), indexed by type.
+fn doc_defaults() -> Result<HashMap<String, DefaultIndex>, FactsError> {
     let docs: Vec<DocDefault> = parse("schemas/doc-defaults.json", DOC_DEFAULTS)?;
+    let mut by_type: HashMap<String, DefaultIndex> = HashMap::new();
     for d in docs {
         let mut value = d.value;
         super::canonicalize_in_place(&mut value);
-        facts
-            .doc_defaults
+        by_type
             .entry(d.type_name.clone())
             .or_default()
             .insert(KnownDefault {
@@ -866,7 +960,7 @@ fn load_admitting(
                 },
             });
     }
-    Ok(facts)
+    Ok(by_type)
 }
 
 /// The registry, loaded on first use. A broken bundled file is a build
