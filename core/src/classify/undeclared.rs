@@ -8,7 +8,7 @@ use super::defaults::{
     when_holds,
 };
 use super::emit::Out;
-use super::keyed::keyed_undeclared;
+use super::keyed::{keyed_undeclared, Keyed};
 use super::read_back;
 use super::scope::Scope;
 use super::siblings::{self, Verdict};
@@ -181,6 +181,20 @@ const NOTE_JOINED: &str = "joins declared values: this resource's own composite 
 const NOTE_CREATE_ONLY: &str =
     "create-only: set when the resource was created; changing it replaces the resource";
 
+/// What the rules decide for one undeclared value.
+enum Decision<'v> {
+    /// No finding.
+    Drop,
+    /// One finding of this tier, with its note if any.
+    Emit(Tier, Option<String>),
+    /// An `atDefault` finding flagged create-only.
+    CreateOnly,
+    /// Each member of the object judged on its own.
+    Members(&'v Map<String, Value>),
+    /// Each element of a keyed array judged on its own.
+    Elements(&'v [Value], Keyed<'v>),
+}
+
 /// Classifies one undeclared live value at `path` and emits its finding.
 pub(crate) fn classify_value(
     scope: &Scope<'_>,
@@ -191,27 +205,69 @@ pub(crate) fn classify_value(
     nested: bool,
     out: &mut Out<'_, '_>,
 ) {
-    // A switch AWS turns on at creation, found off: a real divergence.
-    if is_trivially_empty(v) {
-        if let Some(note) = off_is_a_change(scope, live, path, v) {
-            out.push_actual(Tier::Undeclared, path, v, nested).note = note;
-            return;
+    // The first rule that decides wins: the order of the steps is behaviour.
+    let decision = off_switch_decision(scope, live, path, v, nested)
+        .or_else(|| restates_something_else(scope, live, parent, path, v).then_some(Decision::Drop))
+        .or_else(|| sibling_decision(scope, live, path, v))
+        .or_else(|| default_decision(scope, live, parent, path, v))
+        .or_else(|| own_value_decision(scope, live, path, v))
+        .unwrap_or_else(|| split_or_undeclared(scope, path, v));
+    match decision {
+        Decision::Drop => {}
+        Decision::Emit(tier, note) => out.push_actual(tier, path, v, nested).note = note,
+        Decision::CreateOnly => {
+            let f = out.push_actual(Tier::AtDefault, path, v, nested);
+            f.create_only = true;
+            f.note = Some(NOTE_CREATE_ONLY.into());
         }
-        // A block of off switches holding one that should be on: each
-        // member on its own, so that one surfaces and the rest stay unset.
-        if let Value::Object(o) = v {
-            if holds_off_change(scope, live, path, o) {
-                for (k, x) in o {
-                    classify_value(scope, live, o, &path.with_key(k), x, true, out);
-                }
-                return;
+        Decision::Members(o) => {
+            for (k, x) in o {
+                classify_value(scope, live, o, &path.with_key(k), x, true, out);
             }
+        }
+        Decision::Elements(items, k) => {
+            classify_elements(scope, live, parent, path, items, k, out);
+        }
+    }
+}
+
+/// The checks on an unset value: a switch found off where that is a change,
+/// a block of switches holding one, else noise when nested.
+fn off_switch_decision<'v>(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &'v Value,
+    nested: bool,
+) -> Option<Decision<'v>> {
+    if !is_trivially_empty(v) {
+        return None;
+    }
+    // A switch AWS turns on at creation, found off: a real divergence.
+    if let Some(note) = off_is_a_change(scope, live, path, v) {
+        return Some(Decision::Emit(Tier::Undeclared, note));
+    }
+    // A block of off switches holding one that should be on: each
+    // member on its own, so that one surfaces and the rest stay unset.
+    if let Value::Object(o) = v {
+        if holds_off_change(scope, live, path, o) {
+            return Some(Decision::Members(o));
         }
     }
     // Inside a declared or descended object, an unset sub-option is noise.
-    if nested && is_trivially_empty(v) {
-        return;
-    }
+    nested.then_some(Decision::Drop)
+}
+
+/// True when the value only says again what something else says: a
+/// sibling (which is compared on its own), a service attaching it, or at
+/// the top level a declared property or another mechanism.
+fn restates_something_else(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    parent: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> bool {
     // Another spelling of what a sibling states (an encoded copy, a
     // restated reference): the sibling is compared on its own.
     if path.last_key().is_some_and(|k| {
@@ -221,47 +277,59 @@ pub(crate) fn classify_value(
             || wraps_sibling_list(k, v, parent)
     }) || is_service_attached(scope, live, path, v)
     {
-        return;
+        return true;
     }
+    let [Seg::Key(k)] = path.segs() else {
+        return false;
+    };
+    is_echo(scope, k, v)
+        || Scope::any(&scope.facts.owned_elsewhere, path)
+        || scope
+            .declared
+            .iter()
+            .any(|(dk, d)| is_restatement(v, d) || is_restated_reference(k, v, dk, d))
+}
+
+/// What a sibling resource's facts make of the value (see [`siblings`]).
+fn sibling_decision<'v>(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> Option<Decision<'v>> {
     let verdict = match path.segs() {
-        [Seg::Key(k)] => {
-            if is_echo(scope, k, v)
-                || Scope::any(&scope.facts.owned_elsewhere, path)
-                || scope
-                    .declared
-                    .iter()
-                    .any(|(dk, d)| is_restatement(v, d) || is_restated_reference(k, v, dk, d))
-            {
-                return;
-            }
-            siblings::top_level_verdict(scope, k, v)
-        }
+        [Seg::Key(k)] => siblings::top_level_verdict(scope, k, v),
         _ => siblings::nested_verdict(scope, live, path, v),
     };
     match verdict {
-        Some(Verdict::Drop) => return,
-        Some(Verdict::AtDefault) => {
-            out.push_actual(Tier::AtDefault, path, v, nested);
-            return;
-        }
-        Some(Verdict::Generated) => {
-            out.push_actual(Tier::Generated, path, v, nested);
-            return;
-        }
+        Some(Verdict::Drop) => return Some(Decision::Drop),
+        Some(Verdict::AtDefault) => return Some(Decision::Emit(Tier::AtDefault, None)),
+        Some(Verdict::Generated) => return Some(Decision::Emit(Tier::Generated, None)),
         None => {}
     }
-    if let [Seg::Key(k)] = path.segs() {
-        if !is_trivially_empty(v) {
-            match siblings::echo_verdict(scope, k, v) {
-                Some(Verdict::Drop) => return,
-                Some(Verdict::AtDefault) => {
-                    out.push_actual(Tier::AtDefault, path, v, nested);
-                    return;
-                }
-                _ => {}
-            }
-        }
+    let [Seg::Key(k)] = path.segs() else {
+        return None;
+    };
+    if is_trivially_empty(v) {
+        return None;
     }
+    match siblings::echo_verdict(scope, k, v) {
+        Some(Verdict::Drop) => Some(Decision::Drop),
+        Some(Verdict::AtDefault) => Some(Decision::Emit(Tier::AtDefault, None)),
+        _ => None,
+    }
+}
+
+/// `atDefault` when the value is what AWS holds with nothing declared: a
+/// declared value read back in another form, a known default, or the count
+/// of a sibling list.
+fn default_decision<'v>(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    parent: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> Option<Decision<'v>> {
     let named = siblings::eb_named_value(scope, v);
     let read_back = match path.segs() {
         [Seg::Key(_)] => read_back::restates_write_only(scope, v),
@@ -271,87 +339,98 @@ pub(crate) fn classify_value(
         || is_known_default(scope, live, path, v)
         || named.is_some_and(|n| is_known_default(scope, live, path, &n))
     {
-        out.push_actual(Tier::AtDefault, path, v, nested);
-        return;
+        return Some(Decision::Emit(Tier::AtDefault, None));
     }
     // A count of a sibling list (`Ipv4PrefixCount` of `Ipv4Prefixes`): the
     // list says it already, and is judged on its own.
-    if path
-        .last_key()
+    path.last_key()
         .is_some_and(|k| restates_sibling_count(k, v, parent))
-    {
-        out.push_actual(Tier::AtDefault, path, v, nested).note = Some(NOTE_COUNT.into());
-        return;
-    }
+        .then(|| Decision::Emit(Tier::AtDefault, Some(NOTE_COUNT.into())))
+}
+
+/// What the value is when it belongs to the resource itself: its identity
+/// (physical id, a generated or joined id, the stack's account), noise made
+/// of that identity, or what AWS fixed at creation.
+fn own_value_decision<'v>(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> Option<Decision<'v>> {
     // A top-level echo of the physical id is the resource's own identity.
     if path.len() == 1 && !scope.physical_id.is_empty() && v.as_str() == Some(scope.physical_id) {
-        return;
+        return Some(Decision::Drop);
     }
     if is_generated(scope, live, path, v) {
-        out.push_actual(Tier::Generated, path, v, nested);
-        return;
+        return Some(Decision::Emit(Tier::Generated, None));
     }
     // The resource's own composite id, joined from declared values.
     if path.len() == 1 && joins_declared_values(v, &scope.declared) {
-        out.push_actual(Tier::AtDefault, path, v, nested).note = Some(NOTE_JOINED.into());
-        return;
+        return Some(Decision::Emit(Tier::AtDefault, Some(NOTE_JOINED.into())));
     }
     if is_account_owned(scope, path, v) {
-        out.push_actual(Tier::AtDefault, path, v, nested);
-        return;
+        return Some(Decision::Emit(Tier::AtDefault, None));
     }
     if is_structural_noise(v, scope.physical_id) {
-        return;
+        return Some(Decision::Drop);
     }
     // A create-only property the template leaves out holds what AWS set at
     // creation (registry schema `createOnlyProperties`): nothing can change
     // it in place, so it is not potential drift. Flagged so record keeps it
     // and a resource re-created out of band with another value surfaces (a
     // value another rule explains is no such choice).
-    if scope.is_create_only_top(path) {
-        let f = out.push_actual(Tier::AtDefault, path, v, nested);
-        f.create_only = true;
-        f.note = Some(NOTE_CREATE_ONLY.into());
-        return;
-    }
+    scope
+        .is_create_only_top(path)
+        .then_some(Decision::CreateOnly)
+}
 
-    let keyed = match v {
-        Value::Array(items) => keyed_undeclared(scope, path, items),
-        _ => None,
-    };
-    if let (Value::Array(items), Some(k)) = (v, keyed.filter(|k| k.splits_undeclared())) {
-        for (i, e) in items.iter().enumerate() {
-            let Some(id) = k.id(e) else {
-                // An element without its identity is no item the rules
-                // know: reported as it is, never skipped.
-                out.push_actual(Tier::Undeclared, &path.child(Seg::Index(i)), e, true);
-                continue;
-            };
-            if k.is_default_item(&id) {
-                out.push_actual(Tier::AtDefault, &path.child(Seg::Id(id)), e, true);
-                continue;
-            }
-            classify_value(
-                scope,
-                live,
-                parent,
-                &path.child(Seg::Id(id)),
-                k.value(e),
-                true,
-                out,
-            );
+/// What no rule explains: a keyed array split element by element, an
+/// object the facts say to descend into, else one `undeclared` finding.
+fn split_or_undeclared<'v>(scope: &Scope<'v>, path: &Path, v: &'v Value) -> Decision<'v> {
+    if let Value::Array(items) = v {
+        if let Some(k) = keyed_undeclared(scope, path, items).filter(|k| k.splits_undeclared()) {
+            return Decision::Elements(items, k);
         }
-        return;
     }
     if let Value::Object(o) = v {
         if Scope::any(&scope.facts.descend, path) {
-            for (k, x) in o {
-                classify_value(scope, live, o, &path.with_key(k), x, true, out);
-            }
-            return;
+            return Decision::Members(o);
         }
     }
-    out.push_actual(Tier::Undeclared, path, v, nested);
+    Decision::Emit(Tier::Undeclared, None)
+}
+
+/// Classifies each element of an undeclared keyed array under its identity.
+fn classify_elements(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    parent: &Map<String, Value>,
+    path: &Path,
+    items: &[Value],
+    k: Keyed<'_>,
+    out: &mut Out<'_, '_>,
+) {
+    for (i, e) in items.iter().enumerate() {
+        let Some(id) = k.id(e) else {
+            // An element without its identity is no item the rules
+            // know: reported as it is, never skipped.
+            out.push_actual(Tier::Undeclared, &path.child(Seg::Index(i)), e, true);
+            continue;
+        };
+        if k.is_default_item(&id) {
+            out.push_actual(Tier::AtDefault, &path.child(Seg::Id(id)), e, true);
+            continue;
+        }
+        classify_value(
+            scope,
+            live,
+            parent,
+            &path.child(Seg::Id(id)),
+            k.value(e),
+            true,
+            out,
+        );
+    }
 }
 
 /// Walks the live top-level properties the template does not declare.
