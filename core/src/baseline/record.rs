@@ -158,24 +158,97 @@ pub fn record(input: RecordInput<'_>) -> RecordOutcome {
     let old = existing.unwrap_or(&empty);
     let mut scratch = Vec::<BaselineNote>::new();
     let voids = Voids::compute(old, ctx, &mut scratch);
-    let old_index: BTreeMap<EntryKey, &RecordedEntry> =
-        old.recorded.iter().fold(BTreeMap::new(), |mut m, e| {
-            m.entry(e.key()).or_insert(e);
-            m
-        });
+    let old_index = index_entries(old);
 
-    let mut delta = RecordDelta::default();
-    let mut entries: BTreeMap<EntryKey, RecordedEntry> = BTreeMap::new();
-    let mut fingerprints: BTreeMap<String, String> = BTreeMap::new();
-    // Keys whose entry was re-captured this run (their fingerprint is recomputed).
-    let mut fresh: BTreeSet<EntryKey> = BTreeSet::new();
-
+    let mut draft = Draft::default();
     let cands = candidates(classified);
-    for (key, f) in &cands {
+    draft.take_candidates(&cands, &old_index, &voids, old, selection);
+    let seen_keys: BTreeSet<&EntryKey> = cands.iter().map(|(k, _)| k).collect();
+    draft.carry_unseen(&old_index, &seen_keys, old, ctx, &voids);
+    draft.refresh_fingerprints(ctx);
+
+    let complete = complete_resources(classified, old, ctx, &voids, &draft.entries);
+    let parents = enumerated_parents(classified, ctx, &draft.entries, old);
+    let physical_ids = physical_ids(&draft.entries, &complete, old, ctx);
+    let Draft {
+        delta,
+        entries,
+        fingerprints,
+        ..
+    } = draft;
+
+    let mut baseline = BaselineFile {
+        schema_version: SCHEMA_VERSION,
+        stack_name: ctx.identity.stack_name.clone(),
+        region: ctx.identity.region.clone(),
+        account_id: Some(ctx.identity.account_id.clone()),
+        captured_at: captured_at.to_string(),
+        template_hash: ctx
+            .template_hash
+            .clone()
+            .or_else(|| old.template_hash.clone()),
+        recorded: entries.into_values().collect(),
+        complete_resources: Some(complete),
+        recorded_physical_ids: physical_ids,
+        recorded_source_fingerprints: fingerprints,
+        observed_defaults: observed_defaults(classified, old, ctx, &voids),
+        enumerated_parents: parents,
+        create_only_recorded: true,
+        extra: old.extra.clone(),
+    };
+    baseline.normalize_order();
+    RecordOutcome { baseline, delta }
+}
+
+/// The old file's entries by key; the first of a duplicated key wins.
+fn index_entries(old: &BaselineFile) -> BTreeMap<EntryKey, &RecordedEntry> {
+    old.recorded.iter().fold(BTreeMap::new(), |mut m, e| {
+        m.entry(e.key()).or_insert(e);
+        m
+    })
+}
+
+/// The new file's entries and fingerprints as record builds them, with the delta.
+#[derive(Default)]
+struct Draft {
+    delta: RecordDelta,
+    entries: BTreeMap<EntryKey, RecordedEntry>,
+    fingerprints: BTreeMap<String, String>,
+    /// Keys whose entry was re-captured this run (their fingerprint is recomputed).
+    fresh: BTreeSet<EntryKey>,
+}
+
+impl Draft {
+    /// Takes each candidate in turn, against its old entry unless that is voided.
+    fn take_candidates(
+        &mut self,
+        cands: &[(EntryKey, &Finding)],
+        old_index: &BTreeMap<EntryKey, &RecordedEntry>,
+        voids: &Voids,
+        old: &BaselineFile,
+        selection: &Selection,
+    ) {
+        for (key, f) in cands {
+            let prior = old_index
+                .get(key)
+                .copied()
+                .filter(|_| !voids.entries.contains(key));
+            self.take_candidate(key, f, prior, old, selection);
+        }
+    }
+
+    /// Records, keeps or declines one candidate against its live prior entry.
+    fn take_candidate(
+        &mut self,
+        key: &EntryKey,
+        f: &Finding,
+        prior: Option<&RecordedEntry>,
+        old: &BaselineFile,
+        selection: &Selection,
+    ) {
         let Some(actual) = f.actual.clone() else {
-            continue;
+            return;
         };
-        let prior = old_index.get(key).filter(|_| !voids.entries.contains(key));
         let new_entry = |extra: Map<String, serde_json::Value>| RecordedEntry {
             logical_id: f.logical_id.clone(),
             resource_type: f.resource_type.clone(),
@@ -185,82 +258,111 @@ pub fn record(input: RecordInput<'_>) -> RecordOutcome {
         };
         match prior {
             Some(old_e) if same(Some(&old_e.value), Some(&actual)) => {
-                delta.unchanged.push((*old_e).clone());
-                entries.insert(key.clone(), (*old_e).clone());
-                fresh.insert(key.clone());
+                self.delta.unchanged.push(old_e.clone());
+                self.entries.insert(key.clone(), old_e.clone());
+                self.fresh.insert(key.clone());
             }
             Some(old_e) if selection.contains(key) => {
                 let e = new_entry(old_e.extra.clone());
-                delta.changed.push(((*old_e).clone(), e.clone()));
-                entries.insert(key.clone(), e);
-                fresh.insert(key.clone());
+                self.delta.changed.push((old_e.clone(), e.clone()));
+                self.entries.insert(key.clone(), e);
+                self.fresh.insert(key.clone());
             }
             Some(old_e) => {
                 // Declined: the old entry stays, so the change keeps reporting as drift.
-                delta.declined.push(key.clone());
-                entries.insert(key.clone(), (*old_e).clone());
-                if let Some(fp) = old
-                    .recorded_source_fingerprints
-                    .get(&old_e.fingerprint_key())
-                {
-                    fingerprints.insert(old_e.fingerprint_key(), fp.clone());
-                }
+                self.delta.declined.push(key.clone());
+                self.entries.insert(key.clone(), old_e.clone());
+                self.keep_fingerprint(old, old_e);
             }
             None if selection.contains(key) => {
                 let e = new_entry(Map::new());
-                delta.new.push(e.clone());
-                entries.insert(key.clone(), e);
-                fresh.insert(key.clone());
+                self.delta.new.push(e.clone());
+                self.entries.insert(key.clone(), e);
+                self.fresh.insert(key.clone());
             }
-            None => delta.declined.push(key.clone()),
+            None => self.delta.declined.push(key.clone()),
         }
     }
 
-    let seen_keys: BTreeSet<&EntryKey> = cands.iter().map(|(k, _)| k).collect();
-    let children_uncertain = ctx
-        .resources
-        .values()
-        .any(|r| r.children == ChildScan::Failed);
-    for (key, e) in &old_index {
-        if entries.contains_key(key) || seen_keys.contains(key) {
-            continue;
-        }
-        let carry = if e.path.is_empty() {
-            // A recorded out-of-band resource not observed: keep it only when
-            // some enumeration failed and its absence is not certain.
-            children_uncertain
-        } else {
-            match ctx.resources.get(&e.logical_id) {
-                None => false,
-                Some(_) if voids.resources.contains(&e.logical_id) => false,
-                Some(r) => r.read != ReadState::Read,
+    /// Carries forward or drops each old entry that no candidate of this run covers.
+    fn carry_unseen(
+        &mut self,
+        old_index: &BTreeMap<EntryKey, &RecordedEntry>,
+        seen_keys: &BTreeSet<&EntryKey>,
+        old: &BaselineFile,
+        ctx: &RunContext,
+        voids: &Voids,
+    ) {
+        let children_uncertain = ctx
+            .resources
+            .values()
+            .any(|r| r.children == ChildScan::Failed);
+        for (key, e) in old_index {
+            if self.entries.contains_key(key) || seen_keys.contains(key) {
+                continue;
             }
-        };
-        if carry {
-            delta.carried.push((*e).clone());
-            entries.insert(key.clone(), (*e).clone());
-            if let Some(fp) = old.recorded_source_fingerprints.get(&e.fingerprint_key()) {
-                fingerprints.insert(e.fingerprint_key(), fp.clone());
-            }
-        } else {
-            delta.dropped.push((*e).clone());
-        }
-    }
-
-    for key in &fresh {
-        let Some(e) = entries.get(key) else { continue };
-        let Some(res) = ctx.resources.get(&e.logical_id) else {
-            continue;
-        };
-        if let Some(fact) = facts().fingerprint_for(&res.resource_type, &e.path) {
-            if let Some(fp) = source_fingerprint(&res.declared, fact) {
-                fingerprints.insert(e.fingerprint_key(), fp);
+            if carries_forward(e, ctx, voids, children_uncertain) {
+                self.delta.carried.push((*e).clone());
+                self.entries.insert(key.clone(), (*e).clone());
+                self.keep_fingerprint(old, e);
+            } else {
+                self.delta.dropped.push((*e).clone());
             }
         }
     }
 
-    let complete = complete_resources(classified, old, ctx, &voids, &entries);
-    let parents = enumerated_parents(classified, ctx, &entries, old);
+    /// Keeps the old file's source fingerprint of an entry kept as it was.
+    fn keep_fingerprint(&mut self, old: &BaselineFile, e: &RecordedEntry) {
+        if let Some(fp) = old.recorded_source_fingerprints.get(&e.fingerprint_key()) {
+            self.fingerprints.insert(e.fingerprint_key(), fp.clone());
+        }
+    }
+
+    /// Recomputes the source fingerprint of every re-captured content hash.
+    fn refresh_fingerprints(&mut self, ctx: &RunContext) {
+        for key in &self.fresh {
+            let Some(e) = self.entries.get(key) else {
+                continue;
+            };
+            let Some(res) = ctx.resources.get(&e.logical_id) else {
+                continue;
+            };
+            if let Some(fact) = facts().fingerprint_for(&res.resource_type, &e.path) {
+                if let Some(fp) = source_fingerprint(&res.declared, fact) {
+                    self.fingerprints.insert(e.fingerprint_key(), fp);
+                }
+            }
+        }
+    }
+}
+
+/// True when an old entry not seen this run stays in the new file.
+fn carries_forward(
+    e: &RecordedEntry,
+    ctx: &RunContext,
+    voids: &Voids,
+    children_uncertain: bool,
+) -> bool {
+    if e.path.is_empty() {
+        // A recorded out-of-band resource not observed: keep it only when
+        // some enumeration failed and its absence is not certain.
+        children_uncertain
+    } else {
+        match ctx.resources.get(&e.logical_id) {
+            None => false,
+            Some(_) if voids.resources.contains(&e.logical_id) => false,
+            Some(r) => r.read != ReadState::Read,
+        }
+    }
+}
+
+/// Physical ids of recorded and complete resources: the live one when read, else the old one.
+fn physical_ids(
+    entries: &BTreeMap<EntryKey, RecordedEntry>,
+    complete: &[String],
+    old: &BaselineFile,
+    ctx: &RunContext,
+) -> BTreeMap<String, String> {
     let recorded_ids: BTreeSet<&str> = entries.keys().map(|(id, _)| id.as_str()).collect();
     let mut physical_ids = BTreeMap::new();
     for id in recorded_ids
@@ -285,29 +387,7 @@ pub fn record(input: RecordInput<'_>) -> RecordOutcome {
             (None, None) => {}
         }
     }
-
-    let baseline = BaselineFile {
-        schema_version: SCHEMA_VERSION,
-        stack_name: ctx.identity.stack_name.clone(),
-        region: ctx.identity.region.clone(),
-        account_id: Some(ctx.identity.account_id.clone()),
-        captured_at: captured_at.to_string(),
-        template_hash: ctx
-            .template_hash
-            .clone()
-            .or_else(|| old.template_hash.clone()),
-        recorded: entries.into_values().collect(),
-        complete_resources: Some(complete),
-        recorded_physical_ids: physical_ids,
-        recorded_source_fingerprints: fingerprints,
-        observed_defaults: observed_defaults(classified, old, ctx, &voids),
-        enumerated_parents: parents,
-        create_only_recorded: true,
-        extra: old.extra.clone(),
-    };
-    let mut baseline = baseline;
-    baseline.normalize_order();
-    RecordOutcome { baseline, delta }
+    physical_ids
 }
 
 /// Resources whose every undeclared value is recorded, united with the old set.
