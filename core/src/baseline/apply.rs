@@ -139,127 +139,36 @@ pub fn apply_baseline(
     ctx: &RunContext,
 ) -> Result<ApplyOutcome, BaselineError> {
     let Some(b) = baseline else {
-        let findings = findings
-            .into_iter()
-            .map(|mut f| {
-                if matches!(f.tier, Tier::Undeclared | Tier::Added) {
-                    f.unrecorded = true;
-                }
-                f
-            })
-            .collect();
         return Ok(ApplyOutcome {
-            findings,
+            findings: mark_unrecorded(findings),
             ..ApplyOutcome::default()
         });
     };
     guard_identity(b, ctx)?;
 
-    let mut notes = Vec::new();
-    if b.is_legacy() {
-        notes.push(BaselineNote::LegacySchema);
-    }
-    if b.account_id.is_none() {
-        notes.push(BaselineNote::MissingAccountId);
-    }
-    if let (Some(rec), Some(now)) = (&b.template_hash, &ctx.template_hash) {
-        if rec != now {
-            notes.push(BaselineNote::TemplateChanged);
-        }
-    }
-
+    let mut notes = file_notes(b, ctx);
     let voids = Voids::compute(b, ctx, &mut notes);
-    let index: BTreeMap<(&str, &str), &RecordedEntry> = b
-        .recorded
-        .iter()
-        .filter(|e| !voids.entries.contains(&e.key()))
-        .fold(BTreeMap::new(), |mut m, e| {
-            m.entry((e.logical_id.as_str(), e.path.as_str()))
-                .or_insert(e);
-            m
-        });
-    let complete = |id: &str| b.is_complete(id) && !voids.resources.contains(id);
-    let enumerated: BTreeSet<&str> = b
-        .enumerated_parents
-        .iter()
-        .map(|p| p.logical_id.as_str())
-        .filter(|id| !voids.resources.contains(*id))
-        .collect();
+    let index = live_index(b, &voids);
+    let enumerated = live_enumerated_parents(b, &voids);
     // What the run observed, before any re-tagging (for the removal passes).
     let observed: Vec<(String, String, Tier)> = findings
         .iter()
         .map(|f| (f.logical_id.clone(), f.path.clone(), f.tier))
         .collect();
 
+    let placer = Placer {
+        b,
+        ctx,
+        voids: &voids,
+        index: &index,
+        enumerated: &enumerated,
+    };
     let mut out = Vec::with_capacity(findings.len());
     let mut suppressed = Vec::new();
-    // A create-only value (folded `atDefault`) is watched like an undeclared
-    // one once a record has snapshotted such values: missing from a complete
-    // resource, it appeared since (a resource re-created out of band).
-    let watched =
-        |f: &Finding| f.tier == Tier::Undeclared || (f.create_only && b.create_only_recorded);
-    for mut f in findings {
-        let undeclared_side =
-            matches!(f.tier, Tier::Undeclared | Tier::AtDefault | Tier::Generated);
-        if undeclared_side
-            && voids
-                .redeployed
-                .contains(&(f.logical_id.clone(), f.path.clone()))
-        {
-            // A hash that moved with its declared source: informational, never drift.
-            f.tier = Tier::Generated;
-            f.unrecorded = false;
-            f.note = Some(NOTE_REDEPLOYED.to_string());
-            out.push(f);
-            continue;
-        }
-        match f.tier {
-            Tier::Undeclared | Tier::AtDefault | Tier::Generated => match judge(&f, &index) {
-                Judgement::Equal => {
-                    if f.tier == Tier::Undeclared {
-                        suppressed.push(f);
-                    } else {
-                        out.push(f);
-                    }
-                }
-                Judgement::Changed(recorded) => {
-                    out.push(drift(f, Some(recorded), NOTE_CHANGED));
-                }
-                Judgement::Appeared if watched(&f) => {
-                    out.push(drift(f, None, NOTE_APPEARED));
-                }
-                Judgement::Appeared => out.push(f),
-                Judgement::NoEntry if watched(&f) => {
-                    if complete(&f.logical_id) {
-                        out.push(drift(f, None, NOTE_APPEARED));
-                    } else {
-                        // Potential drift; a create-only value stays folded.
-                        f.unrecorded = f.tier == Tier::Undeclared;
-                        out.push(f);
-                    }
-                }
-                Judgement::NoEntry => out.push(f),
-            },
-            Tier::Added => match index.get(&(f.logical_id.as_str(), f.path.as_str())) {
-                Some(e) if same(Some(&e.value), f.actual.as_ref()) => suppressed.push(f),
-                Some(e) => {
-                    let recorded = e.value.clone();
-                    out.push(drift(f, Some(recorded), NOTE_CHANGED));
-                }
-                None => {
-                    let parent_complete = ctx
-                        .added_parents
-                        .get(&f.logical_id)
-                        .is_some_and(|p| enumerated.contains(p.as_str()));
-                    if parent_complete {
-                        out.push(drift(f, None, NOTE_APPEARED));
-                    } else {
-                        f.unrecorded = true;
-                        out.push(f);
-                    }
-                }
-            },
-            _ => out.push(f),
+    for f in findings {
+        match placer.place(f) {
+            Placed::Reported(f) => out.push(f),
+            Placed::Suppressed(f) => suppressed.push(f),
         }
     }
 
@@ -272,6 +181,165 @@ pub fn apply_baseline(
         suppressed,
         notes,
     })
+}
+
+/// With no baseline, every undeclared and added value is potential drift.
+fn mark_unrecorded(findings: Vec<Finding>) -> Vec<Finding> {
+    findings
+        .into_iter()
+        .map(|mut f| {
+            if matches!(f.tier, Tier::Undeclared | Tier::Added) {
+                f.unrecorded = true;
+            }
+            f
+        })
+        .collect()
+}
+
+/// Remarks about the file itself: legacy schema, no accountId, template changed.
+fn file_notes(b: &BaselineFile, ctx: &RunContext) -> Vec<BaselineNote> {
+    let mut notes = Vec::new();
+    if b.is_legacy() {
+        notes.push(BaselineNote::LegacySchema);
+    }
+    if b.account_id.is_none() {
+        notes.push(BaselineNote::MissingAccountId);
+    }
+    if let (Some(rec), Some(now)) = (&b.template_hash, &ctx.template_hash) {
+        if rec != now {
+            notes.push(BaselineNote::TemplateChanged);
+        }
+    }
+    notes
+}
+
+/// Recorded entries by (logical id, path).
+type EntryIndex<'a> = BTreeMap<(&'a str, &'a str), &'a RecordedEntry>;
+
+/// The entries still in play (not voided); the first of a duplicated key wins.
+fn live_index<'a>(b: &'a BaselineFile, voids: &Voids) -> EntryIndex<'a> {
+    b.recorded
+        .iter()
+        .filter(|e| !voids.entries.contains(&e.key()))
+        .fold(BTreeMap::new(), |mut m, e| {
+            m.entry((e.logical_id.as_str(), e.path.as_str()))
+                .or_insert(e);
+            m
+        })
+}
+
+/// Parents whose recorded enumeration is still in play.
+fn live_enumerated_parents<'a>(b: &'a BaselineFile, voids: &Voids) -> BTreeSet<&'a str> {
+    b.enumerated_parents
+        .iter()
+        .map(|p| p.logical_id.as_str())
+        .filter(|id| !voids.resources.contains(*id))
+        .collect()
+}
+
+/// Where one finding goes after the baseline.
+enum Placed {
+    /// Reported (possibly re-tagged as drift or unrecorded).
+    Reported(Finding),
+    /// Silenced: its recorded value is unchanged.
+    Suppressed(Finding),
+}
+
+/// What each finding of the run is judged against.
+struct Placer<'a> {
+    b: &'a BaselineFile,
+    ctx: &'a RunContext,
+    voids: &'a Voids,
+    index: &'a EntryIndex<'a>,
+    enumerated: &'a BTreeSet<&'a str>,
+}
+
+impl Placer<'_> {
+    /// Judges one finding against its entry and places it.
+    fn place(&self, mut f: Finding) -> Placed {
+        let undeclared_side =
+            matches!(f.tier, Tier::Undeclared | Tier::AtDefault | Tier::Generated);
+        if undeclared_side
+            && self
+                .voids
+                .redeployed
+                .contains(&(f.logical_id.clone(), f.path.clone()))
+        {
+            // A hash that moved with its declared source: informational, never drift.
+            f.tier = Tier::Generated;
+            f.unrecorded = false;
+            f.note = Some(NOTE_REDEPLOYED.to_string());
+            return Placed::Reported(f);
+        }
+        match f.tier {
+            Tier::Undeclared | Tier::AtDefault | Tier::Generated => self.place_live_only(f),
+            Tier::Added => self.place_added(f),
+            _ => Placed::Reported(f),
+        }
+    }
+
+    /// An undeclared, at-default or generated value.
+    fn place_live_only(&self, mut f: Finding) -> Placed {
+        let placed = match judge(&f, self.index) {
+            Judgement::Equal => {
+                if f.tier == Tier::Undeclared {
+                    return Placed::Suppressed(f);
+                }
+                f
+            }
+            Judgement::Changed(recorded) => drift(f, Some(recorded), NOTE_CHANGED),
+            Judgement::Appeared if self.watched(&f) => drift(f, None, NOTE_APPEARED),
+            Judgement::Appeared => f,
+            Judgement::NoEntry if self.watched(&f) => {
+                if self.complete(&f.logical_id) {
+                    drift(f, None, NOTE_APPEARED)
+                } else {
+                    // Potential drift; a create-only value stays folded.
+                    f.unrecorded = f.tier == Tier::Undeclared;
+                    f
+                }
+            }
+            Judgement::NoEntry => f,
+        };
+        Placed::Reported(placed)
+    }
+
+    /// An out-of-band resource.
+    fn place_added(&self, mut f: Finding) -> Placed {
+        let placed = match self.index.get(&(f.logical_id.as_str(), f.path.as_str())) {
+            Some(e) if same(Some(&e.value), f.actual.as_ref()) => return Placed::Suppressed(f),
+            Some(e) => {
+                let recorded = e.value.clone();
+                drift(f, Some(recorded), NOTE_CHANGED)
+            }
+            None => {
+                let parent_complete = self
+                    .ctx
+                    .added_parents
+                    .get(&f.logical_id)
+                    .is_some_and(|p| self.enumerated.contains(p.as_str()));
+                if parent_complete {
+                    drift(f, None, NOTE_APPEARED)
+                } else {
+                    f.unrecorded = true;
+                    f
+                }
+            }
+        };
+        Placed::Reported(placed)
+    }
+
+    /// True when the record fully covered the resource.
+    fn complete(&self, id: &str) -> bool {
+        self.b.is_complete(id) && !self.voids.resources.contains(id)
+    }
+
+    /// A create-only value (folded `atDefault`) is watched like an undeclared
+    /// one once a record has snapshotted such values: missing from a complete
+    /// resource, it appeared since (a resource re-created out of band).
+    fn watched(&self, f: &Finding) -> bool {
+        f.tier == Tier::Undeclared || (f.create_only && self.b.create_only_recorded)
+    }
 }
 
 /// The file must be this run's: same account, stack and region. A run
