@@ -112,8 +112,38 @@ const INFO_TIERS: [(Tier, &str); 4] = [
 
 /// Renders one stack.
 pub fn render_stack(r: &StackReport, opts: TextOptions) -> String {
-    let stack = sanitize_identifier(&r.stack);
     let mut out = String::new();
+    write_heading(&mut out, r, opts);
+    if write_unchecked(&mut out, r, opts) {
+        return out;
+    }
+
+    let findings = r.masked_findings();
+    let summary = r.summary();
+    let printed = write_drift_sections(&mut out, &findings, &r.stack, opts);
+    if summary.potential > 0 && !r.has_baseline {
+        let _ = writeln!(
+            out,
+            "No baseline yet — every live-only value is potential drift. Record the ones you accept (realdrift record) to start watching them."
+        );
+    }
+    if opts.verbose {
+        write_info_sections(&mut out, &findings, &r.stack, printed);
+    }
+    for note in &r.notes {
+        let _ = writeln!(out, "note: {}", sanitize_identifier(note));
+    }
+    if !opts.verbose {
+        write_info(&mut out, &findings);
+    }
+    let _ = writeln!(out, "{}", coverage_line(r, &summary, opts));
+    write_result(&mut out, &findings, &summary, opts);
+    out
+}
+
+/// "stack (account / region)", or "stack (region)" when the account is unknown.
+fn write_heading(out: &mut String, r: &StackReport, opts: TextOptions) {
+    let stack = sanitize_identifier(&r.stack);
     let account = r.account_id.as_deref().map(sanitize_identifier);
     let region = sanitize_identifier(&r.region);
     let heading = match account {
@@ -121,7 +151,11 @@ pub fn render_stack(r: &StackReport, opts: TextOptions) -> String {
         None => format!("{stack} ({region})"),
     };
     let _ = writeln!(out, "{}", paint(opts, Style::Bold, &heading));
+}
 
+/// The reason and result of a stack that errored or was not checked; false
+/// (nothing written) when it was checked.
+fn write_unchecked(out: &mut String, r: &StackReport, opts: TextOptions) -> bool {
     if let Some(err) = &r.error {
         let _ = writeln!(
             out,
@@ -130,7 +164,7 @@ pub fn render_stack(r: &StackReport, opts: TextOptions) -> String {
             sanitize_identifier(&format!("could not be checked: {err}"))
         );
         let _ = writeln!(out, "result: {}", paint(opts, Style::Red, "ERROR"));
-        return out;
+        return true;
     }
     if let Some(nc) = &r.not_checked {
         let _ = writeln!(
@@ -140,67 +174,68 @@ pub fn render_stack(r: &StackReport, opts: TextOptions) -> String {
             sanitize_identifier(&format!("not checked: {nc}"))
         );
         let _ = writeln!(out, "result: {}", paint(opts, Style::Yellow, "NOT CHECKED"));
-        return out;
+        return true;
     }
+    false
+}
 
-    let findings = r.masked_findings();
-    let summary = r.summary();
+/// The non-empty drift sections; returns how many were printed.
+fn write_drift_sections(
+    out: &mut String,
+    findings: &[Finding],
+    stack: &str,
+    opts: TextOptions,
+) -> usize {
     let mut printed = 0usize;
     for section in &DRIFT_SECTIONS {
         let picked: Vec<&Finding> = findings.iter().filter(|f| (section.pick)(f)).collect();
         if picked.is_empty() {
             continue;
         }
-        if printed > 0 {
-            out.push('\n');
-        }
-        printed += 1;
         let header = format!("[{}: {}]", section.title, picked.len());
-        let _ = writeln!(
-            out,
+        let header = format!(
             "{} {}",
             paint(opts, section.style, &header),
             section.explain
         );
-        for f in picked {
-            write_finding(&mut out, f, &r.stack);
-        }
+        write_block(out, &mut printed, &header, &picked, stack);
     }
-    if summary.potential > 0 && !r.has_baseline {
-        let _ = writeln!(
-            out,
-            "No baseline yet — every live-only value is potential drift. Record the ones you accept (realdrift record) to start watching them."
-        );
-    }
-    if opts.verbose {
-        for (tier, title) in INFO_TIERS {
-            let picked: Vec<&Finding> = findings.iter().filter(|f| f.tier == tier).collect();
-            if picked.is_empty() {
-                continue;
-            }
-            if printed > 0 {
-                out.push('\n');
-            }
-            printed += 1;
-            let _ = writeln!(
-                out,
-                "[{title}: {}] informational, never drift",
-                picked.len()
-            );
-            for f in picked {
-                write_finding(&mut out, f, &r.stack);
-            }
-        }
-    }
-    for note in &r.notes {
-        let _ = writeln!(out, "note: {}", sanitize_identifier(note));
-    }
-    if !opts.verbose {
-        write_info(&mut out, &findings);
-    }
-    let _ = writeln!(out, "{}", coverage_line(r, &summary, opts));
+    printed
+}
 
-    let verdict = verdict_text(&summary);
+/// The informational tiers in full (verbose), after `printed` earlier sections.
+fn write_info_sections(out: &mut String, findings: &[Finding], stack: &str, mut printed: usize) {
+    for (tier, title) in INFO_TIERS {
+        let picked: Vec<&Finding> = findings.iter().filter(|f| f.tier == tier).collect();
+        if picked.is_empty() {
+            continue;
+        }
+        let header = format!("[{title}: {}] informational, never drift", picked.len());
+        write_block(out, &mut printed, &header, &picked, stack);
+    }
+}
+
+/// One section: a blank line unless it is the first, its header, its findings.
+fn write_block(
+    out: &mut String,
+    printed: &mut usize,
+    header: &str,
+    picked: &[&Finding],
+    stack: &str,
+) {
+    if *printed > 0 {
+        out.push('\n');
+    }
+    *printed += 1;
+    let _ = writeln!(out, "{header}");
+    for f in picked {
+        write_finding(out, f, stack);
+    }
+}
+
+/// The `result:` line, framed by rules when any drift section was printed.
+fn write_result(out: &mut String, findings: &[Finding], summary: &Summary, opts: TextOptions) {
+    let verdict = verdict_text(summary);
     let styled = match summary.verdict() {
         Verdict::Clean => paint(opts, Style::Green, &verdict),
         Verdict::Drift | Verdict::Error => paint(opts, Style::Red, &verdict),
@@ -219,7 +254,6 @@ pub fn render_stack(r: &StackReport, opts: TextOptions) -> String {
     } else {
         let _ = writeln!(out, "{}{styled}", paint(opts, Style::Bold, "result: "));
     }
-    out
 }
 
 fn write_finding(out: &mut String, f: &Finding, stack: &str) {
