@@ -57,15 +57,7 @@ pub fn add_ignore_rules(
 ) -> Result<AppendOutcome, IgnoreError> {
     let text = existing.unwrap_or("");
     let current = parse_rules(file, text)?;
-    let mut added: Vec<IgnoreRule> = Vec::new();
-    let mut duplicates = Vec::new();
-    for r in rules {
-        if current.contains(r) || added.contains(r) {
-            duplicates.push(r.clone());
-        } else {
-            added.push(r.clone());
-        }
-    }
+    let (added, duplicates) = split_duplicates(&current, rules);
     if added.is_empty() {
         return Ok(AppendOutcome {
             text: text.to_string(),
@@ -76,33 +68,76 @@ pub fn add_ignore_rules(
 
     let doc = parse_document(file, text)?;
     let mut out = text.to_string();
-    let list_node = match &doc {
+    let (indent, reemit) = open_ignore_list(file, text, doc.as_ref(), &current, &mut out)?;
+    for r in reemit.iter().chain(added.iter()) {
+        out.push_str(&render_rule(r, indent));
+    }
+
+    let mut expected = current;
+    expected.extend(added.iter().cloned());
+    check_read_back(file, &out, &expected)?;
+    Ok(AppendOutcome {
+        text: out,
+        added,
+        duplicates,
+    })
+}
+
+/// Splits `rules` into those to add and those the file (or an earlier rule) already holds.
+fn split_duplicates(
+    current: &[IgnoreRule],
+    rules: &[IgnoreRule],
+) -> (Vec<IgnoreRule>, Vec<IgnoreRule>) {
+    let mut added: Vec<IgnoreRule> = Vec::new();
+    let mut duplicates = Vec::new();
+    for r in rules {
+        if current.contains(r) || added.contains(r) {
+            duplicates.push(r.clone());
+        } else {
+            added.push(r.clone());
+        }
+    }
+    (added, duplicates)
+}
+
+/// The top-level `ignore` value of the document, if it is a map that has one.
+fn ignore_list(doc: Option<&Node>) -> Option<&Node> {
+    match doc {
         Some(Node::Map { entries, .. }) => entries
             .iter()
             .find(|(k, _)| matches!(k, Node::Scalar { text, .. } if text == "ignore"))
             .map(|(_, v)| v),
         _ => None,
-    };
-    let (indent, reemit) = match (&doc, list_node) {
+    }
+}
+
+/// Makes `out` end in a block list new items can follow; returns their
+/// indentation and the existing rules that must be written again.
+fn open_ignore_list(
+    file: &str,
+    text: &str,
+    doc: Option<&Node>,
+    current: &[IgnoreRule],
+    out: &mut String,
+) -> Result<(usize, Vec<IgnoreRule>), IgnoreError> {
+    let opened = match (doc, ignore_list(doc)) {
         (None, _) => {
             if out.trim().is_empty() {
-                out = NEW_FILE_HEADER.to_string();
+                *out = NEW_FILE_HEADER.to_string();
             }
-            ensure_newline(&mut out);
+            ensure_newline(out);
             out.push_str("ignore:\n");
             (2, Vec::new())
         }
         (Some(n), _) if n.is_null() => {
-            ensure_newline(&mut out);
+            ensure_newline(out);
             out.push_str("ignore:\n");
             (2, Vec::new())
         }
         (_, Some(n @ Node::Scalar { text: t, pos, .. })) if n.is_null() => {
             // `ignore: ~` / `ignore: null`: drop the explicit null, then list below.
-            let start = byte_at(&out, pos.index);
-            let end = byte_at(&out, pos.index + t.chars().count());
-            out.replace_range(start..end, "");
-            ensure_newline(&mut out);
+            remove_chars(out, pos.index, pos.index + t.chars().count());
+            ensure_newline(out);
             (2, Vec::new())
         }
         (
@@ -111,7 +146,7 @@ pub fn add_ignore_rules(
                 flow: false, pos, ..
             }),
         ) => {
-            ensure_newline(&mut out);
+            ensure_newline(out);
             (line_indent(text, pos.line), Vec::new())
         }
         (
@@ -124,11 +159,9 @@ pub fn add_ignore_rules(
             }),
         ) => {
             // A flow list (`ignore: []`) becomes a block list holding the same rules.
-            let start = byte_at(&out, pos.index);
-            let stop = byte_at(&out, end.index + 1);
-            out.replace_range(start..stop, "");
-            ensure_newline(&mut out);
-            (2, current.clone())
+            remove_chars(out, pos.index, end.index + 1);
+            ensure_newline(out);
+            (2, current.to_vec())
         }
         _ => {
             return Err(IgnoreError::Append {
@@ -137,18 +170,13 @@ pub fn add_ignore_rules(
             })
         }
     };
-    for r in reemit.iter().chain(added.iter()) {
-        out.push_str(&render_rule(r, indent));
-    }
+    Ok(opened)
+}
 
-    let mut expected = current;
-    expected.extend(added.iter().cloned());
-    match parse_rules(file, &out) {
-        Ok(back) if back == expected => Ok(AppendOutcome {
-            text: out,
-            added,
-            duplicates,
-        }),
+/// The new text must parse back to exactly the intended rules.
+fn check_read_back(file: &str, out: &str, expected: &[IgnoreRule]) -> Result<(), IgnoreError> {
+    match parse_rules(file, out) {
+        Ok(back) if back == expected => Ok(()),
         Ok(_) => Err(IgnoreError::Append {
             file: file.to_string(),
             message: "the appended rules did not read back as written".into(),
@@ -164,6 +192,13 @@ fn ensure_newline(s: &mut String) {
     if !s.is_empty() && !s.ends_with('\n') {
         s.push('\n');
     }
+}
+
+/// Removes the chars from `start` up to `end` (char indices, as the parser counts).
+fn remove_chars(out: &mut String, start: usize, end: usize) {
+    let start = byte_at(out, start);
+    let end = byte_at(out, end);
+    out.replace_range(start..end, "");
 }
 
 /// Byte offset of a char index (the parser counts chars).
