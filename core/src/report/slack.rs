@@ -7,7 +7,7 @@
 //! `&`, `<` and `>` escaped and control/bidi characters removed, so text from
 //! AWS can neither mention, link nor format.
 
-use super::model::{is_confirmed_drift, StackReport, Verdict};
+use super::model::{is_confirmed_drift, StackReport, Summary, Verdict};
 use super::sanitize::{render_value, sanitize_identifier};
 use super::sns::SnsKind;
 use super::text::cause_parts;
@@ -129,62 +129,93 @@ pub fn render_slack(reports: &[StackReport]) -> Value {
         let s = r.summary();
         total_drift += s.drift;
         drifted_stacks += usize::from(s.drift > 0);
-        let account = r.account_id.as_deref().unwrap_or("?");
-        let head = format!(
-            "{} ({} / {}): {}",
-            sanitize_identifier(&r.stack),
-            sanitize_identifier(account),
-            sanitize_identifier(&r.region),
-            match s.verdict() {
-                Verdict::Error => "could not be checked".to_string(),
-                Verdict::NotChecked => "not checked".to_string(),
-                Verdict::Drift => format!("{} drift", s.drift),
-                Verdict::PotentialOnly => "no confirmed drift".to_string(),
-                Verdict::NothingCompared => "nothing compared".to_string(),
-                Verdict::CleanIncomplete => "no drift (coverage incomplete)".to_string(),
-                Verdict::Clean => "no drift".to_string(),
-            }
-        );
+        plan_stack(r, &s, &mut planned);
+    }
+    let blocks = fit_blocks(planned);
+    let fallback = if total_drift == 0 {
+        format!("realdrift: no drift in {} stacks", reports.len())
+    } else {
+        format!(
+            "realdrift: {total_drift} drift findings in {drifted_stacks} of {} stacks",
+            reports.len()
+        )
+    };
+    // Sorted keys: the same bytes whatever serde_json's map feature set.
+    sort_keys(&json!({"text": fit(&fallback, MAX_FALLBACK_TEXT), "blocks": blocks}))
+}
+
+/// One stack's blocks: its header, its facts when there are any, a section per confirmed drift.
+fn plan_stack(r: &StackReport, s: &Summary, planned: &mut Vec<Planned>) {
+    let account = r.account_id.as_deref().unwrap_or("?");
+    let head = format!(
+        "{} ({} / {}): {}",
+        sanitize_identifier(&r.stack),
+        sanitize_identifier(account),
+        sanitize_identifier(&r.region),
+        verdict_phrase(s)
+    );
+    planned.push(Planned {
+        block: json!({"type": "header", "text": plain(&head, MAX_HEADER_TEXT)}),
+        findings: 0,
+    });
+    let facts = stack_facts(r, s);
+    if !facts.is_empty() {
         planned.push(Planned {
-            block: json!({"type": "header", "text": plain(&head, MAX_HEADER_TEXT)}),
+            block: json!({"type": "context", "elements": [plain(&facts.join(" · "), MAX_SECTION_TEXT)]}),
             findings: 0,
         });
-        let mut facts = Vec::new();
-        if let Some(err) = &r.error {
-            facts.push(format!("error: {}", clean(err)));
-        } else if let Some(nc) = &r.not_checked {
-            facts.push(format!("not checked: {}", clean(&nc.to_string())));
-        } else {
-            if s.drift > 0 {
-                facts.push(s.drift_breakdown());
-            }
-            if s.potential > 0 {
-                facts.push(format!(
-                    "{} potential drift (not yet recorded)",
-                    s.potential
-                ));
-            }
-            let c = r.coverage;
-            if !r.coverage_complete() {
-                facts.push(format!(
-                    "coverage incomplete: {} of {} resources checked",
-                    c.checked, c.total
-                ));
-            }
+    }
+    for f in r.masked_findings().iter().filter(|f| is_confirmed_drift(f)) {
+        planned.push(Planned {
+            block: json!({"type": "section", "text": plain(&finding_text(f, &r.stack), MAX_SECTION_TEXT)}),
+            findings: 1,
+        });
+    }
+}
+
+/// The verdict as a stack header states it.
+fn verdict_phrase(s: &Summary) -> String {
+    match s.verdict() {
+        Verdict::Error => "could not be checked".to_string(),
+        Verdict::NotChecked => "not checked".to_string(),
+        Verdict::Drift => format!("{} drift", s.drift),
+        Verdict::PotentialOnly => "no confirmed drift".to_string(),
+        Verdict::NothingCompared => "nothing compared".to_string(),
+        Verdict::CleanIncomplete => "no drift (coverage incomplete)".to_string(),
+        Verdict::Clean => "no drift".to_string(),
+    }
+}
+
+/// The stack's context line parts: why it was not checked, or its counts and coverage gap.
+fn stack_facts(r: &StackReport, s: &Summary) -> Vec<String> {
+    let mut facts = Vec::new();
+    if let Some(err) = &r.error {
+        facts.push(format!("error: {}", clean(err)));
+    } else if let Some(nc) = &r.not_checked {
+        facts.push(format!("not checked: {}", clean(&nc.to_string())));
+    } else {
+        if s.drift > 0 {
+            facts.push(s.drift_breakdown());
         }
-        if !facts.is_empty() {
-            planned.push(Planned {
-                block: json!({"type": "context", "elements": [plain(&facts.join(" · "), MAX_SECTION_TEXT)]}),
-                findings: 0,
-            });
+        if s.potential > 0 {
+            facts.push(format!(
+                "{} potential drift (not yet recorded)",
+                s.potential
+            ));
         }
-        for f in r.masked_findings().iter().filter(|f| is_confirmed_drift(f)) {
-            planned.push(Planned {
-                block: json!({"type": "section", "text": plain(&finding_text(f, &r.stack), MAX_SECTION_TEXT)}),
-                findings: 1,
-            });
+        let c = r.coverage;
+        if !r.coverage_complete() {
+            facts.push(format!(
+                "coverage incomplete: {} of {} resources checked",
+                c.checked, c.total
+            ));
         }
     }
+    facts
+}
+
+/// The planned blocks within Slack's limit, the overflow folded into an "and N more" tail.
+fn fit_blocks(mut planned: Vec<Planned>) -> Vec<Value> {
     let mut blocks: Vec<Value> = Vec::new();
     if planned.len() > MAX_BLOCKS {
         let rest = planned.split_off(MAX_BLOCKS - 1);
@@ -199,16 +230,7 @@ pub fn render_slack(reports: &[StackReport]) -> Value {
     } else {
         blocks.extend(planned.into_iter().map(|p| p.block));
     }
-    let fallback = if total_drift == 0 {
-        format!("realdrift: no drift in {} stacks", reports.len())
-    } else {
-        format!(
-            "realdrift: {total_drift} drift findings in {drifted_stacks} of {} stacks",
-            reports.len()
-        )
-    };
-    // Sorted keys: the same bytes whatever serde_json's map feature set.
-    sort_keys(&json!({"text": fit(&fallback, MAX_FALLBACK_TEXT), "blocks": blocks}))
+    blocks
 }
 
 /// The Block Kit payload of one stack's transition: a header naming the
