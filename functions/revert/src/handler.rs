@@ -8,8 +8,10 @@
 use crate::notice::notice;
 use crate::state::State;
 use realdrift_core::pipeline::{
-    check_stacks, error_chain, load_ignores, load_stack_baseline, CheckOptions,
+    check_stacks, error_chain, load_ignores, load_stack_baseline, CheckOptions, CheckedStack,
+    GatheredStack,
 };
+use realdrift_core::report::StackReport;
 use realdrift_core::revert::{
     build_plan, Checked, PlanInput, PlanOptions, RevertOutcome, RevertPlan,
 };
@@ -126,83 +128,108 @@ impl RevertResponse {
 
 /// Handles one invoke.
 pub async fn handle(state: &State, req: RevertRequest, inv: &Invocation) -> RevertResponse {
-    if let Err(why) = admit(state, &req).await {
-        tracing::warn!(stack = %req.stack, reason = %why, "revert refused");
-        return RevertResponse::refused(&req, why);
+    if let Err(refused) = screen(state, &req).await {
+        return refused;
     }
-    if !req.dry_run && req.plan_digest.as_deref().is_none_or(str::is_empty) {
-        return RevertResponse::refused(
-            &req,
-            "applying needs planDigest: run a dry run first and pass its digest",
-        );
-    }
-    let opts = CheckOptions {
-        show_all: false,
-        region: state.region.clone(),
-        store_location: state.store_location.clone(),
-    };
-    let run = match check_stacks(
-        &state.pipeline,
-        state.store.as_ref(),
-        std::slice::from_ref(&req.stack),
-        &opts,
-    )
-    .await
-    {
-        Ok(r) => r,
-        Err(e) => return error(&req, error_chain(&e)),
-    };
-    let Some(stack) = run.stacks.into_iter().find(|s| s.report.stack == req.stack) else {
-        return error(&req, format!("stack {} was not found", req.stack));
+    let stack = match check_one(state, &req).await {
+        Ok(s) => s,
+        Err(failed) => return failed,
     };
     let (Some(g), None) = (&stack.gathered, &stack.report.error) else {
-        return error(
-            &req,
-            stack
-                .report
-                .error
-                .clone()
-                .unwrap_or_else(|| "not gathered".into()),
-        );
+        let why = stack.report.error.clone();
+        return error(&req, why.unwrap_or_else(|| "not gathered".into()));
     };
-    let select = req
-        .select
-        .clone()
-        .map(|s| s.into_iter().collect::<BTreeSet<_>>());
-    let plan = build_plan(
-        &PlanInput::from_checked(&stack.report, g),
-        &PlanOptions {
-            remove_unrecorded: req.remove_unrecorded,
-            select,
-        },
-    );
+    let plan = plan_for(&req, &stack.report, g);
     if req.dry_run {
         return RevertResponse::new(Status::Planned, &req).with_plan(plan);
     }
     let wanted = req.plan_digest.clone().unwrap_or_default();
     if !plan.matches_digest(&wanted) {
         tracing::warn!(stack = %req.stack, approved = %wanted, now = %plan.digest, "plan changed; nothing written");
-        let mut r = RevertResponse::refused(
+        return RevertResponse::refused(
             &req,
             "the plan changed since it was approved (planDigest differs): nothing was written; review the new plan and its digest",
-        );
-        r = r.with_plan(plan);
-        return r;
+        )
+        .with_plan(plan);
     }
     if plan.items.is_empty() {
         return RevertResponse::new(Status::NothingToRevert, &req).with_plan(plan);
     }
+    apply_approved(state, &req, inv, &stack.report, g, plan).await
+}
+
+/// The request's own checks, then the digest an apply needs: a refusal
+/// response when either fails.
+async fn screen(state: &State, req: &RevertRequest) -> Result<(), RevertResponse> {
+    if let Err(why) = admit(state, req).await {
+        tracing::warn!(stack = %req.stack, reason = %why, "revert refused");
+        return Err(RevertResponse::refused(req, why));
+    }
+    if !req.dry_run && req.plan_digest.as_deref().is_none_or(str::is_empty) {
+        return Err(RevertResponse::refused(
+            req,
+            "applying needs planDigest: run a dry run first and pass its digest",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the one stack the request names, as the scan would.
+async fn check_one(state: &State, req: &RevertRequest) -> Result<CheckedStack, RevertResponse> {
+    let opts = CheckOptions {
+        show_all: false,
+        region: state.region.clone(),
+        store_location: state.store_location.clone(),
+    };
+    let run = check_stacks(
+        &state.pipeline,
+        state.store.as_ref(),
+        std::slice::from_ref(&req.stack),
+        &opts,
+    )
+    .await
+    .map_err(|e| error(req, error_chain(&e)))?;
+    run.stacks
+        .into_iter()
+        .find(|s| s.report.stack == req.stack)
+        .ok_or_else(|| error(req, format!("stack {} was not found", req.stack)))
+}
+
+/// The revert plan of the checked stack, limited to the request's selection.
+fn plan_for(req: &RevertRequest, report: &StackReport, g: &GatheredStack) -> RevertPlan {
+    let select = req
+        .select
+        .clone()
+        .map(|s| s.into_iter().collect::<BTreeSet<_>>());
+    build_plan(
+        &PlanInput::from_checked(report, g),
+        &PlanOptions {
+            remove_unrecorded: req.remove_unrecorded,
+            select,
+        },
+    )
+}
+
+/// Applies an approved, non-empty plan and publishes what it did.
+async fn apply_approved(
+    state: &State,
+    req: &RevertRequest,
+    inv: &Invocation,
+    report: &StackReport,
+    g: &GatheredStack,
+    plan: RevertPlan,
+) -> RevertResponse {
     let ignores = match load_ignores(state.store.as_ref(), &state.store_location).await {
         Ok(i) => i,
-        Err(e) => return error(&req, error_chain(&e)),
+        Err(e) => return error(req, error_chain(&e)),
     };
     let baseline = match load_stack_baseline(state.store.as_ref(), &g.run_context()).await {
         Ok(b) => b,
-        Err(e) => return error(&req, error_chain(&e)),
+        Err(e) => return error(req, error_chain(&e)),
     };
     let checked = Checked {
         gathered: g,
-        report: &stack.report,
+        report,
         baseline: baseline.as_ref(),
         ignores: &ignores,
     };
@@ -214,7 +241,7 @@ pub async fn handle(state: &State, req: RevertRequest, inv: &Invocation) -> Reve
         Status::Partial
     };
     let (subject, doc) = notice(&outcome, inv.invoked_by.as_ref(), &inv.request_id);
-    let mut r = RevertResponse::new(status, &req).with_plan(plan);
+    let mut r = RevertResponse::new(status, req).with_plan(plan);
     if let Err(e) = state.notifier.publish(&subject, &doc).await {
         tracing::error!(stack = %req.stack, error = %e, "revert applied but not published");
         r.message = Some(format!("applied, but {e}"));
