@@ -217,6 +217,27 @@ fn a_value_aws_picks_by_what_exists_folds_at_any_value_on_a_first_run() {
 }
 
 #[test]
+fn a_rotation_interval_is_derived_from_any_declared_schedule() {
+    // "calculated from the rotation schedule": 7 for a 7-day rate, or
+    // whatever a cron schedule gives, never only the 30 one deploy held.
+    // With no schedule declared the interval is a setting, and surfaces.
+    let t = "AWS::SecretsManager::RotationSchedule";
+    let path = "RotationRules.AutomaticallyAfterDays";
+    let with = |rules: Value, days: u32| {
+        let declared = json!({"SecretId": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:s-AbCdEf", "RotationRules": rules});
+        let mut live = declared.clone();
+        live["RotationRules"]["AutomaticallyAfterDays"] = json!(days);
+        (declared, live)
+    };
+    for schedule in ["rate(7 days)", "cron(0 4 ? * SUN *)"] {
+        let (d, l) = with(json!({"ScheduleExpression": schedule}), 7);
+        assert_eq!(tier_at(t, d, l, path), Some(Tier::AtDefault), "{schedule}");
+    }
+    let (d, l) = with(json!({"Duration": "2h"}), 7);
+    assert_eq!(tier_at(t, d, l, path), Some(Tier::Undeclared));
+}
+
+#[test]
 fn a_target_zone_aws_placed_folds_on_a_first_run_and_is_recorded() {
     // A target registered with no zone gets one from AWS ("all" for a Lambda
     // function). Someone may register it again in another zone, so the
