@@ -1,0 +1,433 @@
+//! Is an undeclared live value a known default? Sources, in order: the
+//! schema's own `default` annotations (top-level and nested), then the
+//! per-type known defaults in `core/data/known-defaults.json`. Every source
+//! is equality-gated except the explicitly value-independent data entries.
+
+use super::scope::Scope;
+use crate::normalize::aws_facts::{Equivalence, KnownDefault, Source};
+use crate::normalize::canonicalize_in_place;
+use crate::normalize::empty::is_trivially_empty;
+use crate::normalize::generated::is_cfn_minted_name;
+use crate::normalize::path::{Path, Seg};
+use crate::normalize::scalars::{
+    is_case_insensitive_equal, is_same_address, is_same_instant, is_stringly_equal, parse_json_text,
+};
+use crate::normalize::shapes::is_shape_equal;
+use crate::template::partition_for_region;
+use serde_json::{Map, Value};
+
+mod conditions;
+mod placeholders;
+mod values;
+
+pub(crate) use conditions::when_holds;
+use conditions::*;
+pub(crate) use placeholders::expand;
+pub(crate) use values::{matches_canonical, matches_default};
+
+/// True when the undeclared live value at `path` is a known default.
+pub(crate) fn is_known_default(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> bool {
+    is_known_default_here(scope, live, path, v) || is_default_member_wise(scope, live, path, v)
+}
+
+/// How deep a block is judged member by member.
+const MEMBER_WISE_DEPTH: usize = 16;
+
+/// An object whose every set member is itself at a known default is at its
+/// default as a whole (AWS filled a configuration block with defaults): each
+/// member is equality-gated, so one changed member keeps the whole visible.
+fn is_default_member_wise(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> bool {
+    let o = match v {
+        Value::Object(o) => o,
+        // A one-element list of a block at its defaults (S3's one ownership
+        // rule): the element is judged member by member.
+        Value::Array(items) => {
+            return matches!(items.as_slice(), [one @ Value::Object(_)]
+                if is_default_member_wise(scope, live, &path.child(Seg::Index(0)), one));
+        }
+        _ => return false,
+    };
+    let mut set = o.iter().filter(|(_, x)| !is_trivially_empty(x)).peekable();
+    // An object walked leaf by leaf reports its members itself. The depth
+    // bound only guards against a pathological document: AWS nests
+    // configuration blocks six deep (a Firehose serializer's options).
+    if set.peek().is_none()
+        || path.len() > MEMBER_WISE_DEPTH
+        || Scope::any(&scope.facts.descend, path)
+    {
+        return false;
+    }
+    // An unset member where AWS's known default is set (a switch AWS turns
+    // on, found off) is a change, not the block at its defaults.
+    let contradicted = o.iter().any(|(k, x)| {
+        is_trivially_empty(x) && contradicted_default(scope, live, &path.with_key(k), x).is_some()
+    });
+    !contradicted
+        && set.all(|(k, x)| {
+            let p = path.with_key(k);
+            is_known_default_here(scope, live, &p, x) || is_default_member_wise(scope, live, &p, x)
+        })
+}
+
+/// The registry schema's own defaults at `path`: a top-level `default`
+/// annotation, then the nested ones.
+fn schema_defaults_at<'s: 'p, 'p>(
+    scope: &'s Scope<'_>,
+    path: &'p Path,
+) -> impl Iterator<Item = &'s Value> + 'p {
+    let top = path
+        .top()
+        .filter(|_| path.len() == 1)
+        .and_then(|k| scope.schema.defaults.get(k));
+    top.into_iter().chain(
+        scope
+            .schema
+            .default_paths
+            .iter()
+            .filter(|(p, _)| path.matches_dotted(p))
+            .map(|(_, d)| d),
+    )
+}
+
+/// The per-type known defaults that may hold at `path`: the hand-written
+/// and mined entries, then the description-stated ones.
+fn type_defaults_for<'s: 'p, 'p>(
+    scope: &'s Scope<'_>,
+    path: &'p Path,
+) -> impl Iterator<Item = &'s KnownDefault> + 'p {
+    let docs = scope
+        .knowledge
+        .doc_defaults_for(&scope.res.resource_type)
+        .into_iter()
+        .flat_map(|d| d.candidates(path.top()));
+    scope.facts.defaults.candidates(path.top()).chain(docs)
+}
+
+/// True when an entry's path matches and its `when` conditions hold.
+pub(crate) fn applies(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    kd: &KnownDefault,
+) -> bool {
+    kd.pattern.matches(path)
+        && kd
+            .entry
+            .when
+            .as_ref()
+            .is_none_or(|w| when_holds(scope, live, path, w))
+}
+
+/// The known default an unset (trivially empty) value contradicts: every
+/// known default that applies (of any source) states a set value, so a
+/// switch AWS turns on, found off, is a change, not noise. Value-dependent
+/// entries (`any`, chosen at create, `sameAs`) cannot tell, so they never
+/// contradict.
+pub(crate) fn contradicted_default<'s>(
+    scope: &'s Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> Option<&'s Value> {
+    // As in `is_known_default_here`, a default seen under a condition that
+    // holds here outranks the general statements: a cluster-mode group's
+    // automatic failover is on, whatever the schema says of groups at large.
+    let conditioned = observed_under_condition(scope, live, path);
+    let mut stated: Vec<&'s Value> = if conditioned {
+        Vec::new()
+    } else {
+        schema_defaults_at(scope, path).collect()
+    };
+    let typed: Vec<&KnownDefault> = type_defaults_for(scope, path)
+        .filter(|kd| applies(scope, live, path, kd))
+        .filter(|kd| !conditioned || kd.entry.source == Some(Source::Observed))
+        .collect();
+    let cross = if stated.is_empty() && typed.is_empty() {
+        cross_type_fallback(scope, live, path)
+    } else {
+        Vec::new()
+    };
+    let n_typed = typed.len();
+    for (i, kd) in typed.into_iter().chain(cross).enumerate() {
+        let e = &kd.entry;
+        if e.any
+            || e.chosen_at_create
+            || e.same_as.is_some()
+            || e.same_as_fields.is_some()
+            || e.stack_minted_key.is_some()
+        {
+            return None;
+        }
+        // A cross-type value of another kind (`"DISABLED"` beside a
+        // boolean) says nothing about this property.
+        let own_kind = |d: &&Value| i < n_typed || same_kind(d, v);
+        stated.extend(e.values.iter().filter(own_kind));
+    }
+    // A value a service attaches on its own is what AWS sets there too.
+    stated.extend(
+        scope
+            .facts
+            .service_attached
+            .iter()
+            .filter(|kd| applies(scope, live, path, kd))
+            .flat_map(|kd| kd.entry.values.iter()),
+    );
+    let contradicted = stated
+        .iter()
+        .all(|d| !is_trivially_empty(d) && !matches_canonical(v, &expand(d, scope)));
+    stated.first().copied().filter(|_| contradicted)
+}
+
+/// The cross-type entries that speak for a type that states nothing at
+/// `path`: minor-version upgrades are on, so one found off is a change.
+fn cross_type_fallback<'s>(
+    scope: &'s Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+) -> Vec<&'s KnownDefault> {
+    let create_only = scope.is_create_only_top(path);
+    scope
+        .knowledge
+        .cross_type_defaults
+        .candidates(path.top())
+        .filter(|kd| !kd.entry.create_only || create_only)
+        .filter(|kd| applies(scope, live, path, kd))
+        .collect()
+}
+
+/// True when two values are of one JSON kind (a number and a number).
+fn same_kind(a: &Value, b: &Value) -> bool {
+    std::mem::discriminant(a) == std::mem::discriminant(b)
+}
+
+/// True when `v` is a non-empty list whose every element names itself
+/// (member `key`) by a CloudFormation-minted name of this stack: sibling
+/// resources echoed into this one. Without the stack name nothing matches.
+fn all_stack_minted(scope: &Scope<'_>, v: &Value, key: &str) -> bool {
+    let Some(stack) = scope.stack() else {
+        return false;
+    };
+    v.as_array().is_some_and(|items| {
+        !items.is_empty()
+            && items.iter().all(|e| {
+                e.get(key)
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| is_cfn_minted_name(n, Some(stack), ""))
+            })
+    })
+}
+
+/// True when one known default (of any source) states the value at `path`.
+fn is_known_default_here(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> bool {
+    // A default seen under a condition that holds here outranks a general
+    // statement that ignores the condition: a Glue 5 job's 480-minute
+    // timeout, not the documented 2880; a read replica's 0 backup days.
+    // Computed once, and only when a general statement would decide.
+    let superseded_cell = std::cell::OnceCell::new();
+    let superseded =
+        || *superseded_cell.get_or_init(|| observed_under_condition(scope, live, path));
+    if schema_defaults_at(scope, path).any(|d| matches_default(v, d)) && !superseded() {
+        return true;
+    }
+    let create_only = scope.is_create_only_top(path);
+    // Only worth computing where a cross-type entry could apply at all.
+    let cross_here = scope
+        .knowledge
+        .cross_type_defaults
+        .candidates(path.top())
+        .next()
+        .is_some();
+    let typed = if cross_here {
+        typed_values(scope, live, path)
+    } else {
+        Vec::new()
+    };
+    let cross = || {
+        scope
+            .knowledge
+            .cross_type_defaults
+            .candidates(path.top())
+            .filter(move |kd| !kd.entry.create_only || create_only)
+            .filter(|kd| agrees_with_type(scope, kd, &typed))
+    };
+    let empty = is_trivially_empty(v);
+    let candidates = || {
+        type_defaults_for(scope, path)
+            .chain(cross())
+            // Mined (general) defaults only decide values that would
+            // otherwise surface: an unset value is dropped as noise anyway.
+            .filter(move |kd| !empty || kd.entry.source == Some(Source::Observed))
+            .filter(move |kd| kd.entry.source == Some(Source::Observed) || !superseded())
+            .filter(|kd| applies(scope, live, path, kd))
+    };
+    // A constant stated for this very element outranks a value AWS chose
+    // for every element: an Elastic Beanstalk option off its recorded
+    // platform default still surfaces.
+    let pinned = || {
+        candidates()
+            .filter(|kd| !kd.entry.values.is_empty())
+            .map(|kd| kd.pattern.fixed_segments())
+            .max()
+    };
+    // A value stated for the path first (the common case, and it needs no
+    // second pass); then a value AWS chose, unless a constant stated for
+    // this very element outranks it.
+    if candidates()
+        .filter(|kd| !kd.entry.chosen_at_create)
+        .any(|kd| states_value(scope, live, path, v, kd, empty))
+    {
+        return true;
+    }
+    let mut chosen = candidates().filter(|kd| kd.entry.chosen_at_create && !empty);
+    chosen.any(|kd| {
+        in_chosen_shape(scope, v, kd)
+            && pinned().is_none_or(|p| p <= kd.pattern.fixed_segments())
+            // A mined chosen value that another rule calls this resource's
+            // own identity stays generated.
+            && (kd.entry.source == Some(Source::Observed)
+                || !super::undeclared::is_generated(scope, live, path, v))
+    })
+}
+
+/// A value chosen at create fits its entry's `values` when it states any:
+/// there they are the form AWS's choice takes (one security group id), not
+/// the choice itself, so a second group added out of band still surfaces.
+fn in_chosen_shape(scope: &Scope<'_>, v: &Value, kd: &KnownDefault) -> bool {
+    kd.entry.values.is_empty()
+        || kd
+            .entry
+            .values
+            .iter()
+            .any(|d| matches_canonical(v, &expand(d, scope)))
+}
+
+/// The values this type's own knowledge (schema, mined or observed) states
+/// at `path` where it applies.
+fn typed_values<'s>(
+    scope: &'s Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+) -> Vec<std::borrow::Cow<'s, Value>> {
+    let entries = type_defaults_for(scope, path)
+        .filter(|kd| applies(scope, live, path, kd))
+        .flat_map(|kd| kd.entry.values.iter());
+    schema_defaults_at(scope, path)
+        .chain(entries)
+        .map(|d| expand(d, scope))
+        .collect()
+}
+
+/// A cross-type default is a fallback: where the type states values of its
+/// own, one that none of them is an instance of does not apply (an API
+/// key's `Enabled` defaults to false, whatever most types start with). An
+/// entry that states no value (chosen at create) always stays.
+fn agrees_with_type(
+    scope: &Scope<'_>,
+    kd: &KnownDefault,
+    typed: &[std::borrow::Cow<'_, Value>],
+) -> bool {
+    typed.is_empty()
+        || kd.entry.values.is_empty()
+        || kd.entry.values.iter().any(|c| {
+            let c = expand(c, scope);
+            typed.iter().any(|t| matches_canonical(t, &c))
+        })
+}
+
+/// True when an observed entry of this type, limited by a `when` condition
+/// that holds here, states the value at `path`: it was seen on resources
+/// like this one, so a mined statement made for every resource of the type
+/// no longer decides.
+fn observed_under_condition(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path) -> bool {
+    scope.facts.defaults.candidates(path.top()).any(|kd| {
+        kd.entry.source == Some(Source::Observed)
+            && kd.entry.when.is_some()
+            && applies(scope, live, path, kd)
+    })
+}
+
+/// True when one entry (not chosen at create) explains the value: any
+/// value, a stack-minted name, a sibling's value, or a stated one.
+fn states_value(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+    kd: &KnownDefault,
+    empty: bool,
+) -> bool {
+    (kd.entry.any && !empty)
+        || kd
+            .entry
+            .stack_minted_key
+            .as_deref()
+            .is_some_and(|k| all_stack_minted(scope, v, k))
+        || kd
+            .entry
+            .same_as_fields
+            .as_ref()
+            .is_some_and(|f| same_as_fields_match(scope, live, path, v, f))
+        || kd.entry.same_as.as_deref().is_some_and(|at| {
+            same_as_value(scope, live, path, at).is_some_and(|d| same_as_matches(scope, v, d))
+        })
+        || kd
+            .entry
+            .values
+            .iter()
+            .any(|d| matches_canonical(v, &expand(d, scope)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_text_defaults_match_modulo_formatting() {
+        let live = json!("{\n  \"A\" : {\n    \"K\" : \"x\",\n    \"V\" : [ \"5.0\" ]\n  }\n}");
+        let d = json!("{\"A\":{\"K\":\"x\",\"V\":[\"5.0\"]}}");
+        assert!(matches_default(&live, &d));
+        assert!(!matches_default(
+            &live,
+            &json!("{\"A\":{\"K\":\"y\",\"V\":[\"5.0\"]}}")
+        ));
+    }
+
+    #[test]
+    fn object_defaults_ignore_unset_members_but_not_set_ones() {
+        let d = json!({"IncludeExecutionData": false, "Level": "OFF"});
+        assert!(matches_default(&json!({"Level": "OFF"}), &d));
+        assert!(!matches_default(&json!({"Level": "ALL"}), &d));
+        assert!(!matches_default(
+            &json!({"Level": "OFF", "Destinations": ["x"]}),
+            &d
+        ));
+    }
+
+    #[test]
+    fn regex_defaults_match_by_shape() {
+        assert!(matches_default(
+            &json!("default.mysql8.0"),
+            &json!("re:^default\\.")
+        ));
+        assert!(!matches_default(
+            &json!("custom-pg"),
+            &json!("re:^default\\.")
+        ));
+    }
+}
