@@ -336,9 +336,15 @@ CHOSEN_VERB = re.compile(
     # "ElastiCache automatically chooses an appropriate time range", "a
     # private IPv4 address will be automatically assigned".
     r"automatically\s+(?:chooses|selects|picks|assigns)|(?:is|are|will\s+be)\s+automatically\s+(?:assigned|selected|chosen)|"
-    r"default\s+(?:ec2\s+)?(?:vpc\s+)?security\s+group)\b",
+    r"default\s+(?:ec2\s+)?(?:vpc\s+)?security\s+group|"
+    # "If you don't specify a block, Kubernetes assigns addresses from
+    # either the `10.100.0.0/16` or `172.20.0.0/16` CIDR blocks." (EKS
+    # ServiceIpv4Cidr): a choice between the values named, see CHOSEN_EITHER.
+    r"(?:assigns|uses|selects|chooses|picks)\b[^.]*?\bfrom\s+either)\b",
     re.I,
 )
+# The values such a choice is made from: "from either the `A` or `B` ...".
+CHOSEN_EITHER = re.compile(r"\bfrom\s+either\s+(?:the\s+)?`([^`]+)`\s+or\s+(?:the\s+)?`([^`]+)`", re.I)
 # Whole sentences that say the same without a trigger word: "To let Amazon
 # choose the IPv6 CIDR block for you, omit this parameter." (EC2
 # VPCCidrBlock), "We recommend ... letting Amazon EKS specify it for you."
@@ -2592,10 +2598,14 @@ SECURITY_GROUP_ID = "re:^sg-[0-9a-f]{8,17}$"
 def chosen_form(sentence, pf):
     """The form a value chosen at create takes, when the sentence says:
     a list of group ids that gets "the default security group" holds that
-    one group (so a second group added out of band still surfaces). None
+    one group (so a second group added out of band still surfaces); a
+    string chosen "from either `A` or `B`" is one of the two. None
     when the sentence states no form, or the property holds no ids."""
     if pf.kind == "array" and pf.item_kind == "string" and pf.name.endswith("Ids") and ONE_DEFAULT_GROUP.search(sentence):
         return [[SECURITY_GROUP_ID]]
+    either = CHOSEN_EITHER.search(sentence)
+    if either and pf.kind == "string":
+        return [either.group(1), either.group(2)]
     return None
 
 

@@ -257,6 +257,29 @@ fn a_target_zone_aws_placed_folds_on_a_first_run_and_is_recorded() {
 }
 
 #[test]
+fn a_service_range_folds_only_as_one_of_the_two_the_documentation_names() {
+    // "If you don't specify a block, Kubernetes assigns addresses from either
+    // the `10.100.0.0/16` or `172.20.0.0/16` CIDR blocks": which one depends
+    // on the VPC, so both fold (recorded like any value AWS chose), and a
+    // range neither is surfaces.
+    let t = "AWS::EKS::Cluster";
+    let declared = json!({"Name": "c", "RoleArn": "arn:aws:iam::123456789012:role/r"});
+    let tier = |cidr: &str| {
+        let mut live = declared.clone();
+        live["KubernetesNetworkConfig"] = json!({"IpFamily": "ipv4", "ServiceIpv4Cidr": cidr});
+        let fs = classify_in(t, declared.clone(), live, &SchemaFacts::default());
+        fs.iter()
+            .find(|f| f.path.starts_with("KubernetesNetworkConfig") && f.tier != Tier::AtDefault)
+            .map_or(Tier::AtDefault, |f| f.tier)
+    };
+    for cidr in ["10.100.0.0/16", "172.20.0.0/16"] {
+        assert_eq!(tier(cidr), Tier::AtDefault, "{cidr}");
+    }
+    assert_eq!(tier("192.168.128.0/20"), Tier::Undeclared);
+    assert!(is_chosen_at_create(t, "KubernetesNetworkConfig.ServiceIpv4Cidr"));
+}
+
+#[test]
 fn a_lifecycle_hook_list_folds_only_while_every_hook_is_a_sibling_of_the_stack() {
     let t = "AWS::AutoScaling::AutoScalingGroup";
     let declared = json!({"MaxSize": "2", "MinSize": "0"});
