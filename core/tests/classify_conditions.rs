@@ -257,6 +257,26 @@ fn a_target_zone_aws_placed_folds_on_a_first_run_and_is_recorded() {
 }
 
 #[test]
+fn on_demand_warm_throughput_is_the_default_of_an_on_demand_global_table_only() {
+    // Every global table recorded was on demand; a provisioned one warms to
+    // what is provisioned, so the on-demand figures there were set by hand.
+    let t = "AWS::DynamoDB::GlobalTable";
+    let warm = json!({"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000});
+    let with = |mode: &str| {
+        let declared = json!({"BillingMode": mode, "Replicas": [{"Region": "eu-west-1"}]});
+        let mut live = declared.clone();
+        live["WarmThroughput"] = warm.clone();
+        (declared, live)
+    };
+    folds_only_under(
+        t,
+        "WarmThroughput",
+        with("PAY_PER_REQUEST"),
+        with("PROVISIONED"),
+    );
+}
+
+#[test]
 fn a_service_range_folds_only_as_one_of_the_two_the_documentation_names() {
     // "If you don't specify a block, Kubernetes assigns addresses from either
     // the `10.100.0.0/16` or `172.20.0.0/16` CIDR blocks": which one depends
@@ -276,7 +296,10 @@ fn a_service_range_folds_only_as_one_of_the_two_the_documentation_names() {
         assert_eq!(tier(cidr), Tier::AtDefault, "{cidr}");
     }
     assert_eq!(tier("192.168.128.0/20"), Tier::Undeclared);
-    assert!(is_chosen_at_create(t, "KubernetesNetworkConfig.ServiceIpv4Cidr"));
+    assert!(is_chosen_at_create(
+        t,
+        "KubernetesNetworkConfig.ServiceIpv4Cidr"
+    ));
 }
 
 #[test]
