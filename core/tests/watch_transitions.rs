@@ -402,6 +402,65 @@ fn a_value_a_baseline_or_an_ignore_rule_now_covers_leaves_memory_silently() {
     }
 }
 
+/// A value AWS chose at create (an RDS maintenance window), folded as a
+/// default; `create_only` when only a new resource could change it.
+fn chosen(v: Value, create_only: bool) -> Finding {
+    let mut f = Finding::new(
+        Tier::AtDefault,
+        "Data",
+        "AWS::RDS::DBInstance",
+        "PreferredMaintenanceWindow",
+    );
+    f.physical_id = Some("data-phys".into());
+    f.actual = Some(v);
+    f.create_only = create_only;
+    f
+}
+
+#[test]
+fn a_value_aws_chose_at_create_changed_since_last_observed_is_drift() {
+    // No baseline records the window AWS picked, yet someone moving it is a
+    // change under the same template, as for any undeclared value.
+    let (was, now) = (json!("sun:05:00-sun:05:30"), json!("mon:03:00-mon:03:30"));
+    let steps = run(vec![
+        obs(H1, vec![chosen(was.clone(), false)]),
+        obs(H1, vec![chosen(now.clone(), false)]),
+        obs(H1, vec![chosen(was.clone(), false)]),
+    ]);
+    assert!(steps[0].transitions.is_empty(), "first sight is inventory");
+    let d = &steps[1].transitions.detected;
+    assert_eq!(
+        keys(d),
+        vec![key(Tier::Undeclared, "Data", "PreferredMaintenanceWindow")]
+    );
+    assert_eq!(
+        (d[0].desired.clone(), d[0].actual.clone()),
+        (Some(was), Some(now))
+    );
+    assert!(d[0]
+        .note
+        .as_deref()
+        .unwrap_or_default()
+        .contains("changed since last observed"));
+    assert_eq!(steps[2].transitions.resolved.len(), 1, "put back: resolved");
+    // One only a new resource could change, or a baseline's drift, is not
+    // remembered twice.
+    let fixed = run(vec![
+        obs(H1, vec![chosen(json!("a"), true)]),
+        obs(H1, vec![chosen(json!("b"), true)]),
+    ]);
+    assert!(fixed[1].transitions.is_empty());
+    let mut confirmed = chosen(json!("b"), false);
+    confirmed.tier = Tier::Undeclared;
+    confirmed.desired = Some(json!("a"));
+    let recorded = run(vec![
+        obs(H1, vec![chosen(json!("a"), false)]),
+        obs(H1, vec![confirmed]),
+    ]);
+    assert_eq!(recorded[1].transitions.detected.len(), 1, "announced once");
+    assert!(recorded[1].state.observations.is_empty());
+}
+
 #[test]
 fn a_resource_removed_from_the_template_resolves_its_drift_and_forgets_its_coverage() {
     let d = declared("Logs", "Name", json!("a"), json!("b"));

@@ -1,7 +1,11 @@
 //! Observation memory: the reference value of every undeclared value no
 //! baseline entry covers, so a value that changes between two checks under
 //! the same template is drift ("changed since last observed") even before
-//! anyone records a baseline.
+//! anyone records a baseline. A value AWS chose at create that a user can
+//! change later (a maintenance window, a placement, an option setting a
+//! solution stack filled in) folds like a default, so it is remembered the
+//! same way: its reference is kept as an undeclared value, and a change is
+//! announced as one.
 //!
 //! - A value seen for the first time (or after a deploy) becomes its own
 //!   reference: inventory, not an alert.
@@ -15,7 +19,8 @@
 
 use super::observe::{is_value_tier, Observation};
 use super::state::{DriftEntry, ObservedValue, ValueKey};
-use crate::finding::Finding;
+use crate::finding::{Finding, Tier};
+use crate::normalize::aws_facts::is_chosen_at_create;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -50,7 +55,7 @@ pub fn recall(previous: &[ObservedValue], obs: &Observation) -> Recall {
     let mut out = Recall::default();
     let mut prev: BTreeMap<ValueKey, &ObservedValue> =
         previous.iter().map(|o| (o.key(), o)).collect();
-    for f in obs.in_scope().filter(|f| is_potential(f)) {
+    for f in obs.in_scope().filter(|f| is_remembered(f)) {
         let key = (f.logical_id.clone(), f.path.clone());
         let parent = obs.added_parents.get(&f.logical_id).cloned();
         let Some(actual) = f.actual.clone() else {
@@ -67,14 +72,19 @@ pub fn recall(previous: &[ObservedValue], obs: &Observation) -> Recall {
                 logical_id: f.logical_id.clone(),
                 resource_type: f.resource_type.clone(),
                 path: f.path.clone(),
-                tier: f.tier,
+                // A choice AWS made is a live-only value once it moves.
+                tier: if f.tier == Tier::Added {
+                    Tier::Added
+                } else {
+                    Tier::Undeclared
+                },
                 value: actual,
                 parent,
             }),
         }
     }
     for (key, r) in prev {
-        let added = r.tier == crate::finding::Tier::Added;
+        let added = r.tier == Tier::Added;
         let owner = obs.owner(&r.logical_id, r.parent.as_deref());
         if !obs.covers(owner) || !obs.value_was_read(owner, added) {
             out.references.push(r.clone());
@@ -106,12 +116,22 @@ fn is_potential(f: &Finding) -> bool {
     is_value_tier(f.tier) && f.unrecorded
 }
 
+/// A value memory keeps a reference of: potential drift, or a value AWS
+/// chose at create that a user can change (no baseline entry has turned it
+/// into drift). A create-only value changes only with a new resource.
+fn is_remembered(f: &Finding) -> bool {
+    is_potential(f)
+        || (f.tier == Tier::AtDefault
+            && !f.create_only
+            && is_chosen_at_create(&f.resource_type, &f.path))
+}
+
 /// True when a finding at `key` is confirmed drift or ignored (so a
 /// baseline entry or an ignore rule covers the position).
 fn covered_elsewhere(obs: &Observation, key: &ValueKey) -> bool {
     obs.findings
         .iter()
-        .any(|f| f.logical_id == key.0 && f.path == key.1 && !is_potential(f))
+        .any(|f| f.logical_id == key.0 && f.path == key.1 && !is_remembered(f))
 }
 
 /// The drift entry of a value that moved away from its reference.

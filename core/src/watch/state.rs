@@ -87,7 +87,8 @@ impl DriftEntry {
 }
 
 /// The reference observation of one undeclared value without a baseline
-/// entry: the first value seen under the current template hash.
+/// entry (or of a value AWS chose at create): the first value seen under
+/// the current template hash.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObservedValue {
