@@ -2290,14 +2290,17 @@ class Mined:
             self.paths.discard(key[:2])
         self.contradicted.append({"entry": e, "contradictedBy": why})
 
-    def add_default(self, t, path, value, source, quote, chosen=False, when=None, values=None, same_as=None):
+    def add_default(self, t, path, value, source, quote, chosen=False, when=None, values=None, same_as=None, any_value=False):
         """Records a default (`values` when several spellings of it hold;
-        `same_as` when it is the value at another path)."""
+        `same_as` when it is the value at another path; `any_value` when AWS
+        alone sets it, so every value is its)."""
         key = (t, path, json.dumps(when, sort_keys=True))
         if key in self.defaults or (when is None and self.known(t, path)):
             return
         e = {"type": t, "path": path, "source": source}
-        if chosen:
+        if any_value:
+            e["any"] = True
+        elif chosen:
             e["chosenAtCreate"] = True
             # Here `values` is the form the choice takes, never the choice.
             if values is not None:
@@ -2784,6 +2787,29 @@ def mine_retained_component(m, tf, pf):
             return
 
 
+# "The `AvailabilityZone` parameter can't be specified if the DB instance is
+# a Multi-AZ deployment." (RDS): in the mode a boolean sibling names, only
+# AWS sets the value (a Multi-AZ failover moves the instance), so any value
+# is AWS's there.
+UNSETTABLE_IN_MODE = re.compile(
+    r"\bcan'?t\s+be\s+specified\s+if\s+the\s+[a-z ]+?\s+is\s+an?\s+(?P<mode>[A-Za-z0-9-]+)\s+deployment\b", re.I
+)
+
+
+def mine_unsettable_in_mode(m, tf, pf):
+    """A value only AWS sets in a mode (see `UNSETTABLE_IN_MODE`)."""
+    if "." in pf.path:
+        return
+    for said in sentences(pf.text):
+        hit = UNSETTABLE_IN_MODE.search(said)
+        if not hit:
+            continue
+        modes = [n for n in sorted(tf.top_props) if squash(n) == squash(hit.group("mode")) and tf.top_spec.get(n, (None,))[0] == "boolean"]
+        if len(modes) == 1:
+            m.add_default(tf.t, pf.path, None, "docs", said.strip(), when={modes[0]: [True]}, any_value=True)
+            return
+
+
 def mine_create_member(m, tf, pf):
     """The create operation's documentation of the same member."""
     t, path, name, kind, enum = tf.t, pf.path, pf.name, pf.kind, pf.enum
@@ -2961,6 +2987,7 @@ def mine_property(m, tf, path, name, p):
     mine_lifecycle_status(m, tf, pf)
     mine_docs_defaults(m, tf, pf)
     mine_service_defaults(m, tf, pf)
+    mine_unsettable_in_mode(m, tf, pf)
     mine_docs_rules(m, tf, pf)
     mine_enum_case(m, tf, pf)
     mine_unit_strings(m, tf, pf)

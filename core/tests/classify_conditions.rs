@@ -9,7 +9,7 @@ mod classify_support;
 
 use classify_support::resource_with_id;
 use realdrift_core::classify::{classify, ClassifyContext};
-use realdrift_core::normalize::aws_facts::is_chosen_at_create;
+use realdrift_core::normalize::aws_facts::{is_changeable_choice, is_chosen_at_create};
 use realdrift_core::schema::SchemaFacts;
 use realdrift_core::{Finding, Tier};
 use serde_json::{json, Value};
@@ -300,6 +300,28 @@ fn a_service_range_folds_only_as_one_of_the_two_the_documentation_names() {
         t,
         "KubernetesNetworkConfig.ServiceIpv4Cidr"
     ));
+}
+
+#[test]
+fn a_multi_az_instance_zone_is_aws_s_so_checks_do_not_hold_it_to_one_value() {
+    // "The `AvailabilityZone` parameter can't be specified if the DB instance
+    // is a Multi-AZ deployment": a failover moves it, so it folds at any
+    // value and is no choice a later check should hold it to. A zone AWS
+    // picked for an EC2 instance is still one.
+    let t = "AWS::RDS::DBInstance";
+    let declared = json!({"DBInstanceClass": "db.t3.micro", "Engine": "postgres", "MultiAZ": true});
+    let mut live = declared.clone();
+    live["AvailabilityZone"] = json!("eu-west-1c");
+    assert_eq!(
+        tier_at(t, declared, live, "AvailabilityZone"),
+        Some(Tier::AtDefault)
+    );
+    assert!(!is_changeable_choice(t, "AvailabilityZone"));
+    assert!(is_changeable_choice(
+        "AWS::EC2::Instance",
+        "AvailabilityZone"
+    ));
+    assert!(is_changeable_choice(t, "PreferredMaintenanceWindow"));
 }
 
 #[test]

@@ -20,7 +20,7 @@
 use super::observe::{is_value_tier, Observation};
 use super::state::{DriftEntry, ObservedValue, ValueKey};
 use crate::finding::{Finding, Tier};
-use crate::normalize::aws_facts::is_chosen_at_create;
+use crate::normalize::aws_facts::is_changeable_choice;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -123,7 +123,7 @@ fn is_remembered(f: &Finding) -> bool {
     is_potential(f)
         || (f.tier == Tier::AtDefault
             && !f.create_only
-            && is_chosen_at_create(&f.resource_type, &f.path))
+            && is_changeable_choice(&f.resource_type, &f.path))
 }
 
 /// True when a finding at `key` is confirmed drift or ignored (so a

@@ -19,7 +19,8 @@ pub(super) const GENERATED_DEFAULTS: &str = include_str!("../../../data/generate
 pub(super) const GENERATED_RULES: &str = include_str!("../../../data/generated/type-rules.json");
 
 /// One generated default: a constant, a value AWS chooses at create time,
-/// or the value of a sibling the documentation leaves as the only one.
+/// the value of a sibling the documentation leaves as the only one, or
+/// (`any`) a value only AWS sets under the entry's condition.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct GeneratedDefault {
@@ -28,6 +29,8 @@ pub(super) struct GeneratedDefault {
     pub(super) path: String,
     #[serde(default)]
     pub(super) values: Vec<Value>,
+    #[serde(default)]
+    pub(super) any: bool,
     #[serde(default, rename = "chosenAtCreate")]
     pub(super) chosen_at_create: bool,
     #[serde(default, rename = "sameAs")]
@@ -53,7 +56,7 @@ impl GeneratedDefault {
             type_name: self.type_name,
             path: self.path,
             values: self.values,
-            any: false,
+            any: self.any,
             chosen_at_create: self.chosen_at_create,
             when: self.when,
             same_as: self.same_as,

@@ -102,6 +102,14 @@ pub fn is_chosen_at_create(resource_type: &str, path: &str) -> bool {
     some_default_at(resource_type, path, |kd| kd.entry.chosen_at_create)
 }
 
+/// True when `path` holds a value AWS chose at create that a user may
+/// change later, and no fact says AWS alone sets it (an RDS instance's zone
+/// moves with a Multi-AZ failover; Elastic Beanstalk derives its template
+/// parameters): the choices continuous detection remembers between checks.
+pub fn is_changeable_choice(resource_type: &str, path: &str) -> bool {
+    is_chosen_at_create(resource_type, path) && !is_value_independent(resource_type, path)
+}
+
 /// True when a known default at `path` (as a finding renders it) of a
 /// `resource_type` resource folds any value (`any`: an id AWS assigns, a
 /// value it derives or scales), under whatever condition the entry states.
