@@ -177,6 +177,29 @@ pub fn sort_canonical(a: &mut [Value]) {
     }
 }
 
+/// True when every element of `a` pairs with its own element of `b` under
+/// `same` (each element of `b` used once): the two lists hold the same
+/// members as a multiset. Greedy, so `same` must be an equivalence.
+pub fn pairs_as_multiset(
+    a: &[Value],
+    b: &[Value],
+    mut same: impl FnMut(&Value, &Value) -> bool,
+) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut used = vec![false; b.len()];
+    a.iter().all(
+        |x| match (0..b.len()).find(|&j| !used[j] && same(x, &b[j])) {
+            Some(j) => {
+                used[j] = true;
+                true
+            }
+            None => false,
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

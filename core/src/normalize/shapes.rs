@@ -179,7 +179,7 @@ pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
 pub fn is_sorted_permutation(
     declared: &[Value],
     live: &[Value],
-    mut same: impl FnMut(&Value, &Value) -> bool,
+    same: impl FnMut(&Value, &Value) -> bool,
 ) -> bool {
     if declared.len() != live.len() || live.len() < 2 {
         return false;
@@ -188,16 +188,7 @@ pub fn is_sorted_permutation(
     if texts.windows(2).any(|w| w[0] > w[1]) {
         return false;
     }
-    let mut used = vec![false; live.len()];
-    declared.iter().all(
-        |d| match (0..live.len()).find(|&j| !used[j] && same(d, &live[j])) {
-            Some(j) => {
-                used[j] = true;
-                true
-            }
-            None => false,
-        },
-    )
+    super::arrays::pairs_as_multiset(declared, live, same)
 }
 
 /// True for an IPv4 or IPv6 address range in CIDR notation (`10.0.0.0/16`,

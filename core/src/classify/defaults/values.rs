@@ -25,16 +25,7 @@ pub(super) fn same(a: &Value, b: &Value) -> bool {
             if x.iter().zip(y).all(|(p, q)| same(p, q)) {
                 return true;
             }
-            let mut used = vec![false; y.len()];
-            x.iter().all(
-                |p| match (0..y.len()).find(|&j| !used[j] && same(p, &y[j])) {
-                    Some(j) => {
-                        used[j] = true;
-                        true
-                    }
-                    None => false,
-                },
-            )
+            crate::normalize::arrays::pairs_as_multiset(x, y, same)
         }
         (Value::String(s), o @ (Value::Object(_) | Value::Array(_)))
         | (o @ (Value::Object(_) | Value::Array(_)), Value::String(s)) => parse_json_text(s)
