@@ -147,6 +147,11 @@ pub struct Finding {
     /// recorded so a resource re-created with another value surfaces.
     #[serde(default, skip_serializing_if = "is_false")]
     pub create_only: bool,
+    /// An undeclared value AWS chose at create that a user can change (a
+    /// default security group, a maintenance window; tier `atDefault`):
+    /// recorded and remembered so a later change surfaces.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub chosen_at_create: bool,
     /// An undeclared value with no baseline entry (potential drift, not confirmed).
     #[serde(default, skip_serializing_if = "is_false")]
     pub unrecorded: bool,
@@ -180,6 +185,7 @@ impl Finding {
             whole_array_revert: None,
             order_only: false,
             create_only: false,
+            chosen_at_create: false,
             unrecorded: false,
             cause: None,
         }

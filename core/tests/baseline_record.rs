@@ -25,7 +25,7 @@ const LOGS: &str = "AWS__Logs__LogGroup.MatrixLogsDDD521D9.drifted";
 const ALL: [&str; 5] = [HANDLER, BUCKET, ATHENA, RUBY, LOGS];
 
 fn run() -> (RunContext, Vec<Finding>) {
-    (ctx_for(STACK, &ALL), findings_of(&ALL))
+    (ctx_for(STACK, &ALL), classified_of(&ALL))
 }
 
 fn rec(

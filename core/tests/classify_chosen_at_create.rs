@@ -97,6 +97,7 @@ fn constants_at_their_default_are_still_never_recorded() {
 const EB_ENV: &str = "AWS__ElasticBeanstalk__Environment.LoadBalancedEnv";
 const EB_STACK: &str = "CdkrdHunt0810EbLb";
 const INSTANCE_PORT: &str = "OptionSettings[aws:cloudformation:template:parameter|InstancePort]";
+const IMAGE_ID: &str = "OptionSettings[aws:autoscaling:launchconfiguration|ImageId]";
 
 /// The case with one Elastic Beanstalk option's value replaced.
 fn with_option(c: CorpusCase, ns: &str, name: &str, value: &str) -> CorpusCase {
@@ -111,28 +112,33 @@ fn with_option(c: CorpusCase, ns: &str, name: &str, value: &str) -> CorpusCase {
 
 #[test]
 fn a_platform_option_changed_after_record_surfaces() {
-    // No constant is recorded for this option anywhere: only "the platform
-    // chose every option the template leaves out" explains it.
+    // No constant is recorded for the AMI anywhere: only "the platform
+    // chose every option the template leaves out" explains it, and a user
+    // may move the environment to a custom AMI later.
     let ctx = ctx_for(EB_STACK, &[EB_ENV]);
     let first = replay_case(&case(EB_ENV));
-    assert_eq!(at(&first, INSTANCE_PORT), Some(Tier::AtDefault));
+    assert_eq!(at(&first, IMAGE_ID), Some(Tier::AtDefault));
     let recorded = record_all(&first, &ctx);
-    assert!(recorded.recorded.iter().any(|e| e.path == INSTANCE_PORT));
+    assert!(recorded.recorded.iter().any(|e| e.path == IMAGE_ID));
+    // A template parameter Elastic Beanstalk derives from the other options
+    // is AWS's alone: not held, so a platform update does not alert.
+    assert_eq!(at(&first, INSTANCE_PORT), Some(Tier::AtDefault));
+    assert!(!recorded.recorded.iter().any(|e| e.path == INSTANCE_PORT));
 
     let again = apply_baseline(first.clone(), Some(&recorded), &ctx).unwrap();
     assert!(!again.findings.iter().any(|f| f.tier.is_drift()));
 
     let changed = with_option(
         case(EB_ENV),
-        "aws:cloudformation:template:parameter",
-        "InstancePort",
-        "8080",
+        "aws:autoscaling:launchconfiguration",
+        "ImageId",
+        "ami-0123456789abcdef0",
     );
     let out = apply_baseline(replay_case(&changed), Some(&recorded), &ctx).unwrap();
     let f = out
         .findings
         .iter()
-        .find(|f| f.path == INSTANCE_PORT && f.tier.is_drift())
+        .find(|f| f.path == IMAGE_ID && f.tier.is_drift())
         .expect("the changed option is reported");
     assert_eq!(f.note.as_deref(), Some(NOTE_CHANGED));
 }

@@ -9,7 +9,6 @@ mod classify_support;
 
 use classify_support::resource_with_id;
 use realdrift_core::classify::{classify, ClassifyContext};
-use realdrift_core::normalize::aws_facts::{is_changeable_choice, is_chosen_at_create};
 use realdrift_core::schema::SchemaFacts;
 use realdrift_core::{Finding, Tier};
 use serde_json::{json, Value};
@@ -205,13 +204,14 @@ fn a_value_aws_picks_by_what_exists_folds_at_any_value_on_a_first_run() {
         ),
     ];
     for (t, declared, path, value) in cases {
-        assert!(is_chosen_at_create(t, path), "{t} {path} is recorded");
         let mut live = declared.clone();
         live[path] = value;
-        assert_eq!(
-            tier_at(t, declared, live, path),
-            Some(Tier::AtDefault),
-            "{t} {path}"
+        let fs = classify_in(t, declared, live, &SchemaFacts::default());
+        let f = fs.iter().find(|f| f.path == path);
+        assert_eq!(f.map(|f| f.tier), Some(Tier::AtDefault), "{t} {path}");
+        assert!(
+            f.is_some_and(|f| f.chosen_at_create),
+            "{t} {path} is recorded"
         );
     }
 }
@@ -252,7 +252,7 @@ fn a_target_zone_aws_placed_folds_on_a_first_run_and_is_recorded() {
             .find(|f| f.path.ends_with(".AvailabilityZone"))
             .unwrap_or_else(|| panic!("{zone}: {fs:?}"));
         assert_eq!(f.tier, Tier::AtDefault, "{zone}");
-        assert!(is_chosen_at_create(t, &f.path), "{}", f.path);
+        assert!(f.chosen_at_create, "{}", f.path);
     }
 }
 
@@ -296,10 +296,15 @@ fn a_service_range_folds_only_as_one_of_the_two_the_documentation_names() {
         assert_eq!(tier(cidr), Tier::AtDefault, "{cidr}");
     }
     assert_eq!(tier("192.168.128.0/20"), Tier::Undeclared);
-    assert!(is_chosen_at_create(
-        t,
-        "KubernetesNetworkConfig.ServiceIpv4Cidr"
-    ));
+    let mut live = declared.clone();
+    live["KubernetesNetworkConfig"] =
+        json!({"IpFamily": "ipv4", "ServiceIpv4Cidr": "10.100.0.0/16"});
+    let fs = classify_in(t, declared.clone(), live, &SchemaFacts::default());
+    assert!(
+        fs.iter()
+            .any(|f| f.path.starts_with("KubernetesNetworkConfig") && f.chosen_at_create),
+        "{fs:?}"
+    );
 }
 
 #[test]
@@ -308,20 +313,34 @@ fn a_multi_az_instance_zone_is_aws_s_so_checks_do_not_hold_it_to_one_value() {
     // is a Multi-AZ deployment": a failover moves it, so it folds at any
     // value and is no choice a later check should hold it to. A zone AWS
     // picked for an EC2 instance is still one.
-    let t = "AWS::RDS::DBInstance";
-    let declared = json!({"DBInstanceClass": "db.t3.micro", "Engine": "postgres", "MultiAZ": true});
-    let mut live = declared.clone();
-    live["AvailabilityZone"] = json!("eu-west-1c");
+    let zone = |t: &str, declared: Value| {
+        let mut live = declared.clone();
+        live["AvailabilityZone"] = json!("eu-west-1c");
+        live["PreferredMaintenanceWindow"] = json!("sun:04:10-sun:04:40");
+        let found = classify_in(t, declared, live, &SchemaFacts::default());
+        let chosen = |p: &str| {
+            found
+                .iter()
+                .find(|f| f.path == p && f.tier == Tier::AtDefault)
+                .map(|f| f.chosen_at_create)
+        };
+        (
+            chosen("AvailabilityZone"),
+            chosen("PreferredMaintenanceWindow"),
+        )
+    };
+    let rds = json!({"DBInstanceClass": "db.t3.micro", "Engine": "postgres"});
+    let mut multi_az = rds.clone();
+    multi_az["MultiAZ"] = json!(true);
+    // Folds, but is not held: a failover moves it.
     assert_eq!(
-        tier_at(t, declared, live, "AvailabilityZone"),
-        Some(Tier::AtDefault)
+        zone("AWS::RDS::DBInstance", multi_az),
+        (Some(false), Some(true))
     );
-    assert!(!is_changeable_choice(t, "AvailabilityZone"));
-    assert!(is_changeable_choice(
-        "AWS::EC2::Instance",
-        "AvailabilityZone"
-    ));
-    assert!(is_changeable_choice(t, "PreferredMaintenanceWindow"));
+    // A single-AZ database's zone and an EC2 instance's zone are choices.
+    assert_eq!(zone("AWS::RDS::DBInstance", rds), (Some(true), Some(true)));
+    let ec2 = json!({"ImageId": "ami-0123456789abcdef0", "InstanceType": "t3.micro"});
+    assert_eq!(zone("AWS::EC2::Instance", ec2).0, Some(true));
 }
 
 #[test]

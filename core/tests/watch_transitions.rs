@@ -414,6 +414,7 @@ fn chosen(v: Value, create_only: bool) -> Finding {
     f.physical_id = Some("data-phys".into());
     f.actual = Some(v);
     f.create_only = create_only;
+    f.chosen_at_create = !create_only;
     f
 }
 

@@ -99,10 +99,7 @@ pub fn is_recordable(f: &Finding) -> bool {
         // security group, a window): recorded so a later change surfaces.
         // So is a value only the create-only rule explains: only a
         // re-created resource changes it.
-        Tier::AtDefault => {
-            f.create_only
-                || crate::normalize::aws_facts::is_chosen_at_create(&f.resource_type, &f.path)
-        }
+        Tier::AtDefault => f.create_only || f.chosen_at_create,
         _ => false,
     }
 }

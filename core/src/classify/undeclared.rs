@@ -4,8 +4,8 @@
 //! empty, physical-id echo) -> dropped; otherwise `undeclared`.
 
 use super::defaults::{
-    applies, contradicted_default, expand, is_known_default, matches_canonical, matches_default,
-    when_holds,
+    applies, contradicted_default, expand, known_default, matches_canonical, matches_default,
+    when_holds, Fold,
 };
 use super::emit::Out;
 use super::keyed::{keyed_undeclared, Keyed};
@@ -189,6 +189,9 @@ enum Decision<'v> {
     Emit(Tier, Option<String>),
     /// An `atDefault` finding flagged create-only.
     CreateOnly,
+    /// An `atDefault` finding of a value AWS chose at create that a user
+    /// can change.
+    Chosen,
     /// Each member of the object judged on its own.
     Members(&'v Map<String, Value>),
     /// Each element of a keyed array judged on its own.
@@ -219,6 +222,10 @@ pub(crate) fn classify_value(
             let f = out.push_actual(Tier::AtDefault, path, v, nested);
             f.create_only = true;
             f.note = Some(NOTE_CREATE_ONLY.into());
+        }
+        Decision::Chosen => {
+            out.push_actual(Tier::AtDefault, path, v, nested)
+                .chosen_at_create = true
         }
         Decision::Members(o) => {
             for (k, x) in o {
@@ -335,11 +342,15 @@ fn default_decision<'v>(
         [Seg::Key(_)] => read_back::restates_write_only(scope, v),
         _ => read_back::parsed_from_declared_document(scope, path, v),
     };
-    if read_back
-        || is_known_default(scope, live, path, v)
-        || named.is_some_and(|n| is_known_default(scope, live, path, &n))
-    {
+    if read_back {
         return Some(Decision::Emit(Tier::AtDefault, None));
+    }
+    let fold = known_default(scope, live, path, v)
+        .or_else(|| named.and_then(|n| known_default(scope, live, path, &n)));
+    match fold {
+        Some(Fold::Stated) => return Some(Decision::Emit(Tier::AtDefault, None)),
+        Some(Fold::Chosen) => return Some(Decision::Chosen),
+        None => {}
     }
     // A count of a sibling list (`Ipv4PrefixCount` of `Ipv4Prefixes`): the
     // list says it already, and is judged on its own.

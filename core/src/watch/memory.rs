@@ -20,7 +20,6 @@
 use super::observe::{is_value_tier, Observation};
 use super::state::{DriftEntry, ObservedValue, ValueKey};
 use crate::finding::{Finding, Tier};
-use crate::normalize::aws_facts::is_changeable_choice;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -120,10 +119,7 @@ fn is_potential(f: &Finding) -> bool {
 /// chose at create that a user can change (no baseline entry has turned it
 /// into drift). A create-only value changes only with a new resource.
 fn is_remembered(f: &Finding) -> bool {
-    is_potential(f)
-        || (f.tier == Tier::AtDefault
-            && !f.create_only
-            && is_changeable_choice(&f.resource_type, &f.path))
+    is_potential(f) || (f.tier == Tier::AtDefault && !f.create_only && f.chosen_at_create)
 }
 
 /// True when a finding at `key` is confirmed drift or ignored (so a

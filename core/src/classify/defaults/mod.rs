@@ -25,14 +25,37 @@ use conditions::*;
 pub(crate) use placeholders::expand;
 pub(crate) use values::{matches_canonical, matches_default};
 
-/// True when the undeclared live value at `path` is a known default.
-pub(crate) fn is_known_default(
+/// Why an undeclared live value is at its default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fold {
+    /// A known default states it (or holds whatever value, for a value
+    /// AWS alone sets).
+    Stated,
+    /// AWS chose it at create and a user can change it (itself, or a
+    /// member of the block): kept by record and memory so a later change
+    /// surfaces.
+    Chosen,
+}
+
+impl Fold {
+    /// The fold of a block whose members fold as `self` and `other`.
+    fn and(self, other: Fold) -> Fold {
+        if self == Fold::Chosen || other == Fold::Chosen {
+            Fold::Chosen
+        } else {
+            Fold::Stated
+        }
+    }
+}
+
+/// Why the undeclared live value at `path` is a known default, if it is.
+pub(crate) fn known_default(
     scope: &Scope<'_>,
     live: &Map<String, Value>,
     path: &Path,
     v: &Value,
-) -> bool {
-    is_known_default_here(scope, live, path, v) || is_default_member_wise(scope, live, path, v)
+) -> Option<Fold> {
+    known_default_here(scope, live, path, v).or_else(|| default_member_wise(scope, live, path, v))
 }
 
 /// How deep a block is judged member by member.
@@ -41,21 +64,25 @@ const MEMBER_WISE_DEPTH: usize = 16;
 /// An object whose every set member is itself at a known default is at its
 /// default as a whole (AWS filled a configuration block with defaults): each
 /// member is equality-gated, so one changed member keeps the whole visible.
-fn is_default_member_wise(
+fn default_member_wise(
     scope: &Scope<'_>,
     live: &Map<String, Value>,
     path: &Path,
     v: &Value,
-) -> bool {
+) -> Option<Fold> {
     let o = match v {
         Value::Object(o) => o,
         // A one-element list of a block at its defaults (S3's one ownership
         // rule): the element is judged member by member.
         Value::Array(items) => {
-            return matches!(items.as_slice(), [one @ Value::Object(_)]
-                if is_default_member_wise(scope, live, &path.child(Seg::Index(0)), one));
+            return match items.as_slice() {
+                [one @ Value::Object(_)] => {
+                    default_member_wise(scope, live, &path.child(Seg::Index(0)), one)
+                }
+                _ => None,
+            };
         }
-        _ => return false,
+        _ => return None,
     };
     let mut set = o.iter().filter(|(_, x)| !is_trivially_empty(x)).peekable();
     // An object walked leaf by leaf reports its members itself. The depth
@@ -65,18 +92,22 @@ fn is_default_member_wise(
         || path.len() > MEMBER_WISE_DEPTH
         || Scope::any(&scope.facts.descend, path)
     {
-        return false;
+        return None;
     }
     // An unset member where AWS's known default is set (a switch AWS turns
     // on, found off) is a change, not the block at its defaults.
     let contradicted = o.iter().any(|(k, x)| {
         is_trivially_empty(x) && contradicted_default(scope, live, &path.with_key(k), x).is_some()
     });
-    !contradicted
-        && set.all(|(k, x)| {
-            let p = path.with_key(k);
-            is_known_default_here(scope, live, &p, x) || is_default_member_wise(scope, live, &p, x)
-        })
+    if contradicted {
+        return None;
+    }
+    set.try_fold(Fold::Stated, |fold, (k, x)| {
+        let p = path.with_key(k);
+        let member = known_default_here(scope, live, &p, x)
+            .or_else(|| default_member_wise(scope, live, &p, x))?;
+        Some(fold.and(member))
+    })
 }
 
 /// The registry schema's own defaults at `path`: a top-level `default`
@@ -227,13 +258,14 @@ fn all_stack_minted(scope: &Scope<'_>, v: &Value, key: &str) -> bool {
     })
 }
 
-/// True when one known default (of any source) states the value at `path`.
-fn is_known_default_here(
+/// Why one known default (of any source) explains the value at `path`, if
+/// one does.
+fn known_default_here(
     scope: &Scope<'_>,
     live: &Map<String, Value>,
     path: &Path,
     v: &Value,
-) -> bool {
+) -> Option<Fold> {
     // A default seen under a condition that holds here outranks a general
     // statement that ignores the condition: a Glue 5 job's 480-minute
     // timeout, not the documented 2880; a read replica's 0 backup days.
@@ -242,7 +274,7 @@ fn is_known_default_here(
     let superseded =
         || *superseded_cell.get_or_init(|| observed_under_condition(scope, live, path));
     if schema_defaults_at(scope, path).any(|d| matches_default(v, d)) && !superseded() {
-        return true;
+        return Some(Fold::Stated);
     }
     let create_only = scope.is_create_only_top(path);
     // Only worth computing where a cross-type entry could apply at all.
@@ -291,17 +323,18 @@ fn is_known_default_here(
         .filter(|kd| !kd.entry.chosen_at_create)
         .any(|kd| states_value(scope, live, path, v, kd, empty))
     {
-        return true;
+        return Some(Fold::Stated);
     }
     let mut chosen = candidates().filter(|kd| kd.entry.chosen_at_create && !empty);
-    chosen.any(|kd| {
+    let found = chosen.any(|kd| {
         in_chosen_shape(scope, v, kd)
             && pinned().is_none_or(|p| p <= kd.pattern.fixed_segments())
             // A mined chosen value that another rule calls this resource's
             // own identity stays generated.
             && (kd.entry.source == Some(Source::Observed)
                 || !super::undeclared::is_generated(scope, live, path, v))
-    })
+    });
+    found.then_some(Fold::Chosen)
 }
 
 /// A value chosen at create fits its entry's `values` when it states any:

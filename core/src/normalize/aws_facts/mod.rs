@@ -94,20 +94,13 @@ fn some_default_at(resource_type: &str, path: &str, kind: impl Fn(&KnownDefault)
         .any(|kd| kind(kd) && kd.pattern.matches(&rendered))
 }
 
-/// True when `path` (as a finding renders it) of a `resource_type` resource
-/// holds a value AWS chose at create time that a user can change (a
-/// `chosenAtCreate` fact): it folds on a first run, and `record` snapshots it
-/// so a later change surfaces as drift.
+/// True when some `chosenAtCreate` fact names `path` (as a finding renders
+/// it) of a `resource_type` resource, whatever its condition: a value AWS
+/// may choose at create that a user can change. What record and memory keep
+/// is decided per finding instead (`Finding::chosen_at_create`), where the
+/// resource's own conditions are known.
 pub fn is_chosen_at_create(resource_type: &str, path: &str) -> bool {
     some_default_at(resource_type, path, |kd| kd.entry.chosen_at_create)
-}
-
-/// True when `path` holds a value AWS chose at create that a user may
-/// change later, and no fact says AWS alone sets it (an RDS instance's zone
-/// moves with a Multi-AZ failover; Elastic Beanstalk derives its template
-/// parameters): the choices continuous detection remembers between checks.
-pub fn is_changeable_choice(resource_type: &str, path: &str) -> bool {
-    is_chosen_at_create(resource_type, path) && !is_value_independent(resource_type, path)
 }
 
 /// True when a known default at `path` (as a finding renders it) of a
