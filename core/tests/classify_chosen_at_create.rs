@@ -92,6 +92,56 @@ fn constants_at_their_default_are_still_never_recorded() {
     assert!(!recorded.recorded.iter().any(|e| e.path == "Tenancy"));
 }
 
+// ---- a mode AWS picks from the AMI ------------------------------------------
+
+/// The instance's metadata options, as EC2 reads them back.
+fn metadata(tokens: &str, hops: u64, endpoint: &str) -> serde_json::Value {
+    json!({"HttpTokens": tokens, "HttpPutResponseHopLimit": hops, "HttpEndpoint": endpoint,
+           "HttpProtocolIpv6": "disabled", "InstanceMetadataTags": "disabled"})
+}
+
+#[test]
+fn an_instance_s_imds_mode_follows_its_ami_and_a_later_switch_surfaces() {
+    // An AMI without ImdsSupport v2.0 launches with IMDSv1 allowed and one
+    // hop: AWS's choice, not drift (the recorded Amazon Linux 2023
+    // instances launched with `required` and two hops).
+    let v1 = with_live(
+        case(INSTANCE),
+        "MetadataOptions",
+        metadata("optional", 1, "enabled"),
+    );
+    assert_eq!(
+        at(&replay_case(&v1), "MetadataOptions"),
+        Some(Tier::AtDefault)
+    );
+    // The endpoint is documented on whatever the AMI: turned off, it surfaces.
+    let off = with_live(
+        case(INSTANCE),
+        "MetadataOptions",
+        metadata("required", 2, "disabled"),
+    );
+    assert!(replay_case(&off)
+        .iter()
+        .any(|f| f.path.starts_with("MetadataOptions") && f.tier == Tier::Undeclared));
+
+    // Recorded as launched (IMDSv2 required), then IMDSv1 is allowed again
+    // out of band: the change surfaces though `optional` alone would fold.
+    let ctx = ctx_for(STACK, &[INSTANCE]);
+    let first = replay_case(&case(INSTANCE));
+    let recorded = record_all(&first, &ctx);
+    assert!(recorded
+        .recorded
+        .iter()
+        .any(|e| e.path == "MetadataOptions"));
+    let out = apply_baseline(replay_case(&v1), Some(&recorded), &ctx).unwrap();
+    let f = out
+        .findings
+        .iter()
+        .find(|f| f.path == "MetadataOptions" && f.tier.is_drift())
+        .expect("IMDSv1 allowed after record is reported");
+    assert_eq!(f.note.as_deref(), Some(NOTE_CHANGED));
+}
+
 // ---- options a platform fills in --------------------------------------------
 
 const EB_ENV: &str = "AWS__ElasticBeanstalk__Environment.LoadBalancedEnv";
