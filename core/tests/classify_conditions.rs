@@ -308,6 +308,64 @@ fn a_service_range_folds_only_as_one_of_the_two_the_documentation_names() {
 }
 
 #[test]
+fn a_29_second_integration_timeout_is_the_default_of_websocket_apis_only() {
+    // HTTP APIs default to 30 s and accept 29 s: set there, it is a change.
+    let t = "AWS::ApiGatewayV2::Integration";
+    let with_timeout = |mut v: Value| {
+        v["TimeoutInMillis"] = json!(29000);
+        v
+    };
+    let mock = json!({"ApiId": "ws0123", "IntegrationType": "MOCK"});
+    let http_proxy = json!({"ApiId": "http0123", "IntegrationType": "AWS_PROXY",
+                            "IntegrationUri": "arn:aws:lambda:eu-west-1:123456789012:function:f",
+                            "PayloadFormatVersion": "2.0"});
+    folds_only_under(
+        t,
+        "TimeoutInMillis",
+        (mock.clone(), with_timeout(mock)),
+        (http_proxy.clone(), with_timeout(http_proxy.clone())),
+    );
+    // A WebSocket proxy integration reads back the pass-through behaviour
+    // only WebSocket APIs have.
+    let mut ws_proxy = with_timeout(http_proxy.clone());
+    ws_proxy["PassthroughBehavior"] = json!("WHEN_NO_MATCH");
+    assert_eq!(
+        tier_at(t, http_proxy, ws_proxy, "TimeoutInMillis"),
+        Some(Tier::AtDefault)
+    );
+}
+
+#[test]
+fn a_canary_s_timeout_follows_its_schedule_up_to_fourteen_minutes() {
+    // "If you omit this field, the frequency of the canary is used as this
+    // value, up to a maximum of 14 minutes."
+    let t = "AWS::Synthetics::Canary";
+    let canary = |rate: &str, timeout: u64| {
+        let declared = json!({"Name": "probe", "RuntimeVersion": "syn-nodejs-puppeteer-16.1",
+                              "Schedule": {"Expression": rate}});
+        let mut live = declared.clone();
+        live["RunConfig"] = json!({"TimeoutInSeconds": timeout, "MemoryInMB": 1500,
+                                   "EphemeralStorage": 1024, "ActiveTracing": false});
+        let found = classify_in(t, declared, live, &SchemaFacts::default());
+        let drift = found
+            .iter()
+            .any(|f| f.path.starts_with("RunConfig") && f.tier == Tier::Undeclared);
+        (
+            found
+                .iter()
+                .any(|f| f.path == "RunConfig" && f.tier == Tier::AtDefault),
+            drift,
+        )
+    };
+    assert_eq!(canary("rate(5 minutes)", 300), (true, false));
+    assert_eq!(canary("rate(1 hour)", 840), (true, false));
+    assert_eq!(canary("rate(30 minutes)", 840), (true, false));
+    // A five-minute timeout on an hourly canary was set, not defaulted.
+    assert!(canary("rate(1 hour)", 300).1);
+    assert!(canary("rate(10 minutes)", 300).1);
+}
+
+#[test]
 fn a_multi_az_instance_zone_is_aws_s_so_checks_do_not_hold_it_to_one_value() {
     // "The `AvailabilityZone` parameter can't be specified if the DB instance
     // is a Multi-AZ deployment": a failover moves it, so it folds at any
