@@ -63,7 +63,9 @@ DEFAULT_PREFIXES = [
     # "If the parameter is not specified, the default state is `enabled`."
     # "If the `IsActive` field isn't specified, the default is true." (Lex;
     # `own` must be this property).
-    r"^(?:if\s+the\s+(?:`(?P<own>[A-Za-z0-9]+)`\s+)?(?:field|property|parameter)\s+(?:is\s+not|isn't)\s+specified,\s+)?"
+    # "If this field is not set, the default value is 300." (API Gateway
+    # authorizer TTL).
+    r"^(?:if\s+(?:the|this)\s+(?:`(?P<own>[A-Za-z0-9]+)`\s+)?(?:field|property|parameter)\s+(?:is\s+not|isn't)\s+(?:specified|set),\s+)?"
     r"(?:the\s+)?default(?:\s+value|\s+setting|\s+state)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
     # "Defaults to 0 if not specified." / "If not specified, defaults to
     # ENTITY_TYPE." / "It defaults to 10."

@@ -3652,3 +3652,23 @@ fn a_switch_found_off_inside_a_block_at_its_defaults_surfaces() {
         "{fs:?}"
     );
 }
+
+#[test]
+fn a_default_the_documentation_states_for_an_unset_field_folds_with_general_knowledge() {
+    // "If this field is not set, the default value is 300." (API Gateway
+    // authorizer TTL): the cache AWS keeps folds; caching turned off out of
+    // band surfaces.
+    let t = "AWS::ApiGateway::Authorizer";
+    let declared = json!({"Name": "auth", "RestApiId": "a1b2c3", "Type": "TOKEN",
+                          "IdentitySource": "method.request.header.Authorization"});
+    let with_ttl = |ttl: u32| {
+        let mut live = declared.clone();
+        live["AuthorizerResultTtlInSeconds"] = json!(ttl);
+        drift(&run_general(t, declared.clone(), live))
+    };
+    assert!(with_ttl(300).is_empty());
+    assert_eq!(
+        with_ttl(0),
+        vec![(Tier::Undeclared, "AuthorizerResultTtlInSeconds".to_string())]
+    );
+}
