@@ -25,8 +25,9 @@ use conditions::*;
 pub(crate) use placeholders::expand;
 pub(crate) use values::{matches_canonical, matches_default};
 
-/// Why an undeclared live value is at its default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why an undeclared live value is at its default. A block folds as the
+/// greatest of its members: one chosen member makes the block a choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Fold {
     /// A known default states it (or holds whatever value, for a value
     /// AWS alone sets).
@@ -35,17 +36,6 @@ pub(crate) enum Fold {
     /// member of the block): kept by record and memory so a later change
     /// surfaces.
     Chosen,
-}
-
-impl Fold {
-    /// The fold of a block whose members fold as `self` and `other`.
-    fn and(self, other: Fold) -> Fold {
-        if self == Fold::Chosen || other == Fold::Chosen {
-            Fold::Chosen
-        } else {
-            Fold::Stated
-        }
-    }
 }
 
 /// Why the undeclared live value at `path` is a known default, if it is.
@@ -106,7 +96,7 @@ fn default_member_wise(
         let p = path.with_key(k);
         let member = known_default_here(scope, live, &p, x)
             .or_else(|| default_member_wise(scope, live, &p, x))?;
-        Some(fold.and(member))
+        Some(fold.max(member))
     })
 }
 
