@@ -428,6 +428,62 @@ fn warm_throughput_follows_any_provisioned_capacity() {
         .any(|f| f.tier == Tier::Undeclared && f.path == "WarmThroughput"));
 }
 
+// ---- a block declared in part ---------------------------------------------
+
+#[test]
+fn a_log_group_declared_alone_keeps_the_format_aws_starts_with() {
+    let lambda = |logging: Value| {
+        json!({"Handler": "index.handler", "Runtime": "nodejs22.x",
+            "Role": "arn:aws:iam::123456789012:role/fn", "LoggingConfig": logging})
+    };
+    let declared = lambda(json!({"LogGroup": "app-logs"}));
+    let live = lambda(json!({"LogGroup": "app-logs", "LogFormat": "Text"}));
+    let fs = run("AWS::Lambda::Function", declared.clone(), live);
+    assert!(drift(&fs).is_empty(), "{:?}", drift(&fs));
+    assert!(fs
+        .iter()
+        .any(|f| f.tier == Tier::AtDefault && f.path == "LoggingConfig.LogFormat"));
+    // Structured logging turned on out of band.
+    let live = lambda(json!({"LogGroup": "app-logs", "LogFormat": "JSON",
+        "ApplicationLogLevel": "INFO", "SystemLogLevel": "INFO"}));
+    let fs = run("AWS::Lambda::Function", declared, live);
+    assert!(drift(&fs).contains(&(Tier::Undeclared, "LoggingConfig.LogFormat".into())));
+    // With nothing declared the whole block is still the function's own.
+    let bare = json!({"Handler": "index.handler", "Runtime": "nodejs22.x",
+        "Role": "arn:aws:iam::123456789012:role/fn"});
+    let mut live = bare.clone();
+    live["LoggingConfig"] = json!({"LogFormat": "Text", "LogGroup": "/aws/lambda/res-0123"});
+    let fs = run("AWS::Lambda::Function", bare, live);
+    assert!(fs
+        .iter()
+        .any(|f| f.tier == Tier::Generated && f.path == "LoggingConfig"));
+}
+
+/// A block's whole default (what AWS holds with none declared) does not
+/// speak for the members of a block declared in part: a Cognito password
+/// policy declared in part reads its other switches off, not on.
+#[test]
+fn a_block_declared_in_part_is_not_judged_by_the_whole_block_default() {
+    let declared = json!({"Policies": {"PasswordPolicy": {"MinimumLength": 12}}});
+    let policy = |upper: bool| {
+        json!({"Policies": {"PasswordPolicy": {"MinimumLength": 12,
+            "RequireUppercase": upper, "RequireLowercase": false,
+            "RequireNumbers": false, "RequireSymbols": false}}})
+    };
+    let fs = run("AWS::Cognito::UserPool", declared.clone(), policy(false));
+    assert!(drift(&fs).is_empty(), "{:?}", drift(&fs));
+    // Upper case required out of band: the whole block's default says
+    // true, yet here it is a change.
+    let fs = run("AWS::Cognito::UserPool", declared, policy(true));
+    assert_eq!(
+        drift(&fs),
+        vec![(
+            Tier::Undeclared,
+            "Policies.PasswordPolicy.RequireUppercase".to_string()
+        )]
+    );
+}
+
 // ---- mined (documented) defaults, conditioned where the docs condition ----
 
 #[test]

@@ -31,30 +31,13 @@ pub(crate) fn is_generated(
     path: &Path,
     v: &Value,
 ) -> bool {
-    for g in &scope.facts.generated {
-        if !g.pattern.matches(path)
-            || g.rule
-                .when
-                .as_ref()
-                .is_some_and(|w| !when_holds(scope, live, path, w))
-        {
-            continue;
-        }
-        let hit = match g.rule.match_kind.as_str() {
-            "any" => true,
-            "physicalIdSegment" => v
-                .as_str()
-                .is_some_and(|s| scope.physical_id_segments.contains(&s) || s == scope.physical_id),
-            "template" => g
-                .rule
-                .value
-                .as_ref()
-                .is_some_and(|t| matches_canonical(v, &expand(t, scope))),
-            _ => false,
-        };
-        if hit {
-            return true;
-        }
+    if scope
+        .facts
+        .generated
+        .iter()
+        .any(|g| generated_rule_matches(scope, live, path, v, g, false))
+    {
+        return true;
     }
     let Some(s) = v.as_str() else {
         return false;
@@ -65,6 +48,57 @@ pub(crate) fn is_generated(
     (path.len() > 1 && s == scope.physical_id)
         || (s != scope.physical_id && scope.physical_id_segments.contains(&s))
         || is_cfn_minted_name(s, scope.stack(), &scope.res.logical_id)
+}
+
+/// True when a generated-value rule's template states the whole value: the
+/// block AWS derives from the resource's own identity, which a default of
+/// one of its members must not relabel.
+fn is_generated_template(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+) -> bool {
+    scope
+        .facts
+        .generated
+        .iter()
+        .any(|g| generated_rule_matches(scope, live, path, v, g, true))
+}
+
+/// True when one generated-value rule (only `template` ones if asked)
+/// matches the value at `path` where its conditions hold.
+fn generated_rule_matches(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+    v: &Value,
+    g: &crate::normalize::aws_facts::Generated,
+    template_only: bool,
+) -> bool {
+    if !g.pattern.matches(path)
+        || g.rule
+            .when
+            .as_ref()
+            .is_some_and(|w| !when_holds(scope, live, path, w))
+    {
+        return false;
+    }
+    match g.rule.match_kind.as_str() {
+        "any" => !template_only,
+        "physicalIdSegment" => {
+            !template_only
+                && v.as_str().is_some_and(|s| {
+                    scope.physical_id_segments.contains(&s) || s == scope.physical_id
+                })
+        }
+        "template" => g
+            .rule
+            .value
+            .as_ref()
+            .is_some_and(|t| matches_canonical(v, &expand(t, scope))),
+        _ => false,
+    }
 }
 
 /// True when a live top-level property only re-states a declared sibling
@@ -344,6 +378,9 @@ fn default_decision<'v>(
     };
     if read_back {
         return Some(Decision::Emit(Tier::AtDefault, None));
+    }
+    if is_generated_template(scope, live, path, v) {
+        return None;
     }
     let fold = known_default(scope, live, path, v)
         .or_else(|| named.and_then(|n| known_default(scope, live, path, &n)));
