@@ -2835,6 +2835,35 @@ def mine_create_member(m, tf, pf):
         single_member_default(m, tf, pf, api_text, "api-model")
 
 
+# "The default status for new keys is Active." (IAM `CreateAccessKey`), "By
+# default, AutoUpdate is set to DISABLED." (Textract `CreateAdapter`): the
+# create operation's own text, not a member's, names a property's default.
+OPERATION_DEFAULT = re.compile(
+    r"^(?:the\s+default\s+(?P<subj>[a-z][a-z ]{1,40}?)(?:\s+for\s+new\s+[a-z]+)?\s+is"
+    r"|by\s+default,\s+`?(?P<own>[A-Z][A-Za-z0-9]+)`?\s+is\s+set\s+to)"
+    r"\s+`?(?P<v>[A-Za-z][A-Za-z0-9_-]*)`?\.$",
+    re.I,
+)
+
+
+def mine_create_operation(m, tf, pf):
+    """A top-level string's default stated by the create operation's own
+    documentation, naming the property, when the value is one the
+    property's enum or its own documentation names."""
+    if "." in pf.path or pf.kind != "string":
+        return
+    found = tf.boto.create_op(tf.t)
+    if not found:
+        return
+    op = found[1]
+    named = set(pf.enum or pf.spelled or re.findall(r"`([^`]+)`", pf.text))
+    for said in sentences(strip_html(op.get("documentation"))):
+        hit = OPERATION_DEFAULT.match(said.strip())
+        if hit and names_this(hit, pf.name) and hit.group("v") in named:
+            m.add_default(tf.t, pf.path, hit.group("v"), "api-model", "%s: %s" % (op.get("name"), said.strip()))
+            return
+
+
 def mine_read_member(m, tf, pf):
     """The same member as the read operation's answer documents it."""
     member = Botocore.member_at(tf.read, pf.path) if tf.read else None
@@ -2993,7 +3022,7 @@ def mine_property(m, tf, path, name, p):
     mine_docs_rules(m, tf, pf)
     mine_enum_case(m, tf, pf)
     mine_unit_strings(m, tf, pf)
-    for step in (mine_create_member, mine_read_member, mine_setter_members, mine_retained_component, mine_default_account):
+    for step in (mine_create_member, mine_create_operation, mine_read_member, mine_setter_members, mine_retained_component, mine_default_account):
         if not m.known(tf.t, path):
             step(m, tf, pf)
     drop_contradicted(m, tf, pf)

@@ -3728,3 +3728,26 @@ fn a_default_the_documentation_states_for_an_unset_field_folds_with_general_know
         vec![(Tier::Undeclared, "AuthorizerResultTtlInSeconds".to_string())]
     );
 }
+
+#[test]
+fn an_access_key_starts_active_as_its_create_operation_says() {
+    // "The default status for new keys is Active." (IAM CreateAccessKey's
+    // own documentation, no member's): a fresh key folds; one deactivated
+    // out of band surfaces.
+    let t = "AWS::IAM::AccessKey";
+    let declared = json!({"UserName": "deployer"});
+    let with_status = |status: &str| {
+        let mut live = declared.clone();
+        live["Status"] = json!(status);
+        drift(&run_general(t, declared.clone(), live))
+    };
+    assert!(
+        with_status("Active").is_empty(),
+        "{:?}",
+        with_status("Active")
+    );
+    assert_eq!(
+        with_status("Inactive"),
+        vec![(Tier::Undeclared, "Status".to_string())]
+    );
+}
