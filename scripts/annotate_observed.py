@@ -142,7 +142,7 @@ def covered_when(mined, e):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--corpus", default=os.path.join(ROOT, "../../shared/corpus/cases"))
+    ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus", "cases"))
     a = ap.parse_args()
     cases = [json.load(open(f)) for f in sorted(glob.glob(os.path.join(a.corpus, "*.json")))]
     if not cases:

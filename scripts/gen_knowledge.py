@@ -235,6 +235,22 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"^by\s+default,?\s+(?:aws\s+|amazon\s+)?[a-z0-9]+\s+sets\s+(?:your|the)\s+[a-z' ]{1,40}?\b(?:configuration|setting|value)\s+to\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$",
         re.I,
     ),
+    # "The time zone, UTC by default, in either the Country/City format, or
+    # the UTC offset format." (Amazon MQ; the noun must spell the property).
+    re.compile(r"^the\s+(?P<subj>[a-z][a-z ]{1,40}?),\s+" + VALUE + r"\s+by\s+default,\s+(?P<tail>)[^.]*\.?$", re.I),
+    # "If a time zone is not provided, UTC is used by default." (Auto
+    # Scaling; the noun must spell the property).
+    re.compile(
+        r"^if\s+an?\s+(?P<subj>[a-z][a-z ]{1,40}?)\s+is\s+not\s+(?:provided|specified),\s+" + VALUE
+        + r"\s+is\s+used(?:\s+by\s+default)?(?P<tail>)\s*\.?$",
+        re.I,
+    ),
+    # "If you do not specify an `IpAddressType`, it defaults to select
+    # IPv4." (App Runner; `own` must be this property).
+    re.compile(
+        r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+an?\s+`(?P<own>[A-Za-z0-9]+)`\s*,\s+it\s+defaults\s+to\s+select\s+" + VALUE + TAIL,
+        re.I,
+    ),
     # "By default, the scope is set to `Global` if no value is provided."
     # (a one-word subject: the property itself).
     re.compile(r"^by\s+default,?\s+the\s+[a-z]+\s+is\s+set\s+to\s+" + VALUE + TAIL, re.I),

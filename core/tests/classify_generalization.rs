@@ -3751,3 +3751,61 @@ fn an_access_key_starts_active_as_its_create_operation_says() {
         vec![(Tier::Undeclared, "Status".to_string())]
     );
 }
+
+#[test]
+fn a_time_zone_or_address_type_the_documentation_states_folds_in_a_block_declared_in_part() {
+    // "The time zone, UTC by default, ..." (Amazon MQ), "If a time zone is
+    // not provided, UTC is used by default." (Auto Scaling), "If you do not
+    // specify an `IpAddressType`, it defaults to select IPv4." (App
+    // Runner): each folds where the template leaves it out, and another
+    // value set out of band surfaces.
+    let mq = |tz: &str| {
+        let window = json!({"DayOfWeek": "MONDAY", "TimeOfDay": "03:00"});
+        let declared = json!({"BrokerName": "b", "MaintenanceWindowStartTime": window});
+        let mut live = declared.clone();
+        live["MaintenanceWindowStartTime"]["TimeZone"] = json!(tz);
+        drift(&run_general("AWS::AmazonMQ::Broker", declared, live))
+    };
+    assert!(mq("UTC").is_empty(), "{:?}", mq("UTC"));
+    assert_eq!(
+        mq("Europe/Berlin"),
+        vec![(
+            Tier::Undeclared,
+            "MaintenanceWindowStartTime.TimeZone".to_string()
+        )]
+    );
+    let scheduled = |tz: &str| {
+        let declared = json!({"AutoScalingGroupName": "asg", "Recurrence": "0 7 * * *",
+                              "DesiredCapacity": 2});
+        let mut live = declared.clone();
+        live["TimeZone"] = json!(tz);
+        drift(&run_general(
+            "AWS::AutoScaling::ScheduledAction",
+            declared,
+            live,
+        ))
+    };
+    assert!(scheduled("UTC").is_empty());
+    assert_eq!(
+        scheduled("America/New_York"),
+        vec![(Tier::Undeclared, "TimeZone".to_string())]
+    );
+    let app_runner = |ip: &str| {
+        let egress = json!({"EgressType": "VPC", "VpcConnectorArn":
+            "arn:aws:apprunner:eu-central-1:123456789012:vpcconnector/c/1/abc"});
+        let declared = json!({"SourceConfiguration": {"ImageRepository": {
+                "ImageIdentifier": "public.ecr.aws/x/y:latest", "ImageRepositoryType": "ECR_PUBLIC"}},
+            "NetworkConfiguration": {"EgressConfiguration": egress}});
+        let mut live = declared.clone();
+        live["NetworkConfiguration"]["IpAddressType"] = json!(ip);
+        drift(&run_general("AWS::AppRunner::Service", declared, live))
+    };
+    assert!(app_runner("IPV4").is_empty(), "{:?}", app_runner("IPV4"));
+    assert_eq!(
+        app_runner("DUAL_STACK"),
+        vec![(
+            Tier::Undeclared,
+            "NetworkConfiguration.IpAddressType".to_string()
+        )]
+    );
+}
