@@ -66,7 +66,17 @@ DEFAULT_PREFIXES = [
     # "If this field is not set, the default value is 300." (API Gateway
     # authorizer TTL).
     r"^(?:if\s+(?:the|this)\s+(?:`(?P<own>[A-Za-z0-9]+)`\s+)?(?:field|property|parameter)\s+(?:is\s+not|isn't)\s+(?:specified|set),\s+)?"
-    r"(?:the\s+)?default(?:\s+value|\s+setting|\s+state)?(?:\s+for\s+this\s+(?:parameter|property|setting))?\s+is\s+",
+    r"(?:the\s+)?default(?:\s+value|\s+setting|\s+state)?(?:\s+(?:for|of)\s+this\s+(?:parameter|property|setting))?\s+is\s+",
+    # "If no network mode is specified, the default is `bridge`." (ECS;
+    # the noun must spell the property).
+    r"^if\s+no\s+(?P<subj>(?!value\b)[a-z][a-z ]{1,40}?)\s+is\s+(?:specified|provided),\s+the\s+default\s+is\s+",
+    # "If a `TlsSessionResumptionMode` value is not specified during
+    # `CreateServer`, it is set to `ENFORCED` by default." (`own` must be
+    # this property).
+    r"^if\s+an?\s+`(?P<own>[A-Za-z0-9]+)`\s+value\s+is\s+not\s+specified(?:\s+during\s+`[A-Za-z]+`)?\s*,\s+it\s+is\s+set\s+to\s+(?=`[^`]+`\s+by\s+default\s*\.?$)",
+    # "Replication overwrite protection is `ENABLED` by default." (the
+    # words must spell the property; a quoted value only).
+    r"^(?P<subj>[a-z][a-z ]{1,60}?)\s+is\s+(?=`[^`]+`\s+by\s+default\s*\.?$)",
     # "Defaults to 0 if not specified." / "If not specified, defaults to
     # ENTITY_TYPE." / "It defaults to 10."
     r"^(?:if\s+(?:not\s+(?:specified|provided)|omitted),\s+)?(?:(?:this\s+(?:property|parameter|value|setting)|it)\s+)?defaults?\s+to\s+",

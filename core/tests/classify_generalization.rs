@@ -3809,3 +3809,61 @@ fn a_time_zone_or_address_type_the_documentation_states_folds_in_a_block_declare
         )]
     );
 }
+
+#[test]
+fn a_default_stated_by_name_or_under_its_own_condition_folds_with_general_knowledge() {
+    // (type, declared, path, AWS's value, another value), one per sentence
+    // form: "If no network mode is specified, the default is `bridge`.",
+    // "The default value of this property is `PROVISIONED`.", "Replication
+    // overwrite protection is `ENABLED` by default.", "If a
+    // `TlsSessionResumptionMode` value is not specified during
+    // `CreateServer`, it is set to `ENFORCED` by default."
+    let cases = [
+        (
+            "AWS::ECS::TaskDefinition",
+            json!({"Family": "web"}),
+            "NetworkMode",
+            json!("bridge"),
+            json!("host"),
+        ),
+        (
+            "AWS::DynamoDB::GlobalTable",
+            json!({"TableName": "t"}),
+            "BillingMode",
+            json!("PROVISIONED"),
+            json!("PAY_PER_REQUEST"),
+        ),
+        (
+            "AWS::EFS::FileSystem",
+            json!({"Encrypted": true}),
+            "FileSystemProtection",
+            json!({"ReplicationOverwriteProtection": "ENABLED"}),
+            json!({"ReplicationOverwriteProtection": "DISABLED"}),
+        ),
+        (
+            "AWS::Transfer::Server",
+            json!({"Protocols": ["FTPS"], "ProtocolDetails": {"PassiveIp": "AUTO"}}),
+            "ProtocolDetails.TlsSessionResumptionMode",
+            json!("ENFORCED"),
+            json!("DISABLED"),
+        ),
+    ];
+    for (t, declared, path, aws, other) in cases {
+        let read = |v: &Value| {
+            let mut live = declared.clone();
+            let (head, tail) = path.split_once('.').unwrap_or((path, ""));
+            if tail.is_empty() {
+                live[head] = v.clone();
+            } else {
+                live[head][tail] = v.clone();
+            }
+            drift(&run_general(t, declared.clone(), live))
+        };
+        assert!(read(&aws).is_empty(), "{t} {path}: {:?}", read(&aws));
+        assert_eq!(
+            read(&other),
+            vec![(Tier::Undeclared, path.to_string())],
+            "{t} {path}"
+        );
+    }
+}
