@@ -56,7 +56,7 @@ UNIT = r"(?:\s+(?P<unit>[A-Za-z]+(?:\s+per\s+second)?))?"
 # ", which sends requests to targets using HTTP/1.1" only explains the value;
 # so does ", and the topic passes through the tracing header it receives"
 # (what the default does; a condition word still rejects the tail).
-TAIL = r"(?P<tail>(?:\s+by\s+default,?\s+if\s+no\s+value\s+is\s+(?:specified|provided)|\s+and\s+[A-Za-z]+\s+(?:is|are)\s+(?:enabled|disabled)|\s*,\s*and\s+(?:the|it)\s+[^.]*|\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not)\s+(?:provided|specified)|omitted))?)\s*\.?$"
+TAIL = r"(?P<tail>(?:\s+by\s+default,?\s+if\s+no\s+value\s+is\s+(?:specified|provided)|\s+and\s+[A-Za-z]+\s+(?:is|are)\s+(?:enabled|disabled)|\s*,\s*and\s+(?:the|it)\s+[^.]*|\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not|nothing\s+is)\s+(?:provided|specified)|omitted))?)\s*\.?$"
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
     # "The default setting is `false` ." (CodeBuild PrivilegedMode).
@@ -74,6 +74,15 @@ DEFAULT_PREFIXES = [
     # `CreateServer`, it is set to `ENFORCED` by default." (`own` must be
     # this property).
     r"^if\s+an?\s+`(?P<own>[A-Za-z0-9]+)`\s+value\s+is\s+not\s+specified(?:\s+during\s+`[A-Za-z]+`)?\s*,\s+it\s+is\s+set\s+to\s+(?=`[^`]+`\s+by\s+default\s*\.?$)",
+    # "The default for `RotateImmediatelyOnUpdate` is `true`." (`own` must
+    # be this property).
+    r"^the\s+default\s+for\s+`(?P<own>[A-Za-z0-9]+)`\s+is\s+",
+    # "The default path is `/`." (VPC Lattice; the noun must spell the
+    # property; a quoted value only).
+    r"^the\s+default\s+(?P<subj>(?!value\b|setting\b|state\b)[a-z][a-z ]{0,30}?)\s+is\s+(?=`)",
+    # "If no value is specified in the request, the value is set to
+    # `REGIONAL` by default." (a quoted value only).
+    r"^if\s+no\s+value\s+is\s+specified\s+in\s+the\s+request,\s+the\s+value\s+is\s+set\s+to\s+(?=`[^`]+`\s+by\s+default\s*\.?$)",
     # "Replication overwrite protection is `ENABLED` by default." (the
     # words must spell the property; a quoted value only).
     r"^(?P<subj>[a-z][a-z ]{1,60}?)\s+is\s+(?=`[^`]+`\s+by\s+default\s*\.?$)",

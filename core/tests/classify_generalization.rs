@@ -3817,7 +3817,8 @@ fn a_default_stated_by_name_or_under_its_own_condition_folds_with_general_knowle
     // "The default value of this property is `PROVISIONED`.", "Replication
     // overwrite protection is `ENABLED` by default.", "If a
     // `TlsSessionResumptionMode` value is not specified during
-    // `CreateServer`, it is set to `ENFORCED` by default."
+    // `CreateServer`, it is set to `ENFORCED` by default.", "The default
+    // path is `/`."
     let cases = [
         (
             "AWS::ECS::TaskDefinition",
@@ -3841,6 +3842,15 @@ fn a_default_stated_by_name_or_under_its_own_condition_folds_with_general_knowle
             json!({"ReplicationOverwriteProtection": "DISABLED"}),
         ),
         (
+            "AWS::VpcLattice::TargetGroup",
+            json!({"Type": "IP", "Config": {"Port": 80, "Protocol": "HTTP",
+                "VpcIdentifier": "vpc-0123456789abcdef0",
+                "HealthCheck": {"Enabled": true, "Protocol": "HTTP"}}}),
+            "Config.HealthCheck.Path",
+            json!("/"),
+            json!("/health"),
+        ),
+        (
             "AWS::Transfer::Server",
             json!({"Protocols": ["FTPS"], "ProtocolDetails": {"PassiveIp": "AUTO"}}),
             "ProtocolDetails.TlsSessionResumptionMode",
@@ -3851,12 +3861,13 @@ fn a_default_stated_by_name_or_under_its_own_condition_folds_with_general_knowle
     for (t, declared, path, aws, other) in cases {
         let read = |v: &Value| {
             let mut live = declared.clone();
-            let (head, tail) = path.split_once('.').unwrap_or((path, ""));
-            if tail.is_empty() {
-                live[head] = v.clone();
-            } else {
-                live[head][tail] = v.clone();
+            let keys: Vec<&str> = path.split('.').collect();
+            let (last, parents) = keys.split_last().expect("a path has a key");
+            let mut at = &mut live;
+            for k in parents {
+                at = &mut at[*k];
             }
+            at[*last] = v.clone();
             drift(&run_general(t, declared.clone(), live))
         };
         assert!(read(&aws).is_empty(), "{t} {path}: {:?}", read(&aws));
