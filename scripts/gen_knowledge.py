@@ -74,6 +74,20 @@ DEFAULT_PREFIXES = [
     # `CreateServer`, it is set to `ENFORCED` by default." (`own` must be
     # this property).
     r"^if\s+an?\s+`(?P<own>[A-Za-z0-9]+)`\s+value\s+is\s+not\s+specified(?:\s+during\s+`[A-Za-z]+`)?\s*,\s+it\s+is\s+set\s+to\s+(?=`[^`]+`\s+by\s+default\s*\.?$)",
+    # "If you don't specify a status, it defaults to `ENABLED`." (Image
+    # Builder; the noun must spell the property).
+    r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+an?\s+(?P<subj>[a-z][a-z ]{1,40}?),\s+it\s+defaults\s+to\s+",
+    # "When `certificateMode` is not provided, it defaults to `DEFAULT`."
+    # (IoT; `own` must be this property).
+    r"^when\s+`(?P<own>[A-Za-z0-9]+)`\s+is\s+not\s+(?:provided|specified),\s+it\s+defaults\s+to\s+",
+    # "This property is set to `NO_PROTECTION` by default." (GameLift; a
+    # quoted value only).
+    r"^this\s+(?:property|parameter|setting)\s+is\s+set\s+to\s+(?=`[^`]+`\s+by\s+default\s*\.?$)",
+    # "By default, `NodeJsVersion` is `10.x`." (GameLift; `own` must be
+    # this property; a quoted value only).
+    r"^by\s+default,?\s+`(?P<own>[A-Za-z][A-Za-z0-9]+)`\s+is\s+(?=`[^`]+`\s*\.?$)",
+    # "If unspecified, the default value will be 8." (FSx).
+    r"^if\s+(?:unspecified|not\s+specified|omitted),\s+the\s+default\s+value\s+will\s+be\s+",
     # "The default for `RotateImmediatelyOnUpdate` is `true`." (`own` must
     # be this property).
     r"^the\s+default\s+for\s+`(?P<own>[A-Za-z0-9]+)`\s+is\s+",
@@ -582,6 +596,12 @@ def tail_ok(m):
 # "Valid values are: `LINUX` (default), `WINDOWS_SERVER_2019_CORE` , ...":
 # the one value the list marks as the default.
 VALID_LIST_DEFAULT = re.compile(r"^valid\s+values\s*(?:are|include)?\s*:?\s.*?`(?P<v>[^`]+)`\s*\((?:the\s+)?default\)", re.I)
+# "DataSync supports `NTLM` (default) and `KERBEROS` authentication." / "You
+# can choose either `SSE_S3` (the default) or `SSE_KMS`." / "`SNAPSHOT_ONLY`
+# - (Default value) moves cold snapshots ...": one quoted value marked the
+# default, in a sentence that opens with no condition.
+MARKED_DEFAULT = re.compile(r"`(?P<v>[^`]+)`\s*(?:[-–]\s*)?\(\s*(?:the\s+)?default(?:\s+value)?\s*\)", re.I)
+CONDITION_OPENING = re.compile(r"^(?:if|for|when|unless|in|on|with|after|before|while)\b|\b(?:if|when|unless|while)\b", re.I)
 # "- `instance` - Register targets by instance ID. This is the default
 # value.": a listed value whose own item calls it the default.
 # "No longer used. If included, the only allowed value is
@@ -1139,6 +1159,16 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
             if v is not None:
                 found.append((v, s))
             continue
+        marked = MARKED_DEFAULT.findall(s)
+        # A value of the property's own list only (a string the schema
+        # leaves free could be another property's value the sentence names).
+        listed = enum if isinstance(enum, list) else spelled
+        own_value = kind == "boolean" or (kind == "string" and listed and marked and marked[0] in listed)
+        if len(marked) == 1 and own_value and not VALID_LIST_DEFAULT.match(s) and not CONDITION_OPENING.search(s.strip()):
+            v = parse_value("`" + marked[0] + "`", kind, enum, None, prop_name, doc, item_kind, spelled)
+            if v is not None:
+                found.append((v, s))
+                continue
         m = VALID_LIST_DEFAULT.match(s)
         if m and len(re.findall(r"\(default\)", s, re.I)) == 1:
             v = parse_value("`" + m.group("v") + "`", kind, enum, None, prop_name, doc, item_kind, spelled)

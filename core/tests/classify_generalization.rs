@@ -3878,3 +3878,58 @@ fn a_default_stated_by_name_or_under_its_own_condition_folds_with_general_knowle
         );
     }
 }
+
+#[test]
+fn a_value_the_documentation_marks_the_default_folds_with_general_knowledge() {
+    // "Valid merge types are `MANUAL_MERGE` (default) and `AUTO_MERGE`."
+    // (AppSync), "DataSync supports `NTLM` (default) and `KERBEROS`
+    // authentication." and "If you don't specify a status, it defaults to
+    // `ENABLED`." (Image Builder): AWS's value folds, the other surfaces.
+    let merge = |v: &str| {
+        let declared = json!({"MergedApiIdentifier": "m1", "SourceApiIdentifier": "s1"});
+        let mut live = declared.clone();
+        live["SourceApiAssociationConfig"] = json!({"MergeType": v});
+        drift(&run_general(
+            "AWS::AppSync::SourceApiAssociation",
+            declared,
+            live,
+        ))
+    };
+    assert!(
+        merge("MANUAL_MERGE").is_empty(),
+        "{:?}",
+        merge("MANUAL_MERGE")
+    );
+    assert_eq!(
+        merge("AUTO_MERGE"),
+        vec![(Tier::Undeclared, "SourceApiAssociationConfig".to_string())]
+    );
+    let smb = |v: &str| {
+        let declared = json!({"ServerHostname": "fs.example.com", "Subdirectory": "/share",
+                              "AgentArns": ["arn:aws:datasync:eu-central-1:123456789012:agent/agent-0"]});
+        let mut live = declared.clone();
+        live["AuthenticationType"] = json!(v);
+        drift(&run_general("AWS::DataSync::LocationSMB", declared, live))
+    };
+    assert!(smb("NTLM").is_empty(), "{:?}", smb("NTLM"));
+    assert_eq!(
+        smb("KERBEROS"),
+        vec![(Tier::Undeclared, "AuthenticationType".to_string())]
+    );
+    let pipeline = |v: &str| {
+        let declared = json!({"Name": "p", "InfrastructureConfigurationArn":
+            "arn:aws:imagebuilder:eu-central-1:123456789012:infrastructure-configuration/i"});
+        let mut live = declared.clone();
+        live["Status"] = json!(v);
+        drift(&run_general(
+            "AWS::ImageBuilder::ImagePipeline",
+            declared,
+            live,
+        ))
+    };
+    assert!(pipeline("ENABLED").is_empty(), "{:?}", pipeline("ENABLED"));
+    assert_eq!(
+        pipeline("DISABLED"),
+        vec![(Tier::Undeclared, "Status".to_string())]
+    );
+}
