@@ -66,7 +66,7 @@ DEFAULT_PREFIXES = [
     # "If this field is not set, the default value is 300." (API Gateway
     # authorizer TTL).
     r"^(?:if\s+(?:the|this)\s+(?:`(?P<own>[A-Za-z0-9]+)`\s+)?(?:field|property|parameter)\s+(?:is\s+not|isn't)\s+(?:specified|set),\s+)?"
-    r"(?:the\s+)?default(?:\s+value|\s+setting|\s+state)?(?:\s+(?:for|of)\s+this\s+(?:parameter|property|setting))?\s+is\s+",
+    r"(?:the\s+)?default(?:\s+value|\s+setting|\s+state|\s+behaviou?r)?(?:\s+(?:for|of)\s+this\s+(?:parameter|property|setting))?\s+is\s+",
     # "If no network mode is specified, the default is `bridge`." (ECS;
     # the noun must spell the property).
     r"^if\s+no\s+(?P<subj>(?!value\b)[a-z][a-z ]{1,40}?)\s+is\s+(?:specified|provided),\s+the\s+default\s+is\s+",
@@ -87,7 +87,11 @@ DEFAULT_PREFIXES = [
     # this property; a quoted value only).
     r"^by\s+default,?\s+`(?P<own>[A-Za-z][A-Za-z0-9]+)`\s+is\s+(?=`[^`]+`\s*\.?$)",
     # "If unspecified, the default value will be 8." (FSx).
-    r"^if\s+(?:unspecified|not\s+specified|omitted),\s+the\s+default\s+value\s+will\s+be\s+",
+    # "In requests, if this value is not provided, the default value will be
+    # 3600." (IAM Roles Anywhere).
+    r"^(?:in\s+requests,\s+)?if\s+(?:unspecified|not\s+specified|omitted|this\s+value\s+is\s+not\s+provided),\s+the\s+default\s+value\s+will\s+be\s+",
+    # "The default and minimal value is 4." (Route 53 Resolver).
+    r"^the\s+default\s+and\s+minim(?:al|um)\s+value\s+is\s+",
     # "The default for `RotateImmediatelyOnUpdate` is `true`." (`own` must
     # be this property).
     r"^the\s+default\s+for\s+`(?P<own>[A-Za-z0-9]+)`\s+is\s+",
@@ -151,7 +155,7 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"|if\s+no\s+(?P<subj>(?!value\b)[a-z][a-z ]{1,40}?)\s+is\s+specified,\s+|if\s+this\s+(?:field|property|parameter)\s+is\s+omitted,\s+"
         # "If the `swappiness` parameter isn't specified, a default value of
         # `60` is used." (`own` must be this property).
-        r"|if\s+the\s+`(?P<own>[A-Za-z0-9]+)`\s+(?:field|property|parameter)\s+(?:isn't|is\s+not)\s+specified,\s+)?"
+        r"|if\s+(?:the\s+)?`(?P<own>[A-Za-z0-9]+)`(?:\s+(?:field|property|parameter))?\s+(?:isn't|is\s+not)\s+specified,\s+)?"
         # "If you omit this parameter, the default behavior of `missing` is
         # used." (CloudWatch alarm `TreatMissingData`).
         r"(?:the|a)\s+default(?:\s+value|\s+setting|\s+behaviou?r)?\s+of\s+"
@@ -284,6 +288,11 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+an?\s+`(?P<own>[A-Za-z0-9]+)`\s*,\s+it\s+defaults\s+to\s+select\s+" + VALUE + TAIL,
         re.I,
     ),
+    # "The default, `STITCHED_ONLY`, forces all player sessions to use
+    # stitched ad insertion." / "`RollbackCapacityChange`, the default,
+    # ignores the capacity change ..." (a quoted value only).
+    re.compile(r"^the\s+default,\s+(?P<v>`[^`]+`),\s+(?P<tail>)[^.]*\.?$", re.I),
+    re.compile(r"^(?P<v>`[^`]+`),\s+the\s+default,\s+(?P<tail>)[^.]*\.?$", re.I),
     # "By default, the scope is set to `Global` if no value is provided."
     # (a one-word subject: the property itself).
     re.compile(r"^by\s+default,?\s+the\s+[a-z]+\s+is\s+set\s+to\s+" + VALUE + TAIL, re.I),

@@ -3818,7 +3818,10 @@ fn a_default_stated_by_name_or_under_its_own_condition_folds_with_general_knowle
     // overwrite protection is `ENABLED` by default.", "If a
     // `TlsSessionResumptionMode` value is not specified during
     // `CreateServer`, it is set to `ENFORCED` by default.", "The default
-    // path is `/`."
+    // path is `/`.", "If `treatMissingData` is not specified, the default
+    // behavior of `missing` is used.", "In requests, if this value is not
+    // provided, the default value will be 3600.", "The default,
+    // `STITCHED_ONLY`, forces ..."
     let cases = [
         (
             "AWS::ECS::TaskDefinition",
@@ -3840,6 +3843,29 @@ fn a_default_stated_by_name_or_under_its_own_condition_folds_with_general_knowle
             "FileSystemProtection",
             json!({"ReplicationOverwriteProtection": "ENABLED"}),
             json!({"ReplicationOverwriteProtection": "DISABLED"}),
+        ),
+        (
+            "AWS::Lightsail::Alarm",
+            json!({"AlarmName": "a", "MonitoredResourceName": "i", "MetricName": "CPUUtilization",
+                   "ComparisonOperator": "GreaterThanThreshold", "EvaluationPeriods": 1, "Threshold": 80}),
+            "TreatMissingData",
+            json!("missing"),
+            json!("breaching"),
+        ),
+        (
+            "AWS::RolesAnywhere::Profile",
+            json!({"Name": "p", "RoleArns": ["arn:aws:iam::123456789012:role/r"]}),
+            "DurationSeconds",
+            json!(3600),
+            json!(900),
+        ),
+        (
+            "AWS::MediaTailor::PlaybackConfiguration",
+            json!({"Name": "pc", "AdDecisionServerUrl": "https://ads.example.com",
+                   "VideoContentSourceUrl": "https://video.example.com"}),
+            "InsertionMode",
+            json!("STITCHED_ONLY"),
+            json!("PLAYER_SELECT"),
         ),
         (
             "AWS::VpcLattice::TargetGroup",
