@@ -56,7 +56,7 @@ UNIT = r"(?:\s+(?P<unit>[A-Za-z]+(?:\s+per\s+second)?))?"
 # ", which sends requests to targets using HTTP/1.1" only explains the value;
 # so does ", and the topic passes through the tracing header it receives"
 # (what the default does; a condition word still rejects the tail).
-TAIL = r"(?P<tail>(?:\s+by\s+default,?\s+if\s+no\s+value\s+is\s+(?:specified|provided)|\s+and\s+[A-Za-z]+\s+(?:is|are)\s+(?:enabled|disabled)|\s*,\s*and\s+(?:the|it)\s+[^.]*|\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not|nothing\s+is)\s+(?:provided|specified)|omitted))?)\s*\.?$"
+TAIL = r"(?P<tail>(?:\s+by\s+default,?\s+if\s+no\s+value\s+is\s+(?:specified|provided)|,?\s+(?:and\s+)?the\s+(?:minimum|maximum)\s+is\s+[^.]*|\s+and\s+[A-Za-z]+\s+(?:is|are)\s+(?:enabled|disabled)|\s*,\s*and\s+(?:the|it)\s+[^.]*|\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not|nothing\s+is)\s+(?:provided|specified)|omitted))?)\s*\.?$"
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
     # "The default setting is `false` ." (CodeBuild PrivilegedMode).
@@ -288,6 +288,9 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
         r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+an?\s+`(?P<own>[A-Za-z0-9]+)`\s*,\s+it\s+defaults\s+to\s+select\s+" + VALUE + TAIL,
         re.I,
     ),
+    # "The possible values are `UNCOMPRESSED`, `SNAPPY`, and `GZIP`, with
+    # the default being `SNAPPY`." (a quoted value only).
+    re.compile(r"^the\s+possible\s+values\s+are\s+[^.]*?,\s+with\s+the\s+default\s+being\s+(?P<v>`[^`]+`)(?P<tail>)\s*\.?$", re.I),
     # "The default, `STITCHED_ONLY`, forces all player sessions to use
     # stitched ad insertion." / "`RollbackCapacityChange`, the default,
     # ignores the capacity change ..." (a quoted value only).
@@ -316,6 +319,9 @@ NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, 
 # A duration stated in a larger unit for a property the documentation
 # states in seconds.
 TO_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
+# A size stated in a binary multiple for a property counted in bytes
+# (`BlockSizeBytes`: "The default is 256 MiB").
+TO_BYTES = {"kib": 1024, "mib": 1024**2, "gib": 1024**3}
 # "If the target group protocol is TCP, UDP or HTTP, the default is 5." /
 # "For target groups with a protocol of GENEVE, the default is 5."
 # "If the protocol is HTTP, ..., or TCP_QUIC the default is `traffic-port`,
@@ -537,6 +543,8 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelle
         in_seconds = re.search(r"\bin\s+seconds\b", doc or "", re.I) and u in TO_SECONDS and INTEGER.match(text)
         if in_seconds and kind in ("integer", "number") and not re.search(UNIT_WORDS[u], prop_name, re.I):
             return int(text) * TO_SECONDS[u]
+        if unit.lower() in TO_BYTES and kind in ("integer", "number") and prop_name.endswith("Bytes") and INTEGER.match(text):
+            return int(text) * TO_BYTES[unit.lower()]
         if not unit_fits(unit, prop_name, doc):
             return None
     if kind == "array":

@@ -3959,3 +3959,30 @@ fn a_value_the_documentation_marks_the_default_folds_with_general_knowledge() {
         vec![(Tier::Undeclared, "Status".to_string())]
     );
 }
+
+#[test]
+fn a_parquet_serializer_declared_in_part_keeps_its_documented_sizes() {
+    // "The default is 256 MiB and the minimum is 64 MiB." on
+    // `BlockSizeBytes` (bytes: 268435456) and "..., with the default being
+    // `SNAPPY`." on `Compression`: a serializer that declares only its
+    // page size folds the rest; a block size changed out of band surfaces.
+    let t = "AWS::KinesisFirehose::DeliveryStream";
+    let serializer_at = "ExtendedS3DestinationConfiguration.DataFormatConversionConfiguration.OutputFormatConfiguration.Serializer.ParquetSerDe";
+    let with = |block: u64| {
+        let stream = |serde: Value| {
+            json!({"ExtendedS3DestinationConfiguration": {
+                "BucketARN": "arn:aws:s3:::b", "RoleARN": "arn:aws:iam::123456789012:role/r",
+                "DataFormatConversionConfiguration": {"OutputFormatConfiguration": {
+                    "Serializer": {"ParquetSerDe": serde}}}}})
+        };
+        let declared = stream(json!({"PageSizeBytes": 1048576}));
+        let live = stream(json!({"PageSizeBytes": 1048576, "BlockSizeBytes": block,
+                                 "Compression": "SNAPPY"}));
+        drift(&run_general(t, declared, live))
+    };
+    assert!(with(268_435_456).is_empty(), "{:?}", with(268_435_456));
+    assert_eq!(
+        with(134_217_728),
+        vec![(Tier::Undeclared, format!("{serializer_at}.BlockSizeBytes"))]
+    );
+}
