@@ -1107,10 +1107,22 @@ def counted_default_holds(m, doc, prop_name):
     return bool(counts) and (not m.group("otherwise") or bool(unsupported))
 
 
+# "The default `AccessTokenValidity` time unit is `hours`." on
+# `TokenValidityUnits.AccessToken` (Cognito): the unit of the property the
+# member is named for (its name extends the member's).
+UNIT_OF_DEFAULT = re.compile(r"^the\s+default\s+`(?P<of>[A-Za-z0-9]+)`\s+time\s+unit\s+is\s+(?P<v>`[^`]+`)\s*\.?$", re.I)
+
+
 def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     """(value, sentence) for the one unconditioned default a doc text
     states, else None."""
     found = []
+    for s in sentences(doc):
+        m = UNIT_OF_DEFAULT.match(s)
+        if m and kind == "string" and m.group("of").lower().startswith(prop_name.lower()):
+            v = parse_value(m.group("v"), kind, enum, None, prop_name, doc, item_kind, spelled)
+            if v is not None:
+                found.append((v, s))
     for line in re.split(r"\n+", doc or ""):
         m = ITEM_DEFAULT_LINE.match(line.strip())
         if m and (m.group("own") or prop_name).lower() == prop_name.lower():

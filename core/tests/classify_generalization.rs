@@ -3986,3 +3986,24 @@ fn a_parquet_serializer_declared_in_part_keeps_its_documented_sizes() {
         vec![(Tier::Undeclared, format!("{serializer_at}.BlockSizeBytes"))]
     );
 }
+
+#[test]
+fn a_client_that_sets_one_token_validity_keeps_the_other_units() {
+    // "The default `IdTokenValidity` time unit is `hours`." (and `days`
+    // for refresh tokens): a CDK client that sets only its access token
+    // validity declares that unit alone; the others fold, and a unit
+    // changed out of band surfaces.
+    let t = "AWS::Cognito::UserPoolClient";
+    let declared = json!({"UserPoolId": "eu-central-1_abc", "AccessTokenValidity": 30,
+                          "TokenValidityUnits": {"AccessToken": "minutes"}});
+    let with = |id: &str| {
+        let mut live = declared.clone();
+        live["IdTokenValidity"] = json!(1);
+        live["RefreshTokenValidity"] = json!(30);
+        live["TokenValidityUnits"]["IdToken"] = json!(id);
+        live["TokenValidityUnits"]["RefreshToken"] = json!("days");
+        drift(&run_general(t, declared.clone(), live))
+    };
+    assert!(with("hours").is_empty(), "{:?}", with("hours"));
+    assert!(with("minutes").contains(&(Tier::Undeclared, "TokenValidityUnits.IdToken".into())));
+}
