@@ -3729,26 +3729,52 @@ fn a_default_the_documentation_states_for_an_unset_field_folds_with_general_know
     );
 }
 
+/// `declared` read back with `v` at the dotted `path` (blocks on the way
+/// created), classified with general knowledge alone: its drift.
+fn general_drift_with(t: &str, declared: &Value, path: &str, v: &Value) -> Vec<(Tier, String)> {
+    let mut live = declared.clone();
+    let keys: Vec<&str> = path.split('.').collect();
+    let (last, parents) = keys.split_last().expect("a path has a key");
+    let mut at = &mut live;
+    for k in parents {
+        at = &mut at[*k];
+    }
+    at[*last] = v.clone();
+    drift(&run_general(t, declared.clone(), live))
+}
+
+/// One default stated by a pinned source, checked with general knowledge
+/// alone: AWS's value at `path` folds, `other` is potential drift at
+/// `surfaces` (the path itself, or the undeclared block holding it).
+fn assert_stated_default(
+    t: &str,
+    declared: Value,
+    path: &str,
+    aws: Value,
+    other: Value,
+    surfaces: &str,
+) {
+    let folded = general_drift_with(t, &declared, path, &aws);
+    assert!(folded.is_empty(), "{t} {path}: {folded:?}");
+    assert_eq!(
+        general_drift_with(t, &declared, path, &other),
+        vec![(Tier::Undeclared, surfaces.to_string())],
+        "{t} {path}"
+    );
+}
+
 #[test]
 fn an_access_key_starts_active_as_its_create_operation_says() {
     // "The default status for new keys is Active." (IAM CreateAccessKey's
     // own documentation, no member's): a fresh key folds; one deactivated
     // out of band surfaces.
-    let t = "AWS::IAM::AccessKey";
-    let declared = json!({"UserName": "deployer"});
-    let with_status = |status: &str| {
-        let mut live = declared.clone();
-        live["Status"] = json!(status);
-        drift(&run_general(t, declared.clone(), live))
-    };
-    assert!(
-        with_status("Active").is_empty(),
-        "{:?}",
-        with_status("Active")
-    );
-    assert_eq!(
-        with_status("Inactive"),
-        vec![(Tier::Undeclared, "Status".to_string())]
+    assert_stated_default(
+        "AWS::IAM::AccessKey",
+        json!({"UserName": "deployer"}),
+        "Status",
+        json!("Active"),
+        json!("Inactive"),
+        "Status",
     );
 }
 
@@ -3759,54 +3785,34 @@ fn a_time_zone_or_address_type_the_documentation_states_folds_in_a_block_declare
     // specify an `IpAddressType`, it defaults to select IPv4." (App
     // Runner): each folds where the template leaves it out, and another
     // value set out of band surfaces.
-    let mq = |tz: &str| {
-        let window = json!({"DayOfWeek": "MONDAY", "TimeOfDay": "03:00"});
-        let declared = json!({"BrokerName": "b", "MaintenanceWindowStartTime": window});
-        let mut live = declared.clone();
-        live["MaintenanceWindowStartTime"]["TimeZone"] = json!(tz);
-        drift(&run_general("AWS::AmazonMQ::Broker", declared, live))
-    };
-    assert!(mq("UTC").is_empty(), "{:?}", mq("UTC"));
-    assert_eq!(
-        mq("Europe/Berlin"),
-        vec![(
-            Tier::Undeclared,
-            "MaintenanceWindowStartTime.TimeZone".to_string()
-        )]
+    let window = json!({"DayOfWeek": "MONDAY", "TimeOfDay": "03:00"});
+    assert_stated_default(
+        "AWS::AmazonMQ::Broker",
+        json!({"BrokerName": "b", "MaintenanceWindowStartTime": window}),
+        "MaintenanceWindowStartTime.TimeZone",
+        json!("UTC"),
+        json!("Europe/Berlin"),
+        "MaintenanceWindowStartTime.TimeZone",
     );
-    let scheduled = |tz: &str| {
-        let declared = json!({"AutoScalingGroupName": "asg", "Recurrence": "0 7 * * *",
-                              "DesiredCapacity": 2});
-        let mut live = declared.clone();
-        live["TimeZone"] = json!(tz);
-        drift(&run_general(
-            "AWS::AutoScaling::ScheduledAction",
-            declared,
-            live,
-        ))
-    };
-    assert!(scheduled("UTC").is_empty());
-    assert_eq!(
-        scheduled("America/New_York"),
-        vec![(Tier::Undeclared, "TimeZone".to_string())]
+    assert_stated_default(
+        "AWS::AutoScaling::ScheduledAction",
+        json!({"AutoScalingGroupName": "asg", "Recurrence": "0 7 * * *", "DesiredCapacity": 2}),
+        "TimeZone",
+        json!("UTC"),
+        json!("America/New_York"),
+        "TimeZone",
     );
-    let app_runner = |ip: &str| {
-        let egress = json!({"EgressType": "VPC", "VpcConnectorArn":
-            "arn:aws:apprunner:eu-central-1:123456789012:vpcconnector/c/1/abc"});
-        let declared = json!({"SourceConfiguration": {"ImageRepository": {
+    let egress = json!({"EgressType": "VPC", "VpcConnectorArn":
+        "arn:aws:apprunner:eu-central-1:123456789012:vpcconnector/c/1/abc"});
+    assert_stated_default(
+        "AWS::AppRunner::Service",
+        json!({"SourceConfiguration": {"ImageRepository": {
                 "ImageIdentifier": "public.ecr.aws/x/y:latest", "ImageRepositoryType": "ECR_PUBLIC"}},
-            "NetworkConfiguration": {"EgressConfiguration": egress}});
-        let mut live = declared.clone();
-        live["NetworkConfiguration"]["IpAddressType"] = json!(ip);
-        drift(&run_general("AWS::AppRunner::Service", declared, live))
-    };
-    assert!(app_runner("IPV4").is_empty(), "{:?}", app_runner("IPV4"));
-    assert_eq!(
-        app_runner("DUAL_STACK"),
-        vec![(
-            Tier::Undeclared,
-            "NetworkConfiguration.IpAddressType".to_string()
-        )]
+            "NetworkConfiguration": {"EgressConfiguration": egress}}),
+        "NetworkConfiguration.IpAddressType",
+        json!("IPV4"),
+        json!("DUAL_STACK"),
+        "NetworkConfiguration.IpAddressType",
     );
 }
 
@@ -3885,23 +3891,7 @@ fn a_default_stated_by_name_or_under_its_own_condition_folds_with_general_knowle
         ),
     ];
     for (t, declared, path, aws, other) in cases {
-        let read = |v: &Value| {
-            let mut live = declared.clone();
-            let keys: Vec<&str> = path.split('.').collect();
-            let (last, parents) = keys.split_last().expect("a path has a key");
-            let mut at = &mut live;
-            for k in parents {
-                at = &mut at[*k];
-            }
-            at[*last] = v.clone();
-            drift(&run_general(t, declared.clone(), live))
-        };
-        assert!(read(&aws).is_empty(), "{t} {path}: {:?}", read(&aws));
-        assert_eq!(
-            read(&other),
-            vec![(Tier::Undeclared, path.to_string())],
-            "{t} {path}"
-        );
+        assert_stated_default(t, declared, path, aws, other, path);
     }
 }
 
@@ -3911,52 +3901,31 @@ fn a_value_the_documentation_marks_the_default_folds_with_general_knowledge() {
     // (AppSync), "DataSync supports `NTLM` (default) and `KERBEROS`
     // authentication." and "If you don't specify a status, it defaults to
     // `ENABLED`." (Image Builder): AWS's value folds, the other surfaces.
-    let merge = |v: &str| {
-        let declared = json!({"MergedApiIdentifier": "m1", "SourceApiIdentifier": "s1"});
-        let mut live = declared.clone();
-        live["SourceApiAssociationConfig"] = json!({"MergeType": v});
-        drift(&run_general(
-            "AWS::AppSync::SourceApiAssociation",
-            declared,
-            live,
-        ))
-    };
-    assert!(
-        merge("MANUAL_MERGE").is_empty(),
-        "{:?}",
-        merge("MANUAL_MERGE")
+    assert_stated_default(
+        "AWS::AppSync::SourceApiAssociation",
+        json!({"MergedApiIdentifier": "m1", "SourceApiIdentifier": "s1"}),
+        "SourceApiAssociationConfig.MergeType",
+        json!("MANUAL_MERGE"),
+        json!("AUTO_MERGE"),
+        "SourceApiAssociationConfig",
     );
-    assert_eq!(
-        merge("AUTO_MERGE"),
-        vec![(Tier::Undeclared, "SourceApiAssociationConfig".to_string())]
+    assert_stated_default(
+        "AWS::DataSync::LocationSMB",
+        json!({"ServerHostname": "fs.example.com", "Subdirectory": "/share",
+               "AgentArns": ["arn:aws:datasync:eu-central-1:123456789012:agent/agent-0"]}),
+        "AuthenticationType",
+        json!("NTLM"),
+        json!("KERBEROS"),
+        "AuthenticationType",
     );
-    let smb = |v: &str| {
-        let declared = json!({"ServerHostname": "fs.example.com", "Subdirectory": "/share",
-                              "AgentArns": ["arn:aws:datasync:eu-central-1:123456789012:agent/agent-0"]});
-        let mut live = declared.clone();
-        live["AuthenticationType"] = json!(v);
-        drift(&run_general("AWS::DataSync::LocationSMB", declared, live))
-    };
-    assert!(smb("NTLM").is_empty(), "{:?}", smb("NTLM"));
-    assert_eq!(
-        smb("KERBEROS"),
-        vec![(Tier::Undeclared, "AuthenticationType".to_string())]
-    );
-    let pipeline = |v: &str| {
-        let declared = json!({"Name": "p", "InfrastructureConfigurationArn":
-            "arn:aws:imagebuilder:eu-central-1:123456789012:infrastructure-configuration/i"});
-        let mut live = declared.clone();
-        live["Status"] = json!(v);
-        drift(&run_general(
-            "AWS::ImageBuilder::ImagePipeline",
-            declared,
-            live,
-        ))
-    };
-    assert!(pipeline("ENABLED").is_empty(), "{:?}", pipeline("ENABLED"));
-    assert_eq!(
-        pipeline("DISABLED"),
-        vec![(Tier::Undeclared, "Status".to_string())]
+    assert_stated_default(
+        "AWS::ImageBuilder::ImagePipeline",
+        json!({"Name": "p", "InfrastructureConfigurationArn":
+            "arn:aws:imagebuilder:eu-central-1:123456789012:infrastructure-configuration/i"}),
+        "Status",
+        json!("ENABLED"),
+        json!("DISABLED"),
+        "Status",
     );
 }
 
