@@ -50,7 +50,8 @@ NUM = r"-?[0-9]{1,3}(?:,[0-9]{3})+|-?[0-9]+(?:\.[0-9]+)?"
 # A bare token never ends in the sentence's full stop ("The default value
 # is S3.").
 VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|'[^']+'|" + NUM + r"|[A-Za-z0-9_:/+-](?:[A-Za-z0-9_.:/+-]*[A-Za-z0-9_:/+-])?)"
-UNIT = r"(?:\s+(?P<unit>[A-Za-z]+(?:\s+per\s+second)?))?"
+# "50%" is a percentage: only for a property whose name says so (`pct`).
+UNIT = r"(?:\s+(?P<unit>[A-Za-z]+(?:\s+per\s+second)?)|(?P<pct>%))?"
 # What may follow the value: nothing, a parenthetical, "or <the same in other
 # units>", or ", but ..." - never a condition.
 # ", which sends requests to targets using HTTP/1.1" only explains the value;
@@ -92,6 +93,40 @@ DEFAULT_PREFIXES = [
     r"^(?:in\s+requests,\s+)?if\s+(?:unspecified|not\s+specified|omitted|this\s+value\s+is\s+not\s+provided),\s+the\s+default\s+value\s+will\s+be\s+",
     # "The default and minimal value is 4." (Route 53 Resolver).
     r"^the\s+default\s+and\s+minim(?:al|um)\s+value\s+is\s+",
+    # "If you don't specify this field, the global table consistency mode
+    # defaults to `EVENTUAL`." (DynamoDB; "this field" is the property; a
+    # quoted value only).
+    r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+this\s+(?:field|property|parameter),\s+the\s+(?:[a-z]+\s+){1,5}?defaults\s+to\s+(?=`)",
+    # "If you do not specify a value, Spot Fleet defaults to `lowestPrice`."
+    # (the service named, then the value; a quoted value only).
+    r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+a\s+value,\s+(?:aws\s+|amazon\s+)?(?:[a-z0-9]+\s+){1,3}?defaults\s+to\s+(?=`)",
+    # "If you do not select a number, the default is 5." (Config
+    # remediation; a number for a numeric property only: `number`).
+    r"^if\s+you\s+(?:don't|do\s+not)\s+(?:select|specify)\s+a\s+(?P<number>number),\s+the\s+default\s+is\s+",
+    # "If you do not specifiy a percentage, the default is 50%." (the
+    # noun is a part of the property's name: `part`; the text's spelling).
+    r"^if\s+you\s+(?:don't|do\s+not)\s+(?:select|specify|specifiy)\s+a\s+(?P<part>[a-z]+),\s+the\s+default\s+is\s+",
+    # "Acceptable values are between 1 and 1440, and the default value is
+    # 60." / "Valid values are 60 - 3600, the default value is 3600
+    # seconds." / "You can allocate from 2 to 100 DPUs; the default is 10."
+    # (the property's range, then its default).
+    r"^(?:(?:acceptable|valid)\s+values\s+are\s+(?:between\s+)?[0-9,.]+\s*(?:-|–|and|to)\s*[0-9,.]+\s*,\s+(?:and\s+)?"
+    r"|you\s+can\s+allocate\s+from\s+[0-9,.]+\s+to\s+[0-9,.]+\s+[A-Za-z]+\s*;\s+)the\s+default(?:\s+value)?\s+is\s+",
+    # "Default: If not specified, the default value is 1." (Neptune
+    # Analytics).
+    r"^default\s*:\s*if\s+not\s+specified,\s+the\s+default\s+value\s+is\s+",
+    # "By default Amazon GameLift Servers sets this value to `4.0.2`." (a
+    # quoted value only).
+    r"^by\s+default,?\s+(?:aws\s+|amazon\s+)?(?:[a-z0-9]+\s+){1,4}?sets\s+this\s+(?:value|property|parameter)\s+to\s+(?=`)",
+    # "By default, Amazon EC2 Auto Scaling specifies `units` , which
+    # translates into number of instances." (a quoted value only).
+    r"^by\s+default,?\s+(?:aws\s+|amazon\s+)?(?:[a-z0-9]+\s+){1,4}?specifies\s+(?=`)",
+    # "The name defaults to `prod`." (a `...Name` property; a quoted value
+    # only).
+    r"^the\s+(?P<part>name)\s+defaults\s+to\s+(?=`)",
+    # "By default, rotation is set to 60 seconds." (the word is a word of
+    # the property's name: `KeyRotationIntervalSeconds`).
+    r"^by\s+default,?\s+(?P<part>[a-z]+)\s+is\s+set\s+to\s+",
     # "The default for `RotateImmediatelyOnUpdate` is `true`." (`own` must
     # be this property).
     r"^the\s+default\s+for\s+`(?P<own>[A-Za-z0-9]+)`\s+is\s+",
@@ -296,6 +331,19 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
     # ignores the capacity change ..." (a quoted value only).
     re.compile(r"^the\s+default,\s+(?P<v>`[^`]+`),\s+(?P<tail>)[^.]*\.?$", re.I),
     re.compile(r"^(?P<v>`[^`]+`),\s+the\s+default,\s+(?P<tail>)[^.]*\.?$", re.I),
+    # "If no value is specified, the `xfs` filesystem type is used by
+    # default." (ECS; the noun must spell the property).
+    re.compile(
+        r"^if\s+no\s+value\s+is\s+(?:specified|provided),\s+the\s+(?P<v>`[^`]+`)\s+(?P<subj>[a-z][a-z ]{1,40}?)\s+is\s+used\s+by\s+default(?P<tail>)\s*\.?$",
+        re.I,
+    ),
+    # "When this value is not provided, this defaults to the `INSERT`
+    # operation." (AppFlow `WriteOperationType`; the noun is a word of the
+    # property's name: `part`).
+    re.compile(
+        r"^when\s+this\s+value\s+is\s+not\s+(?:provided|specified),\s+(?:this|it)\s+defaults\s+to\s+the\s+(?P<v>`[^`]+`)\s+(?P<part>[a-z]+)(?P<tail>)\s*\.?$",
+        re.I,
+    ),
     # "By default, the scope is set to `Global` if no value is provided."
     # (a one-word subject: the property itself).
     re.compile(r"^by\s+default,?\s+the\s+[a-z]+\s+is\s+set\s+to\s+" + VALUE + TAIL, re.I),
@@ -500,7 +548,7 @@ def sentences(text):
         # A sentence whose full stop is missing ("... not affected by this
         # parameter If this parameter is omitted, the default ...") still
         # ends before a capital "If this"/"If you" inside a line.
-        for part in re.split(r"(?<=[.!?])\s+(?=[A-Z`*\"(])|(?<=[a-z0-9])\s+(?=If\s+(?:this|you)\s)", line):
+        for part in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"(])|(?<=[a-z0-9])\s+(?=If\s+(?:this|you)\s)", line):
             part = part.strip().lstrip(">").strip()
             part = re.sub(r"^[-*+]\s+", "", part) if not DEFAULT_ITEM.match(part) else part
             if part:
@@ -593,7 +641,7 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelle
 # Tails that only restate the default: "(i.e., backups are disabled for
 # this cluster)", "by default", "if no value is provided".
 RESTATING_TAIL = re.compile(
-    r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|(?:by\s+default)?,?\s*if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not)\s+(?:provided|specified)|omitted))\s*$", re.I
+    r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|(?:by\s+default)?,?\s*if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not|nothing\s+is)\s+(?:provided|specified)|omitted))\s*$", re.I
 )
 
 
@@ -756,12 +804,20 @@ BY_DEFAULT_STATE = re.compile(
 )
 
 
-def names_this(m, prop_name):
+def names_this(m, prop_name, kind=None):
     """False when a sentence's condition names another property: `own` (a
     quoted property name) or `subj` (words: "deployment controller" ->
-    DeploymentController) must spell this property."""
+    DeploymentController) must spell this property, `part` must be a word
+    of its name ("a percentage": `ErrorPercentage`), "a number" is said of
+    a number, and a percentage (`pct`) belongs to a `...Percent...` name."""
     g = m.groupdict()
     if g.get("own") and g["own"].lower() != prop_name.lower():
+        return False
+    if g.get("part") and g["part"].lower() not in [w.lower() for w in name_parts(prop_name)]:
+        return False
+    if g.get("number") and kind not in ("integer", "number"):
+        return False
+    if g.get("pct") and "percent" not in prop_name.lower():
         return False
     if g.get("subj"):
         return spells(g["subj"], prop_name)
@@ -1212,7 +1268,7 @@ def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
             continue
         for rx in DEFAULT_SENTENCES:
             m = rx.match(s)
-            if m and tail_ok(m) and names_this(m, prop_name):
+            if m and tail_ok(m) and names_this(m, prop_name, kind):
                 raw = "`" + m.group("v") + "`" if rx is LITERAL_IN_PARENS else m.group("v")
                 v = parse_value(raw, kind, enum, m.groupdict().get("unit"), prop_name, doc, item_kind, spelled)
                 if v is not None:
@@ -1273,6 +1329,10 @@ def bag_defaults(doc):
             for rx in DEFAULT_SENTENCES:
                 d = rx.match(sent)
                 if not d or not tail_ok(d):
+                    continue
+                # A form that names a property ("the default for
+                # Application Load Balancers is ...") names no key.
+                if any(d.groupdict().get(g) for g in ("own", "subj", "part", "number")):
                     continue
                 raw = d.group("v")
                 q = QUOTED.match(raw)
@@ -1904,13 +1964,20 @@ def chosen_sentence(doc):
     return None
 
 
+# "By default, the Kubernetes version of the cluster is used, ..." (EKS
+# node group `Version`): the version the parent resource ran at create,
+# which a later upgrade of either moves; chosen then, not a constant.
+PARENT_VERSION = re.compile(r"^by\s+default,?\s+the\s+(?:[a-z]+\s+){0,2}?version\s+of\s+the\s+[a-z]+\s+is\s+used\b", re.I)
+
+
 def latest_version_sentence(doc, prop_name):
     """The sentence saying a version property defaults to the newest version
-    AWS offers at create time, else None."""
+    AWS offers at create time, or to its parent's version then, else
+    None."""
     if not prop_name.endswith("Version"):
         return None
     for s in sentences(doc):
-        if LATEST_VERSION.search(s) and not LATEST_VERSION_NOT.search(s):
+        if (LATEST_VERSION.search(s) and not LATEST_VERSION_NOT.search(s)) or PARENT_VERSION.search(s):
             return s
     return None
 

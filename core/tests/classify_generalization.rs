@@ -3737,7 +3737,11 @@ fn general_drift_with(t: &str, declared: &Value, path: &str, v: &Value) -> Vec<(
     let (last, parents) = keys.split_last().expect("a path has a key");
     let mut at = &mut live;
     for k in parents {
-        at = &mut at[*k];
+        // A number steps into a list (`VolumeConfigurations.0`).
+        at = match k.parse::<usize>() {
+            Ok(i) => &mut at[i],
+            Err(_) => &mut at[*k],
+        };
     }
     at[*last] = v.clone();
     drift(&run_general(t, declared.clone(), live))
@@ -3975,4 +3979,198 @@ fn a_client_that_sets_one_token_validity_keeps_the_other_units() {
     };
     assert!(with("hours").is_empty(), "{:?}", with("hours"));
     assert!(with("minutes").contains(&(Tier::Undeclared, "TokenValidityUnits.IdToken".into())));
+}
+
+#[test]
+fn more_sentence_forms_fold_their_default_with_general_knowledge() {
+    // (type, declared, path, AWS's value, another value, where the other
+    // value surfaces), one per sentence form, on types the corpus never
+    // held: "If you don't specify this field, the global table consistency
+    // mode defaults to `EVENTUAL`.", "If you do not select a number, the
+    // default is 5." / "... is 60 seconds.", "If you do not specifiy a
+    // percentage, the default is 50%.", "If you do not specify a value,
+    // Spot Fleet defaults to `lowestPrice`.", "If no value is specified,
+    // the `xfs` filesystem type is used by default.", "Acceptable values are
+    // between 1 and 1440, and the default value is 60.", "Valid values are
+    // 60 - 3600, the default value is 3600 seconds.", "You can allocate from
+    // 2 to 100 DPUs; the default is 10.", "Default: If not specified, the
+    // default value is 1.", "By default Amazon GameLift Servers sets this
+    // value to `4.0.2`.", "The name defaults to `prod`.", "By default,
+    // rotation is set to 60 seconds.", "The default is 80. 0 is the lowest
+    // confidence.", "The default value is `UPDATE` if nothing is
+    // specified."
+    let remediation = json!({"ConfigRuleName": "r", "TargetId": "AWS-StopEC2Instance",
+        "TargetType": "SSM_DOCUMENT", "Automatic": true,
+        "ExecutionControls": {"SsmControls": {"ConcurrentExecutionRatePercentage": 10}}});
+    let ebs = json!({"Cluster": "c", "TaskDefinition": "td", "VolumeConfigurations": [
+        {"Name": "data", "ManagedEBSVolume": {"RoleArn": "arn:aws:iam::123456789012:role/ebs",
+                                              "SizeInGiB": 20}}]});
+    let cases = [
+        (
+            "AWS::DynamoDB::GlobalTable",
+            json!({"TableName": "t", "BillingMode": "PAY_PER_REQUEST"}),
+            "MultiRegionConsistency",
+            json!("EVENTUAL"),
+            json!("STRONG"),
+            "MultiRegionConsistency",
+        ),
+        (
+            "AWS::Config::RemediationConfiguration",
+            remediation.clone(),
+            "MaximumAutomaticAttempts",
+            json!(5),
+            json!(3),
+            "MaximumAutomaticAttempts",
+        ),
+        (
+            "AWS::Config::RemediationConfiguration",
+            remediation.clone(),
+            "RetryAttemptSeconds",
+            json!(60),
+            json!(120),
+            "RetryAttemptSeconds",
+        ),
+        (
+            "AWS::Config::RemediationConfiguration",
+            remediation,
+            "ExecutionControls.SsmControls.ErrorPercentage",
+            json!(50),
+            json!(10),
+            "ExecutionControls.SsmControls.ErrorPercentage",
+        ),
+        (
+            "AWS::EC2::SpotFleet",
+            json!({"SpotFleetRequestConfigData": {"TargetCapacity": 2,
+            "IamFleetRole": "arn:aws:iam::123456789012:role/fleet"}}),
+            "SpotFleetRequestConfigData.OnDemandAllocationStrategy",
+            json!("lowestPrice"),
+            json!("prioritized"),
+            "SpotFleetRequestConfigData.OnDemandAllocationStrategy",
+        ),
+        (
+            "AWS::ECS::Service",
+            ebs,
+            "VolumeConfigurations.0.ManagedEBSVolume.FilesystemType",
+            json!("xfs"),
+            json!("ext4"),
+            "VolumeConfigurations[data].ManagedEBSVolume.FilesystemType",
+        ),
+        (
+            "AWS::OpenSearchService::Domain",
+            json!({"AdvancedSecurityOptions": {"Enabled": true,
+            "SAMLOptions": {"Enabled": true, "MasterBackendRole": "admins"}}}),
+            "AdvancedSecurityOptions.SAMLOptions.SessionTimeoutMinutes",
+            json!(60),
+            json!(120),
+            "AdvancedSecurityOptions.SAMLOptions.SessionTimeoutMinutes",
+        ),
+        (
+            "AWS::IoT::JobTemplate",
+            json!({"JobTemplateId": "t", "Description": "d",
+            "PresignedUrlConfig": {"RoleArn": "arn:aws:iam::123456789012:role/url"}}),
+            "PresignedUrlConfig.ExpiresInSec",
+            json!(3600),
+            json!(600),
+            "PresignedUrlConfig.ExpiresInSec",
+        ),
+        (
+            "AWS::Glue::MLTransform",
+            json!({"Role": "r", "TransformParameters": {"TransformType": "FIND_MATCHES"}}),
+            "MaxCapacity",
+            json!(10),
+            json!(20),
+            "MaxCapacity",
+        ),
+        (
+            "AWS::NeptuneGraph::Graph",
+            json!({"ProvisionedMemory": 16}),
+            "ReplicaCount",
+            json!(1),
+            json!(2),
+            "ReplicaCount",
+        ),
+        (
+            "AWS::GameLift::Build",
+            json!({"Name": "b", "OperatingSystem": "AMAZON_LINUX_2023"}),
+            "ServerSdkVersion",
+            json!("4.0.2"),
+            json!("5.1.0"),
+            "ServerSdkVersion",
+        ),
+        (
+            "AWS::RefactorSpaces::Application",
+            json!({"EnvironmentIdentifier": "env-1", "Name": "a",
+            "ProxyType": "API_GATEWAY", "ApiGatewayProxy": {"EndpointType": "REGIONAL"}}),
+            "ApiGatewayProxy.StageName",
+            json!("prod"),
+            json!("test"),
+            "ApiGatewayProxy.StageName",
+        ),
+        (
+            "AWS::MediaPackage::OriginEndpoint",
+            json!({"Id": "e", "ChannelId": "c", "HlsPackage": {
+            "Encryption": {"SpekeKeyProvider": {"ResourceId": "r", "SystemIds": ["s"],
+              "Url": "https://keys.example.com", "RoleArn": "arn:aws:iam::123456789012:role/k"}}}}),
+            "HlsPackage.Encryption.KeyRotationIntervalSeconds",
+            json!(60),
+            json!(300),
+            "HlsPackage.Encryption.KeyRotationIntervalSeconds",
+        ),
+        (
+            "AWS::Rekognition::StreamProcessor",
+            json!({"RoleArn": "r",
+            "FaceSearchSettings": {"CollectionId": "faces"}}),
+            "FaceSearchSettings.FaceMatchThreshold",
+            json!(80),
+            json!(90),
+            "FaceSearchSettings.FaceMatchThreshold",
+        ),
+        (
+            "AWS::ServiceCatalog::CloudFormationProvisionedProduct",
+            json!({"ProductName": "p",
+            "ProvisioningPreferences": {"StackSetMaxConcurrencyCount": 1}}),
+            "ProvisioningPreferences.StackSetOperationType",
+            json!("UPDATE"),
+            json!("CREATE"),
+            "ProvisioningPreferences.StackSetOperationType",
+        ),
+    ];
+    for (t, declared, path, aws, other, surfaces) in cases {
+        assert_stated_default(t, declared, path, aws, other, surfaces);
+    }
+}
+
+#[test]
+fn a_node_group_runs_its_cluster_s_version_chosen_at_create() {
+    // "By default, the Kubernetes version of the cluster is used, ...": a
+    // CDK node group declares no version, so AWS takes the cluster's at
+    // create. It folds on a first run as a value chosen at create (so
+    // `record` snapshots it and a later upgrade out of band surfaces).
+    let t = "AWS::EKS::Nodegroup";
+    let declared = json!({"ClusterName": "Cluster9EE0221C", "Subnets": ["subnet-0a"],
+        "NodeRole": "arn:aws:iam::123456789012:role/NgRole",
+        "ScalingConfig": {"DesiredSize": 2, "MaxSize": 2, "MinSize": 1}});
+    let mut live = declared.clone();
+    live["Version"] = json!("1.31");
+    let fs = run_general(t, declared, live);
+    let v = fs
+        .iter()
+        .find(|f| f.path == "Version")
+        .expect("Version is classified");
+    assert_eq!(v.tier, Tier::AtDefault, "{fs:?}");
+    assert!(v.chosen_at_create, "{v:?}");
+}
+
+#[test]
+fn an_auto_scaling_group_counts_capacity_in_units_unless_declared() {
+    // "By default, Amazon EC2 Auto Scaling specifies `units`, which
+    // translates into number of instances."
+    assert_stated_default(
+        "AWS::AutoScaling::AutoScalingGroup",
+        json!({"MinSize": "1", "MaxSize": "2", "VPCZoneIdentifier": ["subnet-0a"]}),
+        "DesiredCapacityType",
+        json!("units"),
+        json!("vcpu"),
+        "DesiredCapacityType",
+    );
 }
