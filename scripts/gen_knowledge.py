@@ -2366,14 +2366,17 @@ def api_enum(boto, create, path):
     (TransitGateway `DnsSupport` is the create input's `Options.DnsSupport`)
     is found there when exactly one structure member of the input holds it."""
     shape = boto.shape_at(create, path)
-    if shape is None and create and "." not in path:
+    if shape is None and create:
+        # Config's `PutConfigRule` takes the whole rule as `ConfigRule`: a
+        # nested path is found under that one structure too.
+        head = path.split(".")[0]
         lifted = [
             m for m in (boto.shape_at(create, k) for k in create[1].get("members", {}))
             if m and m.get("type") == "structure"
-            and Botocore.member(create[0], m, path)[0] is not None
+            and Botocore.member(create[0], m, head)[0] is not None
         ]
         if len(lifted) == 1:
-            shape = Botocore.member(create[0], lifted[0], path)[1]
+            shape = boto.shape_at((create[0], lifted[0]), path)
     if shape and shape.get("type") == "list":
         shape = boto.shape_at(create, path + ".*")
     e = (shape or {}).get("enum")
@@ -2602,6 +2605,22 @@ def mine_overridden_items(m, tf, pf):
     s = overridden_items_sentence(pf.text)
     if s:
         m.add_default(tf.t, pf.path + ".*", None, "docs", s, chosen=True)
+
+
+def mine_one_member_items(m, tf, pf):
+    """A list of one-member objects whose documentation names one of that
+    member's enum values as the default ("By default, the value is
+    Detective evaluation mode only." on Config `EvaluationModes`, items
+    `{Mode}`): the default is the list of the one item holding it."""
+    t = pf.p.get("type") or {}
+    member = tf.spec.single_member({"type": t.get("element") or {}}) if t.get("type") == "array" else None
+    if member is None or m.known(tf.t, pf.path):
+        return
+    q = pf.path + ".*." + member[0]
+    enum = tf.enums_of(q) or api_enum(tf.boto, tf.create, q)
+    hit = enum_phrase_default(pf.text, enum, pf.name) if isinstance(enum, list) else None
+    if hit:
+        m.add_default(tf.t, pf.path, [{member[0]: hit[0]}], "docs", hit[1])
 
 
 def mine_bag_key(m, tf, pf):
@@ -3171,6 +3190,7 @@ def mine_property(m, tf, path, name, p):
         mine_ordered(m, tf, path, pf.text)
     if not pf.minable():
         mine_overridden_items(m, tf, pf)
+        mine_one_member_items(m, tf, pf)
         return
     if path.endswith(".*.Key") and any(pp == path[: -len("Key")] + "Value" for pp, _, _ in tf.props):
         mine_bag_key(m, tf, pf)

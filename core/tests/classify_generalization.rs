@@ -4174,3 +4174,18 @@ fn an_auto_scaling_group_counts_capacity_in_units_unless_declared() {
         "DesiredCapacityType",
     );
 }
+
+#[test]
+fn a_config_rule_evaluates_detectively_unless_declared() {
+    // "By default, the value is Detective evaluation mode only." on a list
+    // of one-member objects: the list of the one item holding that enum
+    // value. Proactive evaluation added out of band surfaces.
+    assert_stated_default(
+        "AWS::Config::ConfigRule",
+        json!({"Source": {"Owner": "AWS", "SourceIdentifier": "S3_BUCKET_VERSIONING_ENABLED"}}),
+        "EvaluationModes",
+        json!([{"Mode": "DETECTIVE"}]),
+        json!([{"Mode": "DETECTIVE"}, {"Mode": "PROACTIVE"}]),
+        "EvaluationModes",
+    );
+}
