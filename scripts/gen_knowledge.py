@@ -66,7 +66,9 @@ DEFAULT_PREFIXES = [
     # `own` must be this property).
     # "If this field is not set, the default value is 300." (API Gateway
     # authorizer TTL).
-    r"^(?:if\s+(?:the|this)\s+(?:`(?P<own>[A-Za-z0-9]+)`\s+)?(?:field|property|parameter)\s+(?:is\s+not|isn't)\s+(?:specified|set),\s+)?"
+    # "If the parameter is not specified in the request, the default state
+    # is `optional`." (Auto Scaling launch configuration).
+    r"^(?:if\s+(?:the|this)\s+(?:`(?P<own>[A-Za-z0-9]+)`\s+)?(?:field|property|parameter)\s+(?:is\s+not|isn't)\s+(?:specified|set)(?:\s+in\s+the\s+request)?,\s+)?"
     r"(?:the\s+)?default(?:\s+value|\s+setting|\s+state|\s+behaviou?r)?(?:\s+(?:for|of)\s+this\s+(?:parameter|property|setting))?\s+is\s+",
     # "If no network mode is specified, the default is `bridge`." (ECS;
     # the noun must spell the property).
@@ -121,6 +123,12 @@ DEFAULT_PREFIXES = [
     # "By default, Amazon EC2 Auto Scaling specifies `units` , which
     # translates into number of instances." (a quoted value only).
     r"^by\s+default,?\s+(?:aws\s+|amazon\s+)?(?:[a-z0-9]+\s+){1,4}?specifies\s+(?=`)",
+    # "The default `BorrowLimit` is -1, which indicates unlimited
+    # borrowing." (`own` must be this property).
+    r"^the\s+default\s+`(?P<own>[A-Za-z0-9]+)`\s+is\s+",
+    # "If not specified, the default format is `CSV`." (the noun is a word
+    # of the property's name, `Formats`; a quoted value only).
+    r"^if\s+not\s+specified,\s+the\s+default\s+(?P<part>[a-z]+)\s+is\s+(?=`)",
     # "The name defaults to `prod`." (a `...Name` property; a quoted value
     # only).
     r"^the\s+(?P<part>name)\s+defaults\s+to\s+(?=`)",
@@ -335,6 +343,12 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
     # default." (ECS; the noun must spell the property).
     re.compile(
         r"^if\s+no\s+value\s+is\s+(?:specified|provided),\s+the\s+(?P<v>`[^`]+`)\s+(?P<subj>[a-z][a-z ]{1,40}?)\s+is\s+used\s+by\s+default(?P<tail>)\s*\.?$",
+        re.I,
+    ),
+    # "If the name isn't specified, the default name " `Default` " is
+    # used." (the noun twice, a word of the property's name).
+    re.compile(
+        r"^if\s+the\s+(?P<part>[a-z]+)\s+(?:isn't|is\s+not)\s+specified,\s+the\s+default\s+(?P=part)\s+" + VALUE + r"\s+is\s+used(?P<tail>)\s*\.?$",
         re.I,
     ),
     # "When this value is not provided, this defaults to the `INSERT`
@@ -813,7 +827,8 @@ def names_this(m, prop_name, kind=None):
     g = m.groupdict()
     if g.get("own") and g["own"].lower() != prop_name.lower():
         return False
-    if g.get("part") and g["part"].lower() not in [w.lower() for w in name_parts(prop_name)]:
+    # A list is named in the plural ("the default format" of `Formats`).
+    if g.get("part") and not {g["part"].lower(), g["part"].lower() + "s"} & {w.lower() for w in name_parts(prop_name)}:
         return False
     if g.get("number") and kind not in ("integer", "number"):
         return False

@@ -4141,6 +4141,45 @@ fn more_sentence_forms_fold_their_default_with_general_knowledge() {
 }
 
 #[test]
+fn a_default_named_by_the_property_or_its_noun_folds_with_general_knowledge() {
+    // "The default `BorrowLimit` is -1, which indicates unlimited
+    // borrowing.", "If not specified, the default format is `CSV`." (a
+    // list named in the plural), "If the parameter is not specified in the
+    // request, the default state is `optional`."
+    let cases = [
+        (
+            "AWS::Batch::QuotaShare",
+            json!({"ResourceSharingConfiguration": {"Strategy": "LEND_AND_BORROW"}}),
+            "ResourceSharingConfiguration.BorrowLimit",
+            json!(-1),
+            json!(50),
+            "ResourceSharingConfiguration.BorrowLimit",
+        ),
+        (
+            "AWS::Backup::ReportPlan",
+            json!({"ReportDeliveryChannel": {"S3BucketName": "reports"},
+            "ReportSetting": {"ReportTemplate": "BACKUP_JOB_REPORT"}}),
+            "ReportDeliveryChannel.Formats",
+            json!(["CSV"]),
+            json!(["JSON"]),
+            "ReportDeliveryChannel.Formats",
+        ),
+        (
+            "AWS::AutoScaling::LaunchConfiguration",
+            json!({"ImageId": "ami-0abc", "InstanceType": "t3.micro",
+            "MetadataOptions": {"HttpPutResponseHopLimit": 2}}),
+            "MetadataOptions.HttpTokens",
+            json!("optional"),
+            json!("required"),
+            "MetadataOptions.HttpTokens",
+        ),
+    ];
+    for (t, declared, path, aws, other, surfaces) in cases {
+        assert_stated_default(t, declared, path, aws, other, surfaces);
+    }
+}
+
+#[test]
 fn a_node_group_runs_its_cluster_s_version_chosen_at_create() {
     // "By default, the Kubernetes version of the cluster is used, ...": a
     // CDK node group declares no version, so AWS takes the cluster's at
