@@ -123,6 +123,11 @@ DEFAULT_PREFIXES = [
     # "By default, Amazon EC2 Auto Scaling specifies `units` , which
     # translates into number of instances." (a quoted value only).
     r"^by\s+default,?\s+(?:aws\s+|amazon\s+)?(?:[a-z0-9]+\s+){1,4}?specifies\s+(?=`)",
+    # "If no value is entered, the default lease time is 140 seconds." /
+    # "Default format is `json`." / "The default chunk size is 1,024 MiB
+    # (1 GiB) ..." (the words are the last words of the property's name:
+    # `ending`).
+    r"^(?:if\s+no\s+value\s+is\s+entered,\s+)?(?:the\s+)?default\s+(?P<ending>(?!value\b|setting\b|state\b|behaviou?r\b)[a-z]+(?:\s+[a-z]+){0,2}?)\s+is\s+",
     # "The default `BorrowLimit` is -1, which indicates unlimited
     # borrowing." (`own` must be this property).
     r"^the\s+default\s+`(?P<own>[A-Za-z0-9]+)`\s+is\s+",
@@ -339,6 +344,13 @@ DEFAULT_SENTENCES = [LITERAL_IN_PARENS] + [re.compile(p + VALUE + UNIT + TAIL, r
     # ignores the capacity change ..." (a quoted value only).
     re.compile(r"^the\s+default,\s+(?P<v>`[^`]+`),\s+(?P<tail>)[^.]*\.?$", re.I),
     re.compile(r"^(?P<v>`[^`]+`),\s+the\s+default,\s+(?P<tail>)[^.]*\.?$", re.I),
+    # "For new services, if a desired count is not specified, a default
+    # value of `1` is used." (ECS; the words must spell the property).
+    re.compile(
+        r"^(?:for\s+new\s+[a-z]+,\s+)?if\s+an?\s+(?P<subj>[a-z][a-z ]{1,40}?)\s+is\s+not\s+specified,\s+a\s+default\s+value\s+of\s+"
+        + VALUE + UNIT + r"\s+is\s+used(?P<tail>)\s*\.?$",
+        re.I,
+    ),
     # "If no value is specified, the `xfs` filesystem type is used by
     # default." (ECS; the noun must spell the property).
     re.compile(
@@ -830,6 +842,8 @@ def names_this(m, prop_name, kind=None):
     # A list is named in the plural ("the default format" of `Formats`).
     if g.get("part") and not {g["part"].lower(), g["part"].lower() + "s"} & {w.lower() for w in name_parts(prop_name)}:
         return False
+    if g.get("ending") and not ends_name(g["ending"], prop_name):
+        return False
     if g.get("number") and kind not in ("integer", "number"):
         return False
     if g.get("pct") and "percent" not in prop_name.lower():
@@ -837,6 +851,18 @@ def names_this(m, prop_name, kind=None):
     if g.get("subj"):
         return spells(g["subj"], prop_name)
     return True
+
+
+def ends_name(words, prop_name):
+    """True when `words` are the last words of the property's name ("lease
+    time" of `Ipv6AddressPreferredLeaseTime`; a list's last word in the
+    plural)."""
+    said = [w.lower() for w in words.split()]
+    parts = [w.lower() for w in name_parts(prop_name)]
+    if not said or len(said) > len(parts):
+        return False
+    tail = parts[len(parts) - len(said) :]
+    return said[:-1] == tail[:-1] and tail[-1] in (said[-1], said[-1] + "s")
 
 
 def spells(words, prop_name):

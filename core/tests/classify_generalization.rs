@@ -4145,7 +4145,7 @@ fn a_default_named_by_the_property_or_its_noun_folds_with_general_knowledge() {
     // "The default `BorrowLimit` is -1, which indicates unlimited
     // borrowing.", "If not specified, the default format is `CSV`." (a
     // list named in the plural), "If the parameter is not specified in the
-    // request, the default state is `optional`."
+    // request, the default state is `optional`.", and the two below.
     let cases = [
         (
             "AWS::Batch::QuotaShare",
@@ -4172,6 +4172,26 @@ fn a_default_named_by_the_property_or_its_noun_folds_with_general_knowledge() {
             json!("optional"),
             json!("required"),
             "MetadataOptions.HttpTokens",
+        ),
+        // "For new services, if a desired count is not specified, a default
+        // value of `1` is used." (a CDK service that leaves the count out).
+        (
+            "AWS::ECS::Service",
+            json!({"Cluster": "c", "TaskDefinition": "td", "LaunchType": "FARGATE"}),
+            "DesiredCount",
+            json!(1),
+            json!(3),
+            "DesiredCount",
+        ),
+        // "If no value is entered, the default lease time is 140 seconds."
+        // (the last words of the name).
+        (
+            "AWS::EC2::DHCPOptions",
+            json!({"DomainNameServers": ["AmazonProvidedDNS"]}),
+            "Ipv6AddressPreferredLeaseTime",
+            json!(140),
+            json!(600),
+            "Ipv6AddressPreferredLeaseTime",
         ),
     ];
     for (t, declared, path, aws, other, surfaces) in cases {
