@@ -830,6 +830,11 @@ BY_DEFAULT_STATE = re.compile(
 )
 
 
+# The groups by which a sentence form names the property it speaks of;
+# `names_this` checks each against the property.
+NAMING_GROUPS = ("own", "subj", "part", "ending", "number")
+
+
 def names_this(m, prop_name, kind=None):
     """False when a sentence's condition names another property: `own` (a
     quoted property name) or `subj` (words: "deployment controller" ->
@@ -1373,7 +1378,7 @@ def bag_defaults(doc):
                     continue
                 # A form that names a property ("the default for
                 # Application Load Balancers is ...") names no key.
-                if any(d.groupdict().get(g) for g in ("own", "subj", "part", "number")):
+                if any(d.groupdict().get(g) for g in NAMING_GROUPS):
                     continue
                 raw = d.group("v")
                 q = QUOTED.match(raw)
