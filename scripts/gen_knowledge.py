@@ -1215,9 +1215,37 @@ def counted_default_holds(m, doc, prop_name):
 UNIT_OF_DEFAULT = re.compile(r"^the\s+default\s+`(?P<of>[A-Za-z0-9]+)`\s+time\s+unit\s+is\s+(?P<v>`[^`]+`)\s*\.?$", re.I)
 
 
+# "If you create a cluster by using the EKS API, AWS SDKs, or AWS
+# CloudFormation , the default is `CONFIG_MAP` ." (EKS) / "However, for
+# `AWS::EMR::Cluster` resources in CloudFormation, the default is `false`."
+# (EMR): the default of what CloudFormation creates, which is every resource
+# realdrift reads; it outranks the defaults stated for other tools (the EKS
+# console's `API_AND_CONFIG_MAP`, the EMR API's `true`).
+CLOUDFORMATION_DEFAULT = re.compile(
+    r"^(?:however,\s+)?(?:if\s+you\s+create\s+(?:a|an|the)\s+[a-z ]{1,40}?\s+(?:by\s+using|using|with|through)\s+"
+    r"[^.`]*?\b(?:aws\s+)?cloudformation|for\s+`AWS::[A-Za-z0-9]+::[A-Za-z0-9]+`\s+resources\s+in\s+(?:aws\s+)?cloudformation)"
+    r"\s*,\s*the\s+default(?:\s+value)?\s+is\s+(?P<v>`[^`]+`)\s*\.?$",
+    re.I,
+)
+
+
+def cloudformation_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
+    """(value, sentence) for the default a doc text states for resources
+    CloudFormation creates, else None."""
+    for s in sentences(doc):
+        m = CLOUDFORMATION_DEFAULT.match(s)
+        v = parse_value(m.group("v"), kind, enum, None, prop_name, doc, item_kind, spelled) if m else None
+        if v is not None:
+            return v, s
+    return None
+
+
 def stated_default(doc, kind, enum, prop_name, item_kind=None, spelled=None):
     """(value, sentence) for the one unconditioned default a doc text
     states, else None."""
+    ours = cloudformation_default(doc, kind, enum, prop_name, item_kind, spelled)
+    if ours:
+        return ours
     found = []
     for s in sentences(doc):
         m = UNIT_OF_DEFAULT.match(s)
@@ -1897,6 +1925,33 @@ def conditioned_defaults(doc, kind, enum, prop_name, top_props, enums_of):
     return out
 
 
+# "If you don't specify an instance type in a launch template or for
+# `instanceTypes` , then `t3.medium` is used, by default." (EKS node group):
+# the default holds only where the other place named (a sibling top-level
+# property the words spell) is left out too; with a launch template the
+# value comes from it, which realdrift does not read.
+UNLESS_SIBLING = re.compile(
+    r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+(?:an?\s+)?[a-z][a-z ]{1,40}?\s+in\s+(?:an?|the)\s+(?P<sib>[a-z][a-z ]{1,40}?)"
+    r"\s+or\s+for\s+`(?P<own>[A-Za-z0-9]+)`\s*,\s+(?:then\s+)?(?P<v>`[^`]+`)\s+is\s+used(?:\s*,?\s+by\s+default)?\s*\.?$",
+    re.I,
+)
+
+
+def unless_sibling_defaults(doc, kind, enum, prop_name, top_props, item_kind=None):
+    """[(when, value, sentence)] for a default that holds while a sibling
+    the sentence names as the other place to set it is absent."""
+    out = []
+    for s in sentences(doc):
+        m = UNLESS_SIBLING.match(s)
+        if not m or m.group("own").lower() != prop_name.lower():
+            continue
+        sib = camel(m.group("sib").split())
+        v = parse_value(m.group("v"), kind, enum, None, prop_name, doc, item_kind)
+        if sib in top_props and sib != prop_name and v is not None:
+            out.append(({sib: [None]}, v, s))
+    return out
+
+
 # "If you use containers in a task with the `awsvpc` or `host` network mode,
 # the `hostPort` can either be left blank or set to the same value as the
 # `containerPort`." (ECS port mappings): under that condition the only value
@@ -2014,16 +2069,27 @@ def chosen_sentence(doc):
 # node group `Version`): the version the parent resource ran at create,
 # which a later upgrade of either moves; chosen then, not a constant.
 PARENT_VERSION = re.compile(r"^by\s+default,?\s+the\s+(?:[a-z]+\s+){0,2}?version\s+of\s+the\s+[a-z]+\s+is\s+used\b", re.I)
+# "If you don't specify a value here, the default version available in
+# Amazon EKS is used." (EKS cluster `Version`) / "If no version is
+# specified, then the template's default version is used." (a node group's
+# launch template `Version`): the version that is the default at create,
+# which AWS stores and a later change of the default does not move.
+DEFAULT_VERSION_USED = re.compile(
+    r"^if\s+(?:you\s+(?:don't|do\s+not)\s+specify\s+(?:a\s+value|this|one)(?:\s+here)?|no\s+version\s+is\s+specified)\s*,\s+"
+    r"(?:then\s+)?the\s+(?:[a-z]+'s\s+)?default\s+version(?:\s+available\s+in\s+(?:aws\s+|amazon\s+)?[A-Za-z0-9]+)?"
+    r"\s+(?:is|will\s+be)\s+used\s*\.?$",
+    re.I,
+)
 
 
 def latest_version_sentence(doc, prop_name):
     """The sentence saying a version property defaults to the newest version
-    AWS offers at create time, or to its parent's version then, else
-    None."""
+    AWS offers at create time, to its parent's version then, or to the
+    version that is the default then, else None."""
     if not prop_name.endswith("Version"):
         return None
     for s in sentences(doc):
-        if (LATEST_VERSION.search(s) and not LATEST_VERSION_NOT.search(s)) or PARENT_VERSION.search(s):
+        if (LATEST_VERSION.search(s) and not LATEST_VERSION_NOT.search(s)) or PARENT_VERSION.search(s) or DEFAULT_VERSION_USED.search(s):
             return s
     return None
 
@@ -2781,6 +2847,8 @@ def mine_docs_defaults(m, tf, pf):
         for when, v, quote in kind_defaults(text, kind, enum, name, tf.noun, tf.sibling_enums):
             m.add_default(t, path, v, "docs", quote, when=when)
         for when, v, quote in product_list_defaults(text, kind, enum, name, tf.sibling_values(name)):
+            m.add_default(t, path, v, "docs", quote, when=when)
+        for when, v, quote in unless_sibling_defaults(text, kind, enum, name, tf.top_props, pf.item_kind):
             m.add_default(t, path, v, "docs", quote, when=when)
     if not managed and "*" not in path:
         for when, v, quote in phrase_kind_defaults(text, kind, enum, name, tf.defined):

@@ -4248,3 +4248,80 @@ fn a_config_rule_evaluates_detectively_unless_declared() {
         "EvaluationModes",
     );
 }
+
+#[test]
+fn an_eks_cluster_takes_the_defaults_stated_for_what_cloudformation_creates() {
+    // "If you create a cluster by using the EKS API, AWS SDKs, or AWS
+    // CloudFormation , the default is `CONFIG_MAP` ." outranks the
+    // console's `API_AND_CONFIG_MAP` in the next sentence; access entries
+    // turned on out of band surface.
+    let declared = json!({"RoleArn": "arn:aws:iam::123456789012:role/ClusterRole",
+        "ResourcesVpcConfig": {"SubnetIds": ["subnet-0a", "subnet-0b"]}});
+    assert_stated_default(
+        "AWS::EKS::Cluster",
+        declared.clone(),
+        "AccessConfig",
+        json!({"AuthenticationMode": "CONFIG_MAP"}),
+        json!({"AuthenticationMode": "API_AND_CONFIG_MAP"}),
+        "AccessConfig",
+    );
+    // "If you don't specify a value here, the default version available in
+    // Amazon EKS is used.": the version EKS offered at create, chosen then.
+    let mut live = declared.clone();
+    live["Version"] = json!("1.33");
+    let fs = run_general("AWS::EKS::Cluster", declared, live);
+    let v = fs
+        .iter()
+        .find(|f| f.path == "Version")
+        .expect("Version is classified");
+    assert_eq!(v.tier, Tier::AtDefault, "{fs:?}");
+    assert!(v.chosen_at_create, "{v:?}");
+}
+
+#[test]
+fn a_node_group_runs_t3_medium_only_without_a_launch_template() {
+    // "If you don't specify an instance type in a launch template or for
+    // `instanceTypes` , then `t3.medium` is used, by default.": a CDK node
+    // group that names no instance type reads `["t3.medium"]`, which folds;
+    // another type set out of band surfaces. Beside a launch template the
+    // type comes from the template, so the same value is not folded there.
+    let t = "AWS::EKS::Nodegroup";
+    let declared = json!({"ClusterName": "Cluster9EE0221C", "Subnets": ["subnet-0a"],
+        "NodeRole": "arn:aws:iam::123456789012:role/NgRole",
+        "ScalingConfig": {"DesiredSize": 2, "MaxSize": 2, "MinSize": 1}});
+    assert_stated_default(
+        t,
+        declared.clone(),
+        "InstanceTypes",
+        json!(["t3.medium"]),
+        json!(["t3.large"]),
+        "InstanceTypes",
+    );
+    let mut with_template = declared;
+    with_template["LaunchTemplate"] = json!({"Id": "lt-0123456789abcdef0", "Version": "2"});
+    assert_eq!(
+        general_drift_with(t, &with_template, "InstanceTypes", &json!(["t3.medium"])),
+        vec![(Tier::Undeclared, "InstanceTypes".to_string())]
+    );
+}
+
+#[test]
+fn a_launch_template_version_left_out_is_the_template_s_default_chosen_at_create() {
+    // "If no version is specified, then the template's default version is
+    // used." (EKS node group): the version number EKS resolved at create
+    // folds on a first run, so `record` snapshots it and a later move to
+    // another version out of band surfaces.
+    let t = "AWS::EKS::Nodegroup";
+    let declared = json!({"ClusterName": "Cluster9EE0221C", "Subnets": ["subnet-0a"],
+        "NodeRole": "arn:aws:iam::123456789012:role/NgRole",
+        "LaunchTemplate": {"Id": "lt-0123456789abcdef0"}});
+    let mut live = declared.clone();
+    live["LaunchTemplate"]["Version"] = json!("1");
+    let fs = run_general(t, declared, live);
+    let v = fs
+        .iter()
+        .find(|f| f.path == "LaunchTemplate.Version")
+        .expect("the version is classified");
+    assert_eq!(v.tier, Tier::AtDefault, "{fs:?}");
+    assert!(v.chosen_at_create, "{v:?}");
+}
