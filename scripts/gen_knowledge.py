@@ -78,8 +78,10 @@ DEFAULT_PREFIXES = [
     # this property).
     r"^if\s+an?\s+`(?P<own>[A-Za-z0-9]+)`\s+value\s+is\s+not\s+specified(?:\s+during\s+`[A-Za-z]+`)?\s*,\s+it\s+is\s+set\s+to\s+(?=`[^`]+`\s+by\s+default\s*\.?$)",
     # "If you don't specify a status, it defaults to `ENABLED`." (Image
-    # Builder; the noun must spell the property).
+    # Builder) / "If the subdirectory isn't specified, it will default to
+    # `/` ." (DataSync; the noun must spell the property).
     r"^if\s+you\s+(?:don't|do\s+not)\s+specify\s+an?\s+(?P<subj>[a-z][a-z ]{1,40}?),\s+it\s+defaults\s+to\s+",
+    r"^if\s+the\s+(?P<subj>[a-z][a-z ]{1,40}?)\s+(?:isn't|is\s+not)\s+specified,\s+it\s+will\s+default\s+to\s+",
     # "When `certificateMode` is not provided, it defaults to `DEFAULT`."
     # (IoT; `own` must be this property).
     r"^when\s+`(?P<own>[A-Za-z0-9]+)`\s+is\s+not\s+(?:provided|specified),\s+it\s+defaults\s+to\s+",

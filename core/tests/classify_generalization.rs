@@ -4325,3 +4325,20 @@ fn a_launch_template_version_left_out_is_the_template_s_default_chosen_at_create
     assert_eq!(v.tier, Tier::AtDefault, "{fs:?}");
     assert!(v.chosen_at_create, "{v:?}");
 }
+
+#[test]
+fn an_hdfs_location_without_a_subdirectory_reads_the_root() {
+    // "If the subdirectory isn't specified, it will default to `/` ." (the
+    // words spell the property): the root folds, a narrower folder set out
+    // of band surfaces.
+    assert_stated_default(
+        "AWS::DataSync::LocationHDFS",
+        json!({"NameNodes": [{"Hostname": "namenode.example.com", "Port": 8020}],
+            "AuthenticationType": "SIMPLE", "SimpleUser": "hdfs",
+            "AgentArns": ["arn:aws:datasync:us-east-1:123456789012:agent/agent-0abc"]}),
+        "Subdirectory",
+        json!("/"),
+        json!("/warehouse"),
+        "Subdirectory",
+    );
+}
