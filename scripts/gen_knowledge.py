@@ -50,8 +50,9 @@ NUM = r"-?[0-9]{1,3}(?:,[0-9]{3})+|-?[0-9]+(?:\.[0-9]+)?"
 # A bare token never ends in the sentence's full stop ("The default value
 # is S3.").
 VALUE = r"(?P<v>``[^`]+``|`[^`]+`|\"[^\"]+\"|'[^']+'|" + NUM + r"|[A-Za-z0-9_:/+-](?:[A-Za-z0-9_.:/+-]*[A-Za-z0-9_:/+-])?)"
-# "50%" is a percentage: only for a property whose name says so (`pct`).
-UNIT = r"(?:\s+(?P<unit>[A-Za-z]+(?:\s+per\s+second)?)|(?P<pct>%))?"
+# "50%" is a percentage: only for a property whose name says so (`pct`);
+# "100% of the On-Demand price" names what it is a percentage of.
+UNIT = r"(?:\s+(?P<unit>[A-Za-z]+(?:\s+per\s+second)?)|(?P<pct>%)(?:\s+of\s+the\s+[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*){0,3})?)?"
 # What may follow the value: nothing, a parenthetical, "or <the same in other
 # units>", or ", but ..." - never a condition.
 # ", which sends requests to targets using HTTP/1.1" only explains the value;
@@ -91,6 +92,10 @@ DEFAULT_PREFIXES = [
     # "By default, `NodeJsVersion` is `10.x`." (GameLift; `own` must be
     # this property; a quoted value only).
     r"^by\s+default,?\s+`(?P<own>[A-Za-z][A-Za-z0-9]+)`\s+is\s+(?=`[^`]+`\s*\.?$)",
+    # "When not specified, the default is `host`." (Batch ECS task
+    # properties) / "If you leave this field empty, the default value is
+    # 100% of the On-Demand price." (Batch spot bid).
+    r"^(?:when\s+not\s+specified|if\s+you\s+leave\s+this\s+(?:field|parameter|property)\s+empty),\s+the\s+default(?:\s+value)?\s+is\s+",
     # "If unspecified, the default value will be 8." (FSx).
     # "In requests, if this value is not provided, the default value will be
     # 3600." (IAM Roles Anywhere).

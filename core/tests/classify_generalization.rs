@@ -4342,3 +4342,22 @@ fn an_hdfs_location_without_a_subdirectory_reads_the_root() {
         "Subdirectory",
     );
 }
+
+#[test]
+fn a_spot_compute_environment_bids_the_on_demand_price_unless_declared() {
+    // "If you leave this field empty, the default value is 100% of the
+    // On-Demand price." (Batch's API model; the percentage names what it
+    // is a percentage of): a CDK spot environment without a bid reads 100,
+    // which folds; a lower bid set out of band surfaces.
+    assert_stated_default(
+        "AWS::Batch::ComputeEnvironment",
+        json!({"Type": "MANAGED", "ComputeResources": {"Type": "SPOT", "MaxvCpus": 16,
+            "InstanceTypes": ["optimal"], "Subnets": ["subnet-0a"],
+            "SecurityGroupIds": ["sg-0a"],
+            "InstanceRole": "arn:aws:iam::123456789012:instance-profile/BatchInstance"}}),
+        "ComputeResources.BidPercentage",
+        json!(100),
+        json!(60),
+        "ComputeResources.BidPercentage",
+    );
+}
