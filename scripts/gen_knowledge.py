@@ -58,7 +58,7 @@ UNIT = r"(?:\s+(?P<unit>[A-Za-z]+(?:\s+per\s+second)?)|(?P<pct>%)(?:\s+of\s+the\
 # ", which sends requests to targets using HTTP/1.1" only explains the value;
 # so does ", and the topic passes through the tracing header it receives"
 # (what the default does; a condition word still rejects the tail).
-TAIL = r"(?P<tail>(?:\s+by\s+default,?\s+if\s+no\s+value\s+is\s+(?:specified|provided)|,?\s+(?:and\s+)?the\s+(?:minimum|maximum)\s+is\s+[^.]*|\s+and\s+[A-Za-z]+\s+(?:is|are)\s+(?:enabled|disabled)|\s*,\s*and\s+(?:the|it)\s+[^.]*|\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not|nothing\s+is)\s+(?:provided|specified)|omitted))?)\s*\.?$"
+TAIL = r"(?P<tail>(?:\s+by\s+default,?\s+if\s+no\s+value\s+is\s+(?:specified|provided)|,?\s+(?:and\s+)?the\s+(?:minimum|maximum)\s+is\s+[^.]*|\s+and\s+[A-Za-z]+\s+(?:is|are)\s+(?:enabled|disabled)|\s*,\s*and\s+(?:the|it)\s+[^.]*|\s*\([^)]*\)|\s+or\s+[^.]*|,\s*but\s+[^.]*|(?:\s*\([^)]*\))?\s*,\s*which\s+(?:[^.]|\.(?=\S))*|\s+by\s+default|,?\s+if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not|nothing\s+is)\s+(?:provided|specified)|omitted)|\s+when\s+not\s+(?:set|specified|provided))?)\s*\.?$"
 DEFAULT_PREFIXES = [
     r"^\*?default(?:\s+value)?\*?\s*:\s*",
     # "The default setting is `false` ." (CodeBuild PrivilegedMode).
@@ -182,7 +182,9 @@ DEFAULT_PREFIXES = [
     r"^if\s+(?:not\s+specified|omitted|unspecified|no\s+value\s+is\s+(?:specified|provided)|"
     # "If you omit this, the default is `false`." (CloudWatch Logs).
     r"(?:this|the)\s+(?:property|parameter|field|value)\s+(?:is\s+(?:omitted|not\s+specified)|isn't\s+specified)|you\s+omit\s+this(?:\s+(?:field|property|parameter|value))?|"
-    r"you\s+(?:don't|do\s+not)\s+specify\s+(?:(?:a\s+value\s+for\s+)?`(?P<own>[A-Za-z0-9]+)`|a\s+value|this\s+(?:property|parameter|value)|one))\s*,?\s+"
+    # "If you don't supply a value, the default is `ENTERPRISE_EDITION`."
+    # (Kendra).
+    r"you\s+(?:don't|do\s+not)\s+(?:specify|supply)\s+(?:(?:a\s+value\s+for\s+)?`(?P<own>[A-Za-z0-9]+)`|a\s+value|this\s+(?:property|parameter|value)|one))\s*,?\s+"
     # "If not specified, the default port used is `8182`."
     r"(?:the\s+default(?:\s+value)?(?:\s+[a-z]+\s+used)?\s+is|(?:it|this\s+(?:property|parameter|value))\s+defaults\s+to|the\s+value\s+defaults\s+to|"
     r"aws\s+cloudformation\s+uses\s+the\s+default\s+value\s+of)\s+",
@@ -673,8 +675,11 @@ def parse_value(raw, kind, enum, unit, prop_name, doc="", item_kind=None, spelle
 
 # Tails that only restate the default: "(i.e., backups are disabled for
 # this cluster)", "by default", "if no value is provided".
+# "Defaults to 1000 when not set." (Bedrock AgentCore) says the same.
 RESTATING_TAIL = re.compile(
-    r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|(?:by\s+default)?,?\s*if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not|nothing\s+is)\s+(?:provided|specified)|omitted))\s*$", re.I
+    r"^\s*(?:\(i\.e\.,?[^)]*\)|by\s+default|(?:by\s+default)?,?\s*if\s+(?:(?:no\s+value\s+is|a\s+value\s+(?:isn't|is\s+not)|not|nothing\s+is)\s+(?:provided|specified)|omitted)"
+    r"|\s*when\s+not\s+(?:set|specified|provided))\s*$",
+    re.I,
 )
 
 

@@ -4361,3 +4361,28 @@ fn a_spot_compute_environment_bids_the_on_demand_price_unless_declared() {
         "ComputeResources.BidPercentage",
     );
 }
+
+#[test]
+fn a_default_supplied_or_set_when_not_set_folds() {
+    // "If you don't supply a value, the default is `ENTERPRISE_EDITION`."
+    // (Kendra's API model) and "Defaults to PUBLIC when not set." (the tail
+    // only restates that nothing was set): AWS's value folds, another
+    // surfaces.
+    assert_stated_default(
+        "AWS::Kendra::Index",
+        json!({"Name": "docs", "RoleArn": "arn:aws:iam::123456789012:role/KendraRole"}),
+        "Edition",
+        json!("ENTERPRISE_EDITION"),
+        json!("DEVELOPER_EDITION"),
+        "Edition",
+    );
+    assert_stated_default(
+        "AWS::DevOpsAgent::PrivateConnection",
+        json!({"Name": "pc", "ConnectionConfiguration": {"ServiceManaged": {
+            "HostAddress": "10.0.0.10", "VpcId": "vpc-0a", "SubnetIds": ["subnet-0a"]}}}),
+        "ConnectionConfiguration.ServiceManaged.DnsResolution",
+        json!("PUBLIC"),
+        json!("IN_VPC"),
+        "ConnectionConfiguration.ServiceManaged.DnsResolution",
+    );
+}
