@@ -2728,6 +2728,16 @@ fn a_dotted_word_outside_a_dns_name_keeps_its_case() {
     let c = |name: &str| json!({"DomainName": name, "ValidationMethod": "DNS"});
     let fs = run_general(t, c("Shop.Example.org"), c("shop.example.org"));
     assert!(drift(&fs).is_empty(), "{fs:?}");
+    // A certificate's alternative names are DNS names too; another name is
+    // still a change.
+    let sans = |names: &[&str]| json!({"DomainName": "shop.example.org", "SubjectAlternativeNames": names});
+    let fs = run_general(t, sans(&["Www.Example.org"]), sans(&["www.example.org"]));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(t, sans(&["www.example.org"]), sans(&["api.example.org"]));
+    assert_eq!(
+        declared_paths(&fs),
+        vec!["SubjectAlternativeNames".to_string()]
+    );
 }
 
 #[test]

@@ -100,13 +100,22 @@ pub fn is_header_name_equal(leaf: Option<&str>, declared: &str, live: &str) -> b
 }
 
 /// True for a property naming a DNS name (`DomainName`, `DNSName`,
-/// `HostName`, `Aliases`, `ZoneDomainName`): there a dotted value is a name
-/// whose case is not part of it. Elsewhere a dotted word (a Lambda
-/// `Handler` such as `index.Handler`) is case-sensitive.
+/// `HostName`, `Aliases`, `ZoneDomainName`, a certificate's
+/// `SubjectAlternativeNames`): there a dotted value is a name whose case is
+/// not part of it (RFC 4343). Elsewhere a dotted word (a Lambda `Handler`
+/// such as `index.Handler`) is case-sensitive.
 fn is_dns_key(key: &str) -> bool {
-    ["Domain", "DNS", "Dns", "Host", "Fqdn", "Alias"]
-        .iter()
-        .any(|k| key.contains(k))
+    [
+        "Domain",
+        "DNS",
+        "Dns",
+        "Host",
+        "Fqdn",
+        "Alias",
+        "AlternativeName",
+    ]
+    .iter()
+    .any(|k| key.contains(k))
 }
 
 /// True for a name written fully qualified, with the root's trailing dot
@@ -773,6 +782,17 @@ mod tests {
             Some("DomainName"),
             "API.Example.org",
             "api.example.org"
+        ));
+        assert!(is_shape_equal(
+            Some("SubjectAlternativeNames"),
+            "www.Example.org",
+            "www.example.org"
+        ));
+        // An e-mail name keeps its case: it is not a DNS name.
+        assert!(!is_shape_equal(
+            Some("SubjectAlternativeNames"),
+            "Ops@example.org",
+            "ops@example.org"
         ));
         // A dotted word elsewhere keeps its case: a handler is not a name.
         assert!(!is_shape_equal(
