@@ -1230,13 +1230,17 @@ UNIT_OF_DEFAULT = re.compile(r"^the\s+default\s+`(?P<of>[A-Za-z0-9]+)`\s+time\s+
 # "If you create a cluster by using the EKS API, AWS SDKs, or AWS
 # CloudFormation , the default is `CONFIG_MAP` ." (EKS) / "However, for
 # `AWS::EMR::Cluster` resources in CloudFormation, the default is `false`."
-# (EMR): the default of what CloudFormation creates, which is every resource
-# realdrift reads; it outranks the defaults stated for other tools (the EKS
-# console's `API_AND_CONFIG_MAP`, the EMR API's `true`).
+# (EMR) / "When you use the API to create a queue, the default is
+# on-demand." (MediaConvert; CloudFormation creates through the API): the
+# default of what CloudFormation creates, which is every resource realdrift
+# reads; it outranks the defaults stated for other tools (the EKS console's
+# `API_AND_CONFIG_MAP`, the EMR API's `true`). A bare word must spell one of
+# the property's enum values.
 CLOUDFORMATION_DEFAULT = re.compile(
     r"^(?:however,\s+)?(?:if\s+you\s+create\s+(?:a|an|the)\s+[a-z ]{1,40}?\s+(?:by\s+using|using|with|through)\s+"
-    r"[^.`]*?\b(?:aws\s+)?cloudformation|for\s+`AWS::[A-Za-z0-9]+::[A-Za-z0-9]+`\s+resources\s+in\s+(?:aws\s+)?cloudformation)"
-    r"\s*,\s*the\s+default(?:\s+value)?\s+is\s+(?P<v>`[^`]+`)\s*\.?$",
+    r"[^.`]*?\b(?:aws\s+)?cloudformation|for\s+`AWS::[A-Za-z0-9]+::[A-Za-z0-9]+`\s+resources\s+in\s+(?:aws\s+)?cloudformation"
+    r"|when\s+you\s+use\s+the\s+api\s+to\s+create\s+an?\s+[a-z ]{1,40}?)"
+    r"\s*,\s*the\s+default(?:\s+value)?\s+is\s+(?:(?P<v>`[^`]+`)|(?P<w>[a-z][a-z-]*))\s*\.?$",
     re.I,
 )
 
@@ -1246,7 +1250,12 @@ def cloudformation_default(doc, kind, enum, prop_name, item_kind=None, spelled=N
     CloudFormation creates, else None."""
     for s in sentences(doc):
         m = CLOUDFORMATION_DEFAULT.match(s)
-        v = parse_value(m.group("v"), kind, enum, None, prop_name, doc, item_kind, spelled) if m else None
+        if m and m.group("w"):
+            said = re.split(r"[-\s]+", m.group("w").lower())
+            hits = [x for x in (enum or spelled or []) if isinstance(x, str) and enum_words(x) == said]
+            v = hits[0] if len(hits) == 1 else None
+        else:
+            v = parse_value(m.group("v"), kind, enum, None, prop_name, doc, item_kind, spelled) if m else None
         if v is not None:
             return v, s
     return None

@@ -4396,3 +4396,18 @@ fn a_default_supplied_or_set_when_not_set_folds() {
         "ConnectionConfiguration.ServiceManaged.DnsResolution",
     );
 }
+
+#[test]
+fn a_queue_created_through_the_api_is_priced_on_demand() {
+    // "When you use the API to create a queue, the default is on-demand."
+    // (MediaConvert's API model; CloudFormation creates through the API, and
+    // the words spell the enum value `ON_DEMAND`): a reserved queue surfaces.
+    assert_stated_default(
+        "AWS::MediaConvert::Queue",
+        json!({"Name": "transcode"}),
+        "PricingPlan",
+        json!("ON_DEMAND"),
+        json!("RESERVED"),
+        "PricingPlan",
+    );
+}
