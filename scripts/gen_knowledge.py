@@ -3344,6 +3344,47 @@ def mine_property(m, tf, path, name, p):
     drop_contradicted(m, tf, pf)
 
 
+# "Either `AvailabilityZone` or `AvailabilityZoneId` must be specified, but
+# not both." (EC2 volumes) / "Specify either `HostedZoneName` or
+# `HostedZoneId` , but not both." (Route 53): one setting named two ways, by
+# name and by id. The one left out is AWS's resolution of the one declared,
+# fixed at create. Only a pair that differs by an identifier suffix (`Id`,
+# `Name`, `Arn`, `Identifier`, `ResourceId`) is one setting; other pairs
+# (`Statistic` / `ExtendedStatistic`, `InternetGatewayId` / `VpnGatewayId`)
+# are alternatives, and AWS fills in neither.
+EITHER_NOT_BOTH = re.compile(
+    r"\b(?:either\s+)?(?:the\s+)?`(?P<a>[A-Za-z0-9]+)`\s+or\s+(?:the\s+)?`(?P<b>[A-Za-z0-9]+)`\s*"
+    r"(?:(?:must|can)\s+be\s+specified(?:\s+in\s+the\s+request)?\s*)?,?\s*(?:\(\s*but\s+not\s+both\s*\)|but\s+not\s+both)",
+    re.I,
+)
+ID_SUFFIX = re.compile(r"(?:ResourceId|Identifier|Id|Name|Arn)$")
+
+
+def one_setting_two_names(a, b):
+    """True when `a` and `b` name one thing by name and by id
+    (`AvailabilityZone` / `AvailabilityZoneId`, `HostedZoneName` /
+    `HostedZoneId`)."""
+    stem_a, stem_b = ID_SUFFIX.sub("", a), ID_SUFFIX.sub("", b)
+    suffixed = stem_a != a or stem_b != b
+    return a.lower() != b.lower() and suffixed and stem_a != "" and stem_a.lower() == stem_b.lower()
+
+
+def mine_name_or_id(m, tf):
+    """Each of a pair the documentation says to give one of, by name or by
+    id (see `EITHER_NOT_BOTH`): the one left out is chosen at create."""
+    props = {path for path, _, _ in tf.props}
+    for path, _, p in tf.props:
+        parent = path.rsplit(".", 1)[0] + "." if "." in path else ""
+        for sent in sentences(p.get("documentation") or ""):
+            hit = EITHER_NOT_BOTH.search(sent)
+            if not hit or not re.search(r"\bspecif", sent, re.I) or not one_setting_two_names(hit.group("a"), hit.group("b")):
+                continue
+            for name in (hit.group("a"), hit.group("b")):
+                q = parent + name
+                if q in props and writable(tf.doc, q):
+                    m.add_default(tf.t, q, None, "docs", sent, chosen=True)
+
+
 # "If enabled (true), server-side encryption type is set to `KMS` and an AWS
 # managed key is used" on a boolean: the sibling the phrase names (by the
 # opening words of its own text, "Server-side encryption type.") holds that
@@ -3489,6 +3530,7 @@ def generate(spec, boto, snap):
             if writable(doc, path):
                 mine_property(m, tf, path, name, p)
         mine_cross_defaults(m, tf)
+        mine_name_or_id(m, tf)
         mine_switch_sets_sibling(m, tf)
         mine_key_aliases(m, tf)
         mine_write_only(m, tf)

@@ -4411,3 +4411,42 @@ fn a_queue_created_through_the_api_is_priced_on_demand() {
         "PricingPlan",
     );
 }
+
+#[test]
+fn a_setting_given_by_name_reads_back_its_id_chosen_at_create() {
+    // "Specify either `HostedZoneName` or `HostedZoneId` , but not both." /
+    // "Either `AvailabilityZone` or `AvailabilityZoneId` must be specified,
+    // but not both.": one setting by name or by id; the one left out is
+    // AWS's resolution of the one declared, chosen at create (it folds on a
+    // first run and `record` keeps it).
+    let chosen = |t: &str, declared: Value, path: &str, v: Value| {
+        let mut live = declared.clone();
+        live[path] = v;
+        let fs = run_general(t, declared, live);
+        let f = fs.iter().find(|f| f.path == path).expect("classified");
+        assert_eq!(f.tier, Tier::AtDefault, "{t} {fs:?}");
+        assert!(f.chosen_at_create, "{f:?}");
+    };
+    chosen(
+        "AWS::Route53::RecordSet",
+        json!({"HostedZoneName": "example.com.", "Name": "api.example.com.", "Type": "CNAME",
+            "TTL": "300", "ResourceRecords": ["origin.example.net"]}),
+        "HostedZoneId",
+        json!("Z0123456789ABCDEFGHIJ"),
+    );
+    chosen(
+        "AWS::EC2::Volume",
+        json!({"AvailabilityZone": "eu-west-1b", "Size": 20, "VolumeType": "gp3"}),
+        "AvailabilityZoneId",
+        json!("euw1-az3"),
+    );
+    // Alternatives that are not one setting stay reportable: an alarm
+    // switched to a percentile out of band shows it.
+    let t = "AWS::CloudWatch::Alarm";
+    let declared = json!({"MetricName": "Latency", "Namespace": "App", "Statistic": "Average",
+        "Period": 60, "EvaluationPeriods": 1, "Threshold": 1, "ComparisonOperator": "GreaterThanThreshold"});
+    assert_eq!(
+        general_drift_with(t, &declared, "ExtendedStatistic", &json!("p99")),
+        vec![(Tier::Undeclared, "ExtendedStatistic".to_string())]
+    );
+}
