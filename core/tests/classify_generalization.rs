@@ -3777,6 +3777,18 @@ fn assert_stated_default(
     );
 }
 
+/// A value AWS chose at create, checked with general knowledge alone: it
+/// folds on a first run as chosen at create (so `record` snapshots it).
+fn assert_chosen_at_create(t: &str, declared: Value, live: Value, path: &str) {
+    let fs = run_general(t, declared, live);
+    let f = fs
+        .iter()
+        .find(|f| f.path == path)
+        .unwrap_or_else(|| panic!("{t} {path} is classified: {fs:?}"));
+    assert_eq!(f.tier, Tier::AtDefault, "{t} {fs:?}");
+    assert!(f.chosen_at_create, "{f:?}");
+}
+
 #[test]
 fn an_access_key_starts_active_as_its_create_operation_says() {
     // "The default status for new keys is Active." (IAM CreateAccessKey's
@@ -4221,13 +4233,7 @@ fn a_node_group_runs_its_cluster_s_version_chosen_at_create() {
         "ScalingConfig": {"DesiredSize": 2, "MaxSize": 2, "MinSize": 1}});
     let mut live = declared.clone();
     live["Version"] = json!("1.31");
-    let fs = run_general(t, declared, live);
-    let v = fs
-        .iter()
-        .find(|f| f.path == "Version")
-        .expect("Version is classified");
-    assert_eq!(v.tier, Tier::AtDefault, "{fs:?}");
-    assert!(v.chosen_at_create, "{v:?}");
+    assert_chosen_at_create(t, declared, live, "Version");
 }
 
 #[test]
@@ -4279,13 +4285,7 @@ fn an_eks_cluster_takes_the_defaults_stated_for_what_cloudformation_creates() {
     // Amazon EKS is used.": the version EKS offered at create, chosen then.
     let mut live = declared.clone();
     live["Version"] = json!("1.33");
-    let fs = run_general("AWS::EKS::Cluster", declared, live);
-    let v = fs
-        .iter()
-        .find(|f| f.path == "Version")
-        .expect("Version is classified");
-    assert_eq!(v.tier, Tier::AtDefault, "{fs:?}");
-    assert!(v.chosen_at_create, "{v:?}");
+    assert_chosen_at_create("AWS::EKS::Cluster", declared, live, "Version");
 }
 
 #[test]
@@ -4327,13 +4327,7 @@ fn a_launch_template_version_left_out_is_the_template_s_default_chosen_at_create
         "LaunchTemplate": {"Id": "lt-0123456789abcdef0"}});
     let mut live = declared.clone();
     live["LaunchTemplate"]["Version"] = json!("1");
-    let fs = run_general(t, declared, live);
-    let v = fs
-        .iter()
-        .find(|f| f.path == "LaunchTemplate.Version")
-        .expect("the version is classified");
-    assert_eq!(v.tier, Tier::AtDefault, "{fs:?}");
-    assert!(v.chosen_at_create, "{v:?}");
+    assert_chosen_at_create(t, declared, live, "LaunchTemplate.Version");
 }
 
 #[test]
@@ -4422,10 +4416,7 @@ fn a_setting_given_by_name_reads_back_its_id_chosen_at_create() {
     let chosen = |t: &str, declared: Value, path: &str, v: Value| {
         let mut live = declared.clone();
         live[path] = v;
-        let fs = run_general(t, declared, live);
-        let f = fs.iter().find(|f| f.path == path).expect("classified");
-        assert_eq!(f.tier, Tier::AtDefault, "{t} {fs:?}");
-        assert!(f.chosen_at_create, "{f:?}");
+        assert_chosen_at_create(t, declared, live, path);
     };
     chosen(
         "AWS::Route53::RecordSet",
