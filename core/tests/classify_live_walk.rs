@@ -1,6 +1,7 @@
 //! Live-only members are walked everywhere below a declared value: inside
 //! JSON text, inside array elements with no identity key, and inside
-//! elements matched by a keyed-set rule. Each case starts from a real corpus
+//! elements matched by a keyed-set rule (inside a policy document, where
+//! AWS adds nothing, such a member is declared drift instead). Each case starts from a real corpus
 //! case (recorded from AWS) and adds one live-only member out of band; the
 //! unmodified case is checked too, so AWS-filled members stay quiet.
 
@@ -92,10 +93,12 @@ fn redrive_policy_written_as_text_is_walked_as_its_object() {
 }
 
 /// (b) An inline policy statement (no identity key) gains a Condition out of
-/// band: the statement still contains every declared member, and the new
-/// member surfaces at the statement's index.
+/// band. AWS stores a policy as written, so the member is not a value the
+/// template left to AWS: the declared policy changed, and it is declared
+/// drift on the statements (shown whole, with the condition), not a nested
+/// potential drift.
 #[test]
-fn live_only_member_of_an_unkeyed_element_surfaces() {
+fn a_member_added_inside_a_policy_is_declared_drift() {
     let mut case = load("AWS__IAM__Role.BoundedRole588C8D80.json");
     let condition = json!({"StringEquals": {"aws:ResourceTag/team": "red"}});
     let policies = case["liveRaw"]["Policies"]
@@ -107,11 +110,47 @@ fn live_only_member_of_an_unkeyed_element_surfaces() {
         .expect("readObjects policy");
     read["PolicyDocument"]["Statement"][0]["Condition"] = condition;
     let fs = classify(&case);
-    // Reported in the canonical policy form (condition values as lists).
+    let under: Vec<&Finding> = fs
+        .iter()
+        .filter(|f| f.path.starts_with("Policies"))
+        .collect();
+    assert_eq!(under.len(), 1, "{:?}", paths(&fs));
+    assert_eq!(under[0].tier, Tier::Declared, "{:?}", paths(&fs));
+    assert!(under[0].path.ends_with(".PolicyDocument.Statement"));
+    // Shown in the canonical policy form (condition values as lists).
+    let shown = under[0].actual.as_ref().map(Value::to_string);
+    assert!(
+        shown.is_some_and(|s| s.contains(r#""aws:ResourceTag/team":["red"]"#)),
+        "{:?}",
+        under[0].actual
+    );
+}
+
+/// (b) A policy's own metadata is not part of what it grants: an `Id` the
+/// template left out, read back on the document, stays a nested potential
+/// drift at its path (never filled in on the template's side), and the
+/// statements still match.
+#[test]
+fn an_id_on_a_policy_document_stays_nested() {
+    let mut case = load("AWS__IAM__Role.BoundedRole588C8D80.json");
+    let policies = case["liveRaw"]["Policies"]
+        .as_array_mut()
+        .expect("live Policies");
+    let read = policies
+        .iter_mut()
+        .find(|p| p["PolicyName"] == "readObjects")
+        .expect("readObjects policy");
+    read["PolicyDocument"]["Id"] = json!("named-out-of-band");
+    let fs = classify(&case);
     assert_undeclared(
         &fs,
-        "Policies[readObjects].PolicyDocument.Statement.0.Condition",
-        &json!({"StringEquals": {"aws:ResourceTag/team": ["red"]}}),
+        "Policies[readObjects].PolicyDocument.Id",
+        &json!("named-out-of-band"),
+    );
+    assert!(
+        fs.iter().all(|f| f.tier != Tier::Declared),
+        "{:?}",
+        paths(&fs)
     );
 }
 

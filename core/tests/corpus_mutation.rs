@@ -30,7 +30,8 @@
 //! template wrote the ARN itself, renamed): it must surface. Every
 //! statement of every policy document the read returns is loosened (effect
 //! flipped, an action added, the resource widened to `*`, the condition
-//! dropped, the principal moved): it must surface.
+//! dropped, the principal moved) or given a member it does not declare (a
+//! principal kind, a condition): it must surface as declared drift.
 
 mod classify_support;
 mod corpus_support;
@@ -732,9 +733,10 @@ fn policy_pointers(case: &CorpusCase) -> Vec<(String, bool)> {
     out
 }
 
-/// Every loosening of statement `i` of `doc` the test tries: the effect
+/// Every edit of statement `i` of `doc` the test tries: the effect
 /// flipped, an action added, the resource widened to `*`, the condition
-/// dropped, the principal moved to another account.
+/// dropped, the principal moved to another account, a principal kind or a
+/// condition added.
 fn loosened(doc: &Value, i: usize) -> Vec<(&'static str, Value)> {
     let mut out = Vec::new();
     let mut edit = |what: &'static str, f: &dyn Fn(&mut serde_json::Map<String, Value>) -> bool| {
@@ -784,6 +786,30 @@ fn loosened(doc: &Value, i: usize) -> Vec<(&'static str, Value)> {
         s.contains_key("Principal") && {
             let p = serde_json::json!({"AWS": "arn:aws:iam::999999999999:root"});
             s.insert("Principal".into(), p);
+            true
+        }
+    });
+    // Members the declared statement does not hold: AWS stores a policy as
+    // written, so an added member is a change to the declared document.
+    // Only in IAM statements (a WAF rule's or a data protection policy's
+    // `Statement` holds no `Effect`, and takes other members).
+    edit(
+        "principal added beside",
+        &|s| match s.get_mut("Principal") {
+            Some(Value::Object(p)) if !p.contains_key("Federated") => {
+                p.insert(
+                    "Federated".into(),
+                    Value::from("cognito-identity.amazonaws.com"),
+                );
+                true
+            }
+            _ => false,
+        },
+    );
+    edit("condition added", &|s| {
+        s.contains_key("Effect") && !s.contains_key("Condition") && {
+            let c = serde_json::json!({"StringEquals": {"aws:PrincipalAccount": "999999999999"}});
+            s.insert("Condition".into(), c);
             true
         }
     });

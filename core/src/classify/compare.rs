@@ -2,9 +2,11 @@
 //! that turns a mismatch into `declared` findings at the narrowest path.
 //!
 //! Objects compare as a declared SUBSET of live: a live-only sub-key is not a
-//! mismatch here (it is collected separately as a nested finding). Arrays
-//! compare element-wise, as multisets where the schema or a per-type fact
-//! says order is meaningless.
+//! mismatch here (it is collected separately as a nested finding). A policy
+//! document is the exception: AWS stores it as written, so inside one a
+//! live-only member (a principal, a condition) changes the declared
+//! document. Arrays compare element-wise, as multisets where the schema or a
+//! per-type fact says order is meaningless.
 
 use super::keyed::{keyed_for, Keyed};
 use super::scope::{is_unresolved_marker, Scope};
@@ -15,6 +17,7 @@ use crate::normalize::arrays::{identity_key_of, SORT_IDENTITY_KEYS};
 use crate::normalize::aws_facts::Equivalence;
 use crate::normalize::empty::member_may_be_left_out;
 use crate::normalize::path::{Path, Seg};
+use crate::normalize::policy::{is_policy_document, POLICY_METADATA};
 use crate::normalize::scalars::{
     is_access_string_equal, is_case_insensitive_equal, is_declared_stringly_equal,
     is_dns_name_equal, is_epoch_hour_floor, is_intelligent_tier_match, is_latest_sentinel_match,
@@ -39,6 +42,8 @@ pub(crate) struct Mismatch {
     pub whole_array: Option<(Path, Value)>,
     /// For an attribute-bag entry: the attribute key.
     pub attribute_key: Option<String>,
+    /// Found inside a policy document (compared closed).
+    pub in_policy: bool,
 }
 
 /// The comparator for one resource.
@@ -48,6 +53,9 @@ pub(crate) struct Cmp<'s, 'a> {
     /// document, a dashboard body): AWS stores such text as written, so an
     /// array in it keeps its order and a sorted live order is a reorder.
     pub in_text: bool,
+    /// Comparing inside a policy document: objects are closed (see
+    /// [`has_member_beyond`]).
+    closed: bool,
 }
 
 impl<'s, 'a> Cmp<'s, 'a> {
@@ -56,6 +64,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
         Cmp {
             scope,
             in_text: false,
+            closed: false,
         }
     }
 
@@ -64,7 +73,24 @@ impl<'s, 'a> Cmp<'s, 'a> {
         Cmp {
             scope: self.scope,
             in_text: true,
+            closed: self.closed,
         }
+    }
+
+    /// This comparator, inside a policy document or not (as a mismatch was
+    /// found).
+    pub fn within_policy(&self, closed: bool) -> Self {
+        Cmp {
+            scope: self.scope,
+            in_text: self.in_text,
+            closed,
+        }
+    }
+
+    /// The comparator for the inside of a policy document, when `dm` is one
+    /// and this comparator is not inside one yet.
+    fn entering_policy(&self, dm: &Map<String, Value>) -> Option<Self> {
+        (!self.closed && is_policy_document(dm)).then_some(self.within_policy(true))
     }
 
     /// Scalar equivalences (both sides are scalars or JSON text).
@@ -159,7 +185,15 @@ impl<'s, 'a> Cmp<'s, 'a> {
         if is_unresolved_marker(d) {
             return true;
         }
+        if let (Value::Object(dm), Value::Object(_)) = (d, l) {
+            if let Some(closed) = self.entering_policy(dm) {
+                return closed.eq(path, d, l);
+            }
+        }
         match (d, l) {
+            (Value::Object(dm), Value::Object(lm)) if self.closed && has_member_beyond(dm, lm) => {
+                false
+            }
             (Value::Object(dm), Value::Object(lm)) => dm.iter().all(|(k, dv)| {
                 let lv = self.scope.live_get(path, k, lm);
                 path.push_key(k);
@@ -373,7 +407,24 @@ impl<'s, 'a> Cmp<'s, 'a> {
         whole: Option<&(Path, Value)>,
         out: &mut Vec<Mismatch>,
     ) {
+        if let (Value::Object(dm), Value::Object(_)) = (d, l) {
+            if let Some(closed) = self.entering_policy(dm) {
+                return closed.diff(path, d, l, whole, out);
+            }
+        }
         match (d, l) {
+            // A member AWS never adds, inside a policy document: the object
+            // is reported whole, so the finding shows what was added.
+            (Value::Object(dm), Value::Object(lm)) if self.closed && has_member_beyond(dm, lm) => {
+                out.push(Mismatch {
+                    path: path.clone(),
+                    desired: d.clone(),
+                    actual: Some(l.clone()),
+                    whole_array: whole.cloned(),
+                    attribute_key: None,
+                    in_policy: self.closed,
+                })
+            }
             (Value::Array(da), Value::Array(la))
                 if keyed_for(self.scope, path, da, la).is_some() =>
             {
@@ -404,6 +455,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                 actual: Some(l.clone()),
                 whole_array: whole.cloned(),
                 attribute_key: None,
+                in_policy: self.closed,
             }),
         }
     }
@@ -448,6 +500,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                         actual: lv.cloned(),
                         whole_array: whole.cloned(),
                         attribute_key: None,
+                        in_policy: self.closed,
                     });
                 }
             }
@@ -484,6 +537,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                     actual: None,
                     whole_array: Some(w.clone()),
                     attribute_key: None,
+                    in_policy: self.closed,
                 }),
             }
             path.pop();
@@ -511,6 +565,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                     actual: Some(Value::Array(la.to_vec())),
                     whole_array: whole.cloned(),
                     attribute_key: None,
+                    in_policy: self.closed,
                 });
                 return;
             };
@@ -530,6 +585,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                         actual: le.map(|le| k.value(le).clone()),
                         whole_array: whole.cloned(),
                         attribute_key: Some(id),
+                        in_policy: self.closed,
                     });
                     continue;
                 } else if let Some(le) = le {
@@ -541,12 +597,29 @@ impl<'s, 'a> Cmp<'s, 'a> {
                         actual: None,
                         whole_array: whole.cloned(),
                         attribute_key: None,
+                        in_policy: self.closed,
                     });
                 }
             }
             path.pop();
         }
     }
+}
+
+/// True when live object `lm`, inside a policy document, holds a member
+/// declared `dm` does not. AWS stores a policy as written (no member was
+/// ever seen added to one of the corpus's declared policies), so such a
+/// member was written out of band: a principal, a condition, a `NotAction`
+/// changes what the declared document grants. A document's own metadata
+/// (`Id`, `Version`) is left to the nested walk, which reports it.
+fn has_member_beyond(dm: &Map<String, Value>, lm: &Map<String, Value>) -> bool {
+    let metadata: &[&str] = if is_policy_document(dm) {
+        &POLICY_METADATA
+    } else {
+        &[]
+    };
+    lm.keys()
+        .any(|k| !dm.contains_key(k) && !metadata.contains(&k.as_str()))
 }
 
 /// Sorts every array in `v` by the canonical text of its elements, inner

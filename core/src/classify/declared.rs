@@ -5,7 +5,7 @@
 use super::compare::{Cmp, Mismatch};
 use super::emit::Out;
 use super::nested;
-use super::scope::{is_unresolved_marker, Scope};
+use super::scope::{fully_known, Scope};
 use super::undeclared;
 use crate::finding::Tier;
 use crate::normalize::arn::{is_unknown_alias_target, is_unlisted_managed_alias};
@@ -172,15 +172,6 @@ fn known_part(d: &Value) -> Option<Value> {
     }
 }
 
-/// True when no part of `v` is the unresolved marker.
-fn fully_known(v: &Value) -> bool {
-    match v {
-        Value::Object(o) => o.values().all(fully_known),
-        Value::Array(a) => a.iter().all(fully_known),
-        other => !is_unresolved_marker(other),
-    }
-}
-
 /// Compares a declared property with live: its mismatches, then what live
 /// holds beyond it.
 fn compare(
@@ -307,7 +298,9 @@ fn is_order_only(cmp: &Cmp<'_, '_>, m: &Mismatch) -> bool {
     };
     (m.desired.is_array() || m.desired.is_object())
         && !holds_ordered_list(&m.desired)
-        && cmp.eq_ignoring_order(&mut m.path.clone(), &m.desired, actual)
+        && cmp
+            .within_policy(m.in_policy)
+            .eq_ignoring_order(&mut m.path.clone(), &m.desired, actual)
 }
 
 /// The schema `propertyTransform` fold of a mismatch the diff reported at

@@ -298,3 +298,12 @@ fn transform_path(p: &str) -> String {
 pub(crate) fn is_unresolved_marker(v: &Value) -> bool {
     v.as_str() == Some(UNRESOLVED)
 }
+
+/// True when no part of `v` is the unresolved marker.
+pub(crate) fn fully_known(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => o.values().all(fully_known),
+        Value::Array(a) => a.iter().all(fully_known),
+        other => !is_unresolved_marker(other),
+    }
+}

@@ -8,6 +8,10 @@ use serde_json::{Map, Value};
 /// Policy fields whose value is a set of strings (scalar or array).
 const SET_FIELDS: [&str; 4] = ["Action", "NotAction", "Resource", "NotResource"];
 
+/// A policy document's own metadata: members that name or date the document
+/// rather than grant anything.
+pub const POLICY_METADATA: [&str; 2] = ["Id", "Version"];
+
 /// True when an object looks like an IAM policy document: a `Statement`
 /// (object or array) whose statements carry an `Effect`. Other shapes that
 /// merely use the word (a WAF rule's `Statement`) are left alone.
