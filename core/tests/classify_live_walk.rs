@@ -92,6 +92,17 @@ fn redrive_policy_written_as_text_is_walked_as_its_object() {
     assert_undeclared(&fs, "RedrivePolicy.redriveNote", &json!("set out of band"));
 }
 
+/// The live `readObjects` inline policy of the bounded role's case.
+fn read_objects(case: &mut Value) -> &mut Value {
+    let policies = case["liveRaw"]["Policies"]
+        .as_array_mut()
+        .expect("live Policies");
+    policies
+        .iter_mut()
+        .find(|p| p["PolicyName"] == "readObjects")
+        .expect("readObjects policy")
+}
+
 /// (b) An inline policy statement (no identity key) gains a Condition out of
 /// band. AWS stores a policy as written, so the member is not a value the
 /// template left to AWS: the declared policy changed, and it is declared
@@ -101,14 +112,7 @@ fn redrive_policy_written_as_text_is_walked_as_its_object() {
 fn a_member_added_inside_a_policy_is_declared_drift() {
     let mut case = load("AWS__IAM__Role.BoundedRole588C8D80.json");
     let condition = json!({"StringEquals": {"aws:ResourceTag/team": "red"}});
-    let policies = case["liveRaw"]["Policies"]
-        .as_array_mut()
-        .expect("live Policies");
-    let read = policies
-        .iter_mut()
-        .find(|p| p["PolicyName"] == "readObjects")
-        .expect("readObjects policy");
-    read["PolicyDocument"]["Statement"][0]["Condition"] = condition;
+    read_objects(&mut case)["PolicyDocument"]["Statement"][0]["Condition"] = condition;
     let fs = classify(&case);
     let under: Vec<&Finding> = fs
         .iter()
@@ -133,14 +137,7 @@ fn a_member_added_inside_a_policy_is_declared_drift() {
 #[test]
 fn an_id_on_a_policy_document_stays_nested() {
     let mut case = load("AWS__IAM__Role.BoundedRole588C8D80.json");
-    let policies = case["liveRaw"]["Policies"]
-        .as_array_mut()
-        .expect("live Policies");
-    let read = policies
-        .iter_mut()
-        .find(|p| p["PolicyName"] == "readObjects")
-        .expect("readObjects policy");
-    read["PolicyDocument"]["Id"] = json!("named-out-of-band");
+    read_objects(&mut case)["PolicyDocument"]["Id"] = json!("named-out-of-band");
     let fs = classify(&case);
     assert_undeclared(
         &fs,

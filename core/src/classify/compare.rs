@@ -413,18 +413,6 @@ impl<'s, 'a> Cmp<'s, 'a> {
             }
         }
         match (d, l) {
-            // A member AWS never adds, inside a policy document: the object
-            // is reported whole, so the finding shows what was added.
-            (Value::Object(dm), Value::Object(lm)) if self.closed && has_member_beyond(dm, lm) => {
-                out.push(Mismatch {
-                    path: path.clone(),
-                    desired: d.clone(),
-                    actual: Some(l.clone()),
-                    whole_array: whole.cloned(),
-                    attribute_key: None,
-                    in_policy: self.closed,
-                })
-            }
             (Value::Array(da), Value::Array(la))
                 if keyed_for(self.scope, path, da, la).is_some() =>
             {
@@ -432,7 +420,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
                     self.keyed_diff(k, path, d, da, la, whole, out);
                 }
             }
-            (Value::Object(dm), Value::Object(lm)) if !self.choice_gone(path, dm, lm) => {
+            (Value::Object(dm), Value::Object(lm)) if !self.reported_whole(path, dm, lm) => {
                 self.diff_members(path, dm, lm, whole, out)
             }
             _ if self.eq(path, d, l) => {}
@@ -458,6 +446,18 @@ impl<'s, 'a> Cmp<'s, 'a> {
                 in_policy: self.closed,
             }),
         }
+    }
+
+    /// True when a differing object is reported whole rather than member by
+    /// member: a union's choice was replaced, or a member AWS never adds
+    /// appeared inside a policy document (the finding shows what was added).
+    fn reported_whole(
+        &self,
+        path: &Path,
+        dm: &Map<String, Value>,
+        lm: &Map<String, Value>,
+    ) -> bool {
+        self.choice_gone(path, dm, lm) || (self.closed && has_member_beyond(dm, lm))
     }
 
     /// True when a declared member spelled `{}` (a union's choice, such as
