@@ -3068,12 +3068,31 @@ ARN_NAMESPACES = {
 }
 
 
+# "*Default ( Kinesis , DynamoDB , Amazon SQS event sources)* : 0" (Lambda's
+# `MaximumBatchingWindowInSeconds`): one default for the services named in
+# the parentheses. The value must be a bare number in the property's own
+# unit ("... : 500 ms" for a property in seconds is not taken).
+SERVICES_DEFAULT = re.compile(
+    r"^\*?Default\s*\(\s*(?P<svcs>[^)]+?)\s+event\s+sources\s*\)\*?\s*:\s*(?P<v>[0-9]+)\s*$", re.M
+)
+
+
+def service_default_hits(text):
+    """(service as the docs name it, value, quoted line) for each per-service
+    default in `text` (see `SERVICE_DEFAULT`, `SERVICES_DEFAULT`)."""
+    hits = [(h.group("svc").strip(), int(h.group("v")), h.group(0).strip()) for h in SERVICE_DEFAULT.finditer(text)]
+    for h in SERVICES_DEFAULT.finditer(text):
+        for svc in h.group("svcs").split(","):
+            hits.append((svc.strip(), int(h.group("v")), h.group(0).strip()))
+    return hits
+
+
 def mine_service_defaults(m, tf, pf):
-    """A default per source service (see `SERVICE_DEFAULT`)."""
+    """A default per source service (see `service_default_hits`)."""
     if pf.kind not in ("integer", "number") or "." in pf.path:
         return
     arns = [path for path, _, _ in tf.props if "." not in path and path.endswith("SourceArn")]
-    hits = [(h.group("svc").strip(), int(h.group("v")), h.group(0).strip()) for h in SERVICE_DEFAULT.finditer(pf.text)]
+    hits = service_default_hits(pf.text)
     if len(arns) != 1 or not hits:
         return
     by_value = {}
@@ -3082,7 +3101,7 @@ def mine_service_defaults(m, tf, pf):
             by_value.setdefault(v, []).append((ARN_NAMESPACES[svc], line))
     for v, found in sorted(by_value.items()):
         spaces = "|".join(sorted({ns for ns, _ in found}))
-        quote = " ".join(line for _, line in found)
+        quote = " ".join(dict.fromkeys(line for _, line in found))
         m.add_default(tf.t, pf.path, v, "docs", quote, when={arns[0]: ["re:^arn:aws[a-z-]*:(?:%s):" % spaces]})
 
 

@@ -4441,3 +4441,34 @@ fn a_setting_given_by_name_reads_back_its_id_chosen_at_create() {
         vec![(Tier::Undeclared, "ExtendedStatistic".to_string())]
     );
 }
+
+#[test]
+fn a_batching_window_defaults_to_none_only_for_the_sources_named() {
+    // "*Default ( Kinesis , DynamoDB , Amazon SQS event sources)* : 0" (the
+    // per-source list names its services in parentheses): an SQS mapping
+    // reads 0, which folds; a window set out of band surfaces. For an MSK
+    // source the documented default is "500 ms", which is not taken (not in
+    // the property's unit), so there 0 stays reported.
+    let esm = "AWS::Lambda::EventSourceMapping";
+    let from = |arn: &str| {
+        json!({"FunctionName": "arn:aws:lambda:us-east-1:123456789012:function:worker",
+            "EventSourceArn": arn, "BatchSize": 10})
+    };
+    let sqs = from("arn:aws:sqs:us-east-1:123456789012:jobs");
+    assert_stated_default(
+        esm,
+        sqs,
+        "MaximumBatchingWindowInSeconds",
+        json!(0),
+        json!(20),
+        "MaximumBatchingWindowInSeconds",
+    );
+    let msk = from("arn:aws:kafka:us-east-1:123456789012:cluster/events/0a1b2c3d-4e5f");
+    assert_eq!(
+        general_drift_with(esm, &msk, "MaximumBatchingWindowInSeconds", &json!(0)),
+        vec![(
+            Tier::Undeclared,
+            "MaximumBatchingWindowInSeconds".to_string()
+        )]
+    );
+}
