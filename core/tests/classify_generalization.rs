@@ -4221,6 +4221,13 @@ fn a_default_named_by_the_property_or_its_noun_folds_with_general_knowledge() {
     }
 }
 
+/// A CDK node group as synthesized with no version and no instance type.
+fn cdk_node_group() -> Value {
+    json!({"ClusterName": "Cluster9EE0221C", "Subnets": ["subnet-0a"],
+        "NodeRole": "arn:aws:iam::123456789012:role/NgRole",
+        "ScalingConfig": {"DesiredSize": 2, "MaxSize": 2, "MinSize": 1}})
+}
+
 #[test]
 fn a_node_group_runs_its_cluster_s_version_chosen_at_create() {
     // "By default, the Kubernetes version of the cluster is used, ...": a
@@ -4228,9 +4235,7 @@ fn a_node_group_runs_its_cluster_s_version_chosen_at_create() {
     // create. It folds on a first run as a value chosen at create (so
     // `record` snapshots it and a later upgrade out of band surfaces).
     let t = "AWS::EKS::Nodegroup";
-    let declared = json!({"ClusterName": "Cluster9EE0221C", "Subnets": ["subnet-0a"],
-        "NodeRole": "arn:aws:iam::123456789012:role/NgRole",
-        "ScalingConfig": {"DesiredSize": 2, "MaxSize": 2, "MinSize": 1}});
+    let declared = cdk_node_group();
     let mut live = declared.clone();
     live["Version"] = json!("1.31");
     assert_chosen_at_create(t, declared, live, "Version");
@@ -4296,9 +4301,7 @@ fn a_node_group_runs_t3_medium_only_without_a_launch_template() {
     // another type set out of band surfaces. Beside a launch template the
     // type comes from the template, so the same value is not folded there.
     let t = "AWS::EKS::Nodegroup";
-    let declared = json!({"ClusterName": "Cluster9EE0221C", "Subnets": ["subnet-0a"],
-        "NodeRole": "arn:aws:iam::123456789012:role/NgRole",
-        "ScalingConfig": {"DesiredSize": 2, "MaxSize": 2, "MinSize": 1}});
+    let declared = cdk_node_group();
     assert_stated_default(
         t,
         declared.clone(),
