@@ -83,20 +83,22 @@ fn policy_forms_fold_on_a_type_the_corpus_never_held() {
 // ---- arrays AWS returns in its own order ----------------------------------
 
 #[test]
-fn a_sorted_permutation_folds_but_a_replaced_element_is_drift() {
+fn a_permutation_is_order_only_drift_and_a_replaced_element_is_declared() {
+    // Sorted or not, the same members in another order are reported as
+    // order-only potential drift: a sorted read may be AWS's order for a
+    // set, or a reorder someone made, and nothing here says which.
     let declared = json!({"Hostnames": ["zulu.internal", "alpha.internal", "mike.internal"]});
-    let sorted = json!({"Hostnames": ["alpha.internal", "mike.internal", "zulu.internal"]});
-    assert!(drift(&run("AWS::Example::Thing", declared.clone(), sorted)).is_empty());
+    for live in [
+        json!({"Hostnames": ["alpha.internal", "mike.internal", "zulu.internal"]}),
+        json!({"Hostnames": ["mike.internal", "zulu.internal", "alpha.internal"]}),
+    ] {
+        let fs = run("AWS::Example::Thing", declared.clone(), live);
+        assert!(declared_paths(&fs).is_empty(), "{fs:?}");
+        assert_eq!(order_only_paths(&fs), vec!["Hostnames"]);
+    }
     let replaced = json!({"Hostnames": ["alpha.internal", "mike.internal", "yankee.internal"]});
     assert_eq!(
-        declared_paths(&run("AWS::Example::Thing", declared.clone(), replaced)),
-        vec!["Hostnames"]
-    );
-    // Any other order is still reported (order may matter), as potential
-    // drift: the members are the declared ones.
-    let shuffled = json!({"Hostnames": ["mike.internal", "zulu.internal", "alpha.internal"]});
-    assert_eq!(
-        order_only_paths(&run("AWS::Example::Thing", declared, shuffled)),
+        declared_paths(&run("AWS::Example::Thing", declared, replaced)),
         vec!["Hostnames"]
     );
 }
@@ -1547,10 +1549,50 @@ fn a_declared_list_in_another_order_is_potential_drift_not_declared() {
         assert_eq!(declared_paths(&fs).len(), 1, "{fs:?}");
         assert!(fs.iter().all(|f| !f.order_only));
     }
-    // A permutation AWS sorted is the same set: silent.
+    // A permutation in sorted order is no different: AWS may have sorted a
+    // set, or someone reordered a list whose order counts. Nothing says
+    // which, so it surfaces as order-only potential drift.
     let sorted = json!({"Projection": {"NonKeyAttributes": ["alpha", "mike", "zeta"]},
         "Filters": [{"Type": "HATE", "Strength": "HIGH"}, {"Type": "VIOLENCE", "Strength": "LOW"}]});
-    assert!(drift(&run_general("AWS::Example::Index", declared, sorted)).is_empty());
+    let fs = run_general("AWS::Example::Index", declared, sorted);
+    assert!(declared_paths(&fs).is_empty(), "{fs:?}");
+    assert_eq!(order_only_paths(&fs), vec!["Projection.NonKeyAttributes"]);
+}
+
+#[test]
+fn command_arguments_reordered_into_sorted_order_are_not_hidden() {
+    // A container image's command runs its arguments in order. Swapped out
+    // of band into alphabetical order, they used to fold as "a set AWS
+    // sorted"; the reorder is now reported. The same swap on a create-only
+    // list (an ECS task definition's command) cannot be made in place, so
+    // there it is the service's own order and stays silent.
+    let declared = json!({"PackageType": "Image",
+        "ImageConfig": {"Command": ["app.handler", "--verbose"]}});
+    let live = json!({"PackageType": "Image",
+        "ImageConfig": {"Command": ["--verbose", "app.handler"]}});
+    for fs in [
+        run("AWS::Lambda::Function", declared.clone(), live.clone()),
+        run_general("AWS::Lambda::Function", declared.clone(), live),
+    ] {
+        assert_eq!(order_only_paths(&fs), vec!["ImageConfig.Command"], "{fs:?}");
+        let f = fs.iter().find(|f| f.path == "ImageConfig.Command");
+        assert_eq!(
+            f.and_then(|f| f.desired.clone()),
+            Some(json!(["app.handler", "--verbose"]))
+        );
+    }
+    let task = |cmd: &[&str]| json!({"ContainerDefinitions": [{"Name": "web", "Image": "nginx", "Command": cmd}]});
+    let schema = SchemaFacts {
+        create_only: vec!["ContainerDefinitions".into()],
+        ..SchemaFacts::default()
+    };
+    let fs = run_schema(
+        "AWS::ECS::TaskDefinition",
+        schema,
+        task(&["sh", "-c", "echo hi"]),
+        task(&["-c", "echo hi", "sh"]),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
 }
 
 #[test]

@@ -27,7 +27,7 @@ use crate::normalize::scalars::{
 };
 use crate::normalize::shapes::{
     identity_value, is_address_range_set, is_dns_record_set, is_header_name_equal, is_pair_name,
-    is_shape_equal, is_sorted_permutation, shape_identity_keys,
+    is_shape_equal, shape_identity_keys,
 };
 use serde_json::{Map, Value};
 
@@ -50,8 +50,8 @@ pub(crate) struct Mismatch {
 pub(crate) struct Cmp<'s, 'a> {
     pub scope: &'s Scope<'a>,
     /// Comparing inside a JSON document held as text (a build spec, an SSM
-    /// document, a dashboard body): AWS stores such text as written, so an
-    /// array in it keeps its order and a sorted live order is a reorder.
+    /// document, a dashboard body): AWS stores such text as written, so no
+    /// schema transform applies to it.
     pub in_text: bool,
     /// Comparing inside a policy document: objects are closed (see
     /// [`has_member_beyond`]).
@@ -226,7 +226,6 @@ impl<'s, 'a> Cmp<'s, 'a> {
                 });
                 positional
                     || self.shape_keyed_eq(path, da, la)
-                    || (!self.in_text && is_sorted_permutation(da, la, |x, y| self.eq(path, x, y)))
                     || (self.is_set_by_shape(path, da, la) && self.multiset_eq(path, da, la))
             }
             (Value::String(s), other @ (Value::Object(_) | Value::Array(_)))

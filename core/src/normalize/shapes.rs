@@ -4,7 +4,7 @@
 //! it. Each one only ever equates two spellings of the same setting; none
 //! can hide a change of value.
 
-use super::arrays::{canonical_text, SORT_IDENTITY_KEYS};
+use super::arrays::SORT_IDENTITY_KEYS;
 use super::scalars::{
     dns_unescape, is_access_string_equal, is_dns_name_equal, is_rate_expression_equal,
     is_same_ip_protocol, is_version_prefix_match,
@@ -180,24 +180,6 @@ pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
         || is_header_name_equal(Some(leaf), declared, live)
         || (leaf.ends_with("Protocol") && is_same_ip_protocol(declared, live))
         || (leaf.ends_with("Version") && is_version_prefix_match(declared, live))
-}
-
-/// True when `live` is a permutation AWS put in a normalised (sorted) order:
-/// it is sorted by canonical text and holds the same elements as `declared`
-/// (compared with `same`). A reorder into any other order still differs.
-pub fn is_sorted_permutation(
-    declared: &[Value],
-    live: &[Value],
-    same: impl FnMut(&Value, &Value) -> bool,
-) -> bool {
-    if declared.len() != live.len() || live.len() < 2 {
-        return false;
-    }
-    let texts: Vec<String> = live.iter().map(canonical_text).collect();
-    if texts.windows(2).any(|w| w[0] > w[1]) {
-        return false;
-    }
-    super::arrays::pairs_as_multiset(declared, live, same)
 }
 
 /// True for an IPv4 or IPv6 address range in CIDR notation (`10.0.0.0/16`,
@@ -822,18 +804,6 @@ mod tests {
     fn rate_expressions_in_other_units_are_one_schedule() {
         assert!(is_shape_equal(None, "rate(120 minutes)", "rate(2 hours)"));
         assert!(!is_shape_equal(None, "rate(90 minutes)", "rate(2 hours)"));
-    }
-
-    #[test]
-    fn a_sorted_permutation_is_the_same_set_but_another_order_is_not() {
-        let eq = |a: &Value, b: &Value| a == b;
-        let d = [json!("write"), json!("admin"), json!("read")];
-        let sorted = [json!("admin"), json!("read"), json!("write")];
-        let shuffled = [json!("read"), json!("write"), json!("admin")];
-        assert!(is_sorted_permutation(&d, &sorted, eq));
-        assert!(!is_sorted_permutation(&d, &shuffled, eq));
-        let changed = [json!("admin"), json!("read"), json!("zzz")];
-        assert!(!is_sorted_permutation(&d, &changed, eq));
     }
 
     #[test]
