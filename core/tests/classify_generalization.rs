@@ -4517,3 +4517,29 @@ fn a_batching_window_defaults_to_none_only_for_the_sources_named() {
         )]
     );
 }
+
+#[test]
+fn a_protocol_floor_named_like_a_version_is_not_a_version_track() {
+    // `8.0` is the track of `8.0.39`, so an engine read back at its
+    // concrete patch folds. CloudFront's `TLSv1` is a protocol floor of
+    // its own: lowered from `TLSv1.2_2021` to `TLSv1` out of band, it
+    // used to pass as "the same version written shorter".
+    let tls = |v: &str| {
+        json!({"DistributionConfig": {"Enabled": true,
+            "ViewerCertificate": {"SslSupportMethod": "sni-only", "MinimumProtocolVersion": v}}})
+    };
+    let t = "AWS::CloudFront::Distribution";
+    for (declared, live) in [("TLSv1.2_2021", "TLSv1"), ("TLSv1", "TLSv1.1_2016")] {
+        let fs = run_general(t, tls(declared), tls(live));
+        assert_eq!(
+            declared_paths(&fs),
+            vec!["DistributionConfig.ViewerCertificate.MinimumProtocolVersion"],
+            "{declared} -> {live}"
+        );
+    }
+    let engine = |v: &str| json!({"Engine": "mysql", "EngineVersion": v});
+    let fs = run_general("AWS::Example::Database", engine("8.0"), engine("8.0.39"));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general("AWS::Example::Database", engine("8.0"), engine("8.4.3"));
+    assert_eq!(declared_paths(&fs), vec!["EngineVersion"]);
+}

@@ -158,13 +158,23 @@ pub fn is_latest_sentinel_match(declared: &str, live: &str) -> bool {
 }
 
 /// True when one version is a leading dotted run of the other (`8.0` vs
-/// `8.0.45`, `1.6.22` vs `1.6`). A different track still differs.
+/// `8.0.45`, `1.6.22` vs `1.6`). A different track still differs, and so
+/// does a named level: the shorter must be a numeric track (digits and
+/// dots), as `TLSv1` is a protocol floor of its own, not the track of
+/// `TLSv1.2_2021`.
 pub fn is_version_prefix_match(a: &str, b: &str) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    !short.is_empty()
+    is_numeric_track(short)
         && long.len() > short.len()
         && long.starts_with(short)
         && long.as_bytes().get(short.len()) == Some(&b'.')
+}
+
+/// True for a dotted run of numbers (`8`, `8.0`, `1.6.22`).
+fn is_numeric_track(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('.')
+            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// True when `live` is `declared` epoch seconds rounded down to the hour.
@@ -440,6 +450,11 @@ mod tests {
         assert!(is_version_prefix_match("1.6.22", "1.6"));
         assert!(!is_version_prefix_match("8.0", "8.1.2"));
         assert!(!is_version_prefix_match("1.1", "1.10"));
+        // A named level is not a track: CloudFront's TLSv1 floor is not
+        // TLSv1.2_2021 (or TLSv1.1_2016) written shorter.
+        assert!(!is_version_prefix_match("TLSv1", "TLSv1.2_2021"));
+        assert!(!is_version_prefix_match("TLSv1.1_2016", "TLSv1"));
+        assert!(is_version_prefix_match("16", "16.4"));
         assert!(is_latest_sentinel_match("LATEST", "1.4.0"));
         assert!(!is_latest_sentinel_match("1.3.0", "1.4.0"));
     }
