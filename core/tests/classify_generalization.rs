@@ -4543,3 +4543,39 @@ fn a_protocol_floor_named_like_a_version_is_not_a_version_track() {
     let fs = run_general("AWS::Example::Database", engine("8.0"), engine("8.4.3"));
     assert_eq!(declared_paths(&fs), vec!["EngineVersion"]);
 }
+
+#[test]
+fn a_policy_statement_standing_alone_compares_as_one_statement() {
+    // An EventBridge bus policy holds one statement as its `Statement`
+    // property (as CDK's addToResourcePolicy writes it). The resource's own
+    // properties were taken for a policy document, so an identical read
+    // came back as declared drift; and, compared as an open object, a
+    // condition added out of band was only potential drift.
+    let t = "AWS::Events::EventBusPolicy";
+    let declared = json!({"EventBusName": "orders", "StatementId": "allow-acct",
+        "Statement": {"Sid": "allow-acct", "Effect": "Allow", "Action": "events:PutEvents",
+            "Principal": {"AWS": "arn:aws:iam::222222222222:root"},
+            "Resource": "arn:aws:events:us-east-1:123456789012:event-bus/orders"}});
+    let read = |statement: Value| json!({"EventBusName": "orders", "StatementId": "allow-acct", "Statement": statement});
+    let same = read(json!({"Sid": "allow-acct", "Effect": "Allow",
+        "Action": ["events:PutEvents"], "Principal": {"AWS": "222222222222"},
+        "Resource": ["arn:aws:events:us-east-1:123456789012:event-bus/orders"]}));
+    for fs in [
+        run(t, declared.clone(), same.clone()),
+        run_general(t, declared.clone(), same.clone()),
+    ] {
+        assert!(drift(&fs).is_empty(), "{fs:?}");
+    }
+    let mut conditioned = same.clone();
+    conditioned["Statement"]["Condition"] =
+        json!({"StringEquals": {"aws:SourceAccount": "333333333333"}});
+    let mut opened = same;
+    opened["Statement"]["Principal"] = json!("*");
+    for live in [conditioned, opened] {
+        let fs = run_general(t, declared.clone(), live);
+        let paths = declared_paths(&fs);
+        assert_eq!(paths.len(), 1, "{fs:?}");
+        assert!(paths[0].starts_with("Statement"), "{fs:?}");
+        assert!(fs.iter().all(|f| f.tier != Tier::Undeclared), "{fs:?}");
+    }
+}

@@ -17,7 +17,7 @@ use crate::normalize::arrays::{identity_key_of, SORT_IDENTITY_KEYS};
 use crate::normalize::aws_facts::Equivalence;
 use crate::normalize::empty::member_may_be_left_out;
 use crate::normalize::path::{Path, Seg};
-use crate::normalize::policy::{is_policy_document, POLICY_METADATA};
+use crate::normalize::policy::policy_metadata;
 use crate::normalize::scalars::{
     is_access_string_equal, is_case_insensitive_equal, is_declared_stringly_equal,
     is_dns_name_equal, is_epoch_hour_floor, is_intelligent_tier_match, is_latest_sentinel_match,
@@ -87,10 +87,11 @@ impl<'s, 'a> Cmp<'s, 'a> {
         }
     }
 
-    /// The comparator for the inside of a policy document, when `dm` is one
-    /// and this comparator is not inside one yet.
+    /// The comparator for the inside of a policy document (or a statement
+    /// standing alone), when `dm` is one and this comparator is not inside
+    /// one yet.
     fn entering_policy(&self, dm: &Map<String, Value>) -> Option<Self> {
-        (!self.closed && is_policy_document(dm)).then_some(self.within_policy(true))
+        (!self.closed && policy_metadata(dm).is_some()).then_some(self.within_policy(true))
     }
 
     /// Scalar equivalences (both sides are scalars or JSON text).
@@ -612,11 +613,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
 /// changes what the declared document grants. A document's own metadata
 /// (`Id`, `Version`) is left to the nested walk, which reports it.
 fn has_member_beyond(dm: &Map<String, Value>, lm: &Map<String, Value>) -> bool {
-    let metadata: &[&str] = if is_policy_document(dm) {
-        &POLICY_METADATA
-    } else {
-        &[]
-    };
+    let metadata: &[&str] = policy_metadata(dm).unwrap_or(&[]);
     lm.keys()
         .any(|k| !dm.contains_key(k) && !metadata.contains(&k.as_str()))
 }

@@ -18,7 +18,7 @@ use crate::finding::Tier;
 use crate::normalize::arrays::{identity_key_of, ALIGN_IDENTITY_KEYS};
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::path::{Path, Seg};
-use crate::normalize::policy::{is_policy_document, POLICY_METADATA};
+use crate::normalize::policy::policy_metadata;
 use crate::normalize::scalars::parse_json_text;
 use crate::normalize::shapes::{identity_value, shape_identity_keys};
 use serde_json::{Map, Value};
@@ -81,13 +81,14 @@ fn objects(
     lm: &Map<String, Value>,
     out: &mut Out<'_, '_>,
 ) {
-    // A policy document compares whole (see `compare`): a member added
-    // inside it is a declared difference, so only its metadata is walked.
-    // One that did not resolve compares in part only: it is walked whole.
-    let policy = is_policy_document(dm) && dm.values().all(fully_known);
+    // A policy document (or a statement standing alone) compares whole
+    // (see `compare`): a member added inside it is a declared difference,
+    // so only its metadata is walked. One that did not resolve compares in
+    // part only: it is walked whole.
+    let policy = policy_metadata(dm).filter(|_| dm.values().all(fully_known));
     let free_form = scope.is_free_form(path);
     for (k, lv) in lm {
-        if policy && !POLICY_METADATA.contains(&k.as_str()) {
+        if policy.is_some_and(|meta| !meta.contains(&k.as_str())) {
             continue;
         }
         if !dm.contains_key(k) && scope.is_alias_of_declared(path, k, dm) {

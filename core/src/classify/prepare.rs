@@ -54,14 +54,15 @@ pub(crate) fn prepare_live(scope: &Scope<'_>, live: &Map<String, Value>) -> Map<
     drop_sibling_policies(scope, &mut m);
     siblings::drop_sibling_sg_rules(scope, &mut m);
     // One canonical form for every finding value (policy statements, keyed
-    // and id arrays in a stable order).
-    let mut v = Value::Object(m);
-    super::scope::rewrite_principals(scope.ctx, &mut v);
-    canonicalize_in_place(&mut v);
-    match v {
-        Value::Object(m) => m,
-        _ => Map::new(),
+    // and id arrays in a stable order), taken property by property as the
+    // declared side is: the resource's own properties are never a policy
+    // document, even where one is named `Statement` (an EventBridge bus
+    // policy's).
+    for v in m.values_mut() {
+        super::scope::rewrite_principals(scope.ctx, v);
+        canonicalize_in_place(v);
     }
+    m
 }
 
 /// Partial matches of dotted patterns: (pattern index, byte offset of the

@@ -1,7 +1,9 @@
 //! The shared value canonicalization used by classify and baseline compare.
 
 use super::arrays::{canonicalize_arrays_deep, sort_set};
-use super::policy::{canonicalize_document, is_policy_document};
+use super::policy::{
+    canonicalize_document, canonicalize_statement, is_policy_document, is_policy_statement,
+};
 use serde_json::Value;
 
 /// Canonical form of a value for equality: the same pipeline classify uses,
@@ -28,6 +30,12 @@ pub fn canonicalize_in_place(v: &mut Value) {
                 // takes its one form first.
                 o.values_mut().for_each(integral_numbers_deep);
                 canonicalize_document(o);
+                o.values_mut().for_each(canonicalize_arrays_deep);
+            } else if is_policy_statement(o) {
+                // A statement standing alone takes the form it has inside a
+                // document.
+                o.values_mut().for_each(integral_numbers_deep);
+                canonicalize_statement(o);
                 o.values_mut().for_each(canonicalize_arrays_deep);
             } else {
                 o.values_mut().for_each(canonicalize_in_place);

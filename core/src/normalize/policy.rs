@@ -12,6 +12,35 @@ const SET_FIELDS: [&str; 4] = ["Action", "NotAction", "Resource", "NotResource"]
 /// rather than grant anything.
 pub const POLICY_METADATA: [&str; 2] = ["Id", "Version"];
 
+/// A lone statement's own metadata: its `Sid` names it and grants nothing
+/// (EventBridge writes a bus policy statement's `StatementId` there).
+pub const STATEMENT_METADATA: [&str; 1] = ["Sid"];
+
+/// True when an object is one IAM policy statement standing on its own, not
+/// inside a document (an EventBridge bus policy's `Statement`): an `Effect`
+/// of `Allow` or `Deny` with an `Action` or `NotAction`. A WAF rule's
+/// `Statement` or a firewall rule's `Action` carries no `Effect`.
+pub fn is_policy_statement(o: &Map<String, Value>) -> bool {
+    matches!(
+        o.get("Effect").and_then(Value::as_str),
+        Some("Allow" | "Deny")
+    ) && (o.contains_key("Action") || o.contains_key("NotAction"))
+        && !o.contains_key("Statement")
+}
+
+/// The members of a policy document or a lone statement that grant nothing
+/// (see [`POLICY_METADATA`], [`STATEMENT_METADATA`]); None for any other
+/// object.
+pub fn policy_metadata(o: &Map<String, Value>) -> Option<&'static [&'static str]> {
+    if is_policy_document(o) {
+        Some(&POLICY_METADATA)
+    } else if is_policy_statement(o) {
+        Some(&STATEMENT_METADATA)
+    } else {
+        None
+    }
+}
+
 /// True when an object looks like an IAM policy document: a `Statement`
 /// (object or array) whose statements carry an `Effect`. Other shapes that
 /// merely use the word (a WAF rule's `Statement`) are left alone.
@@ -57,7 +86,9 @@ pub fn canonicalize_document(doc: &mut Map<String, Value>) {
     *stmt = Value::Array(list);
 }
 
-fn canonicalize_statement(s: &mut Map<String, Value>) {
+/// Canonicalizes one statement in place (its string sets, principals and
+/// condition values), as inside a document.
+pub fn canonicalize_statement(s: &mut Map<String, Value>) {
     for f in SET_FIELDS {
         if let Some(v) = s.get_mut(f) {
             to_sorted_string_set(v);
