@@ -4579,3 +4579,22 @@ fn a_policy_statement_standing_alone_compares_as_one_statement() {
         assert!(fs.iter().all(|f| f.tier != Tier::Undeclared), "{fs:?}");
     }
 }
+
+#[test]
+fn a_function_named_with_its_alias_or_as_a_partial_arn_is_the_arn_read_back() {
+    // Lambda takes `fn:live` (an alias) or `123456789012:function:fn` and
+    // the read names the function by its full ARN. The alias alone is no
+    // function's name: a mapping moved to `other:live` used to pass for a
+    // template naming a function `live`.
+    let t = "AWS::Lambda::EventSourceMapping";
+    let esm = |f: &str| json!({"FunctionName": f, "BatchSize": 10});
+    let arn = |q: &str| format!("arn:aws:lambda:eu-central-1:123456789012:function:{q}");
+    for declared in ["fn:live", "123456789012:function:fn:live"] {
+        let fs = run(t, esm(declared), esm(&arn("fn:live")));
+        assert!(drift(&fs).is_empty(), "{declared}: {fs:?}");
+    }
+    for (declared, live) in [("live", "other:live"), ("fn", "fn:live"), ("fn:live", "fn")] {
+        let fs = run(t, esm(declared), esm(&arn(live)));
+        assert_eq!(declared_paths(&fs), vec!["FunctionName"], "{declared}");
+    }
+}

@@ -33,15 +33,6 @@ pub fn parse_arn(s: &str) -> Option<Arn<'_>> {
     })
 }
 
-/// The final name segment of an ARN's resource part (after the last `/` or
-/// `:`).
-pub fn arn_name<'a>(arn: &Arn<'a>) -> &'a str {
-    arn.resource
-        .rsplit(['/', ':'])
-        .next()
-        .unwrap_or(arn.resource)
-}
-
 /// True when exactly one side is an ARN and the other is its final name
 /// segment, and (when known) the ARN's account and region are the stack's.
 /// Never hides a change to a different name, account or region.
@@ -66,8 +57,32 @@ pub fn is_arn_name_match(a: &str, b: &str, account: Option<&str>, region: Option
             return false;
         }
     }
-    // The name may itself contain `/` (a path-style name): compare suffixes.
-    arn_name(&arn) == name || arn.resource.ends_with(&format!("/{name}")) || arn.resource == name
+    names_in_resource(arn.resource).any(|n| n == name) || is_partial_arn(&arn, name)
+}
+
+/// The names a resource part answers to: the whole part (an SNS topic's or
+/// an S3 bucket's), what follows its resource type (`function:fn:live` is
+/// `fn:live`, a qualified name), and what follows each `/` (a path-style
+/// name: a role under `/service-role/`, a service under its cluster). A
+/// trailing `:` segment alone (a Lambda alias, a task-definition revision)
+/// names no resource: `live` is not `function:other:live`.
+fn names_in_resource(resource: &str) -> impl Iterator<Item = &str> {
+    let after_type = resource.split_once(['/', ':']).map(|(_, rest)| rest);
+    let after_slashes = resource.match_indices('/').map(|(i, _)| &resource[i + 1..]);
+    std::iter::once(resource)
+        .chain(after_type)
+        .chain(after_slashes)
+        .filter(|n| !n.is_empty())
+}
+
+/// True when `name` is the ARN's partial form, its account and resource
+/// (`123456789012:function:fn`, as Lambda accepts a function).
+fn is_partial_arn(arn: &Arn<'_>, name: &str) -> bool {
+    !arn.account.is_empty()
+        && name
+            .strip_prefix(arn.account)
+            .and_then(|rest| rest.strip_prefix(':'))
+            == Some(arn.resource)
 }
 
 /// True for text with an IAM wildcard (`*` or `?`).
@@ -208,6 +223,40 @@ mod tests {
             Some("1"),
             Some("r")
         ));
+    }
+
+    #[test]
+    fn a_qualified_or_partial_name_matches_but_a_qualifier_alone_does_not() {
+        // Lambda takes a function as `fn:live` (an alias) or as a partial
+        // ARN; both read back as the full ARN. The alias alone names no
+        // function: `live` is not `other:live`, and `fn` is not `fn:live`.
+        let aliased = "arn:aws:lambda:us-east-1:111111111111:function:fn:live";
+        let acct = Some("111111111111");
+        assert!(is_arn_name_match("fn:live", aliased, acct, None));
+        assert!(!is_arn_name_match("live", aliased, acct, None));
+        assert!(!is_arn_name_match("fn", aliased, acct, None));
+        let plain = "arn:aws:lambda:us-east-1:111111111111:function:fn";
+        assert!(is_arn_name_match(
+            "111111111111:function:fn",
+            plain,
+            acct,
+            None
+        ));
+        assert!(!is_arn_name_match(
+            "222222222222:function:fn",
+            plain,
+            None,
+            None
+        ));
+        // Path-style names still match by their last part and by the path.
+        let role = "arn:aws:iam::111111111111:role/service-role/app";
+        assert!(is_arn_name_match("app", role, acct, None));
+        assert!(is_arn_name_match("service-role/app", role, acct, None));
+        let svc = "arn:aws:ecs:us-east-1:111111111111:service/prod/web";
+        assert!(is_arn_name_match("web", svc, acct, None));
+        let td = "arn:aws:ecs:us-east-1:111111111111:task-definition/fam:3";
+        assert!(is_arn_name_match("fam:3", td, acct, None));
+        assert!(!is_arn_name_match("3", td, acct, None));
     }
 
     #[test]
