@@ -4598,3 +4598,44 @@ fn a_function_named_with_its_alias_or_as_a_partial_arn_is_the_arn_read_back() {
         assert_eq!(declared_paths(&fs), vec!["FunctionName"], "{declared}");
     }
 }
+
+#[test]
+fn a_name_the_stack_minted_for_another_resource_is_not_this_one_s() {
+    // A name CloudFormation minted for some resource of this stack used to
+    // pass as generated wherever it appeared: an instance profile attached
+    // to an instance out of band, or a database moved to another of the
+    // stack's parameter groups, was silent. Where the value can change in
+    // place it now surfaces; where it cannot (an ingress rule's group) it
+    // is still the sibling the template named.
+    let fs = run(
+        "AWS::EC2::Instance",
+        json!({"ImageId": "ami-0123", "InstanceType": "t3.micro"}),
+        json!({"ImageId": "ami-0123", "InstanceType": "t3.micro",
+               "IamInstanceProfile": "Stack-OtherProfile-ABCDEFGHIJ12"}),
+    );
+    assert_eq!(
+        drift(&fs),
+        vec![(Tier::Undeclared, "IamInstanceProfile".to_string())]
+    );
+    let own = run(
+        "AWS::EC2::Instance",
+        json!({"ImageId": "ami-0123"}),
+        json!({"ImageId": "ami-0123", "Name": "Stack-Res-ABCDEFGHIJ12"}),
+    );
+    assert!(drift(&own).is_empty(), "{own:?}");
+    let schema = SchemaFacts {
+        create_only: vec!["GroupName".into()],
+        ..SchemaFacts::default()
+    };
+    let fs = run_schema(
+        "AWS::EC2::SecurityGroupIngress",
+        schema,
+        json!({"GroupId": "sg-0123", "IpProtocol": "tcp"}),
+        json!({"GroupId": "sg-0123", "IpProtocol": "tcp",
+               "GroupName": "Stack-WebSg-ABCDEFGHIJ12"}),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    assert!(fs
+        .iter()
+        .any(|f| f.tier == Tier::Generated && f.path == "GroupName"));
+}

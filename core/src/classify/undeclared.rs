@@ -15,7 +15,7 @@ use super::siblings::{self, Verdict};
 use crate::finding::Tier;
 use crate::normalize::account_owned::{account_owned, Account};
 use crate::normalize::empty::is_trivially_empty;
-use crate::normalize::generated::is_cfn_minted_name;
+use crate::normalize::generated::{is_cfn_minted_name, is_stack_minted_name};
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::shapes::{
     is_encoded_sibling, is_restated_reference, is_restatement, joins_declared_values,
@@ -48,6 +48,11 @@ pub(crate) fn is_generated(
     (path.len() > 1 && s == scope.physical_id)
         || (s != scope.physical_id && scope.physical_id_segments.contains(&s))
         || is_cfn_minted_name(s, scope.stack(), &scope.res.logical_id)
+        // A sibling's minted name where it cannot change in place (an
+        // ingress rule's group): the template placed it there. Where it can
+        // change (an instance's profile, a database's parameter group), a
+        // sibling named there may have been put there out of band.
+        || (scope.is_create_only(path) && is_stack_minted_name(s, scope.stack()))
 }
 
 /// True when a generated-value rule's template states the whole value: the

@@ -36,28 +36,44 @@ fn prefix_of_ci(short: &str, long: &str) -> bool {
     short.len() <= long.len() && long[..short.len()].eq_ignore_ascii_case(short)
 }
 
-/// True for a CloudFormation auto-minted name: `<stack>-<...>-<random>` or
-/// `<logicalId>-<random>` (either possibly truncated, possibly lower-cased,
-/// `.fifo` allowed), ending in CloudFormation's 10+ character random
-/// suffix. Strictly gated on this stack's name or this resource's logical id.
-pub fn is_cfn_minted_name(value: &str, stack: Option<&str>, logical_id: &str) -> bool {
+/// The head of a CloudFormation auto-minted name (`.fifo` allowed): what
+/// comes before CloudFormation's 10+ character random suffix.
+fn minted_head(value: &str) -> Option<&str> {
     let v = value.strip_suffix(".fifo").unwrap_or(value);
-    let Some((head, suffix)) = v.rsplit_once(['-', '_']) else {
-        return false;
-    };
-    if !is_random_suffix(suffix) || head.is_empty() {
-        return false;
-    }
+    let (head, suffix) = v.rsplit_once(['-', '_'])?;
+    (is_random_suffix(suffix) && !head.is_empty()).then_some(head)
+}
+
+/// True when a minted name's head starts with this stack's name (possibly
+/// truncated, possibly lower-cased) and names something after it.
+fn starts_with_stack(head: &str, stack: Option<&str>) -> bool {
     let first = head.split('-').next().unwrap_or(head);
-    let by_stack = stack
-        .is_some_and(|s| first.len() >= 3 && prefix_of_ci(first, s) && head.len() > first.len());
-    let by_logical = {
-        let lid = logical_id;
-        (head.len() >= 3 && prefix_of_ci(head, lid))
-            || (lid.len() >= 3 && prefix_of_ci(lid, head))
-            || (first.len() >= 3 && prefix_of_ci(first, lid))
+    stack.is_some_and(|s| first.len() >= 3 && prefix_of_ci(first, s) && head.len() > first.len())
+}
+
+/// True for a name CloudFormation minted for THIS resource:
+/// `<stack>-<logicalId>-<random>` or `<logicalId>-<random>`, each part
+/// possibly truncated or lower-cased. The logical id must be in it: a name
+/// of this stack minted for another resource is a reference to that one.
+pub fn is_cfn_minted_name(value: &str, stack: Option<&str>, logical_id: &str) -> bool {
+    let Some(head) = minted_head(value) else {
+        return false;
     };
-    by_stack || by_logical
+    let lid = logical_id;
+    let names_lid = |part: &str| {
+        !part.is_empty() && !lid.is_empty() && (prefix_of_ci(part, lid) || prefix_of_ci(lid, part))
+    };
+    let first = head.split('-').next().unwrap_or(head);
+    (head.len() >= 3 && prefix_of_ci(head, lid))
+        || (lid.len() >= 3 && prefix_of_ci(lid, head))
+        || (first.len() >= 3 && prefix_of_ci(first, lid))
+        || (starts_with_stack(head, stack) && head.split('-').skip(1).any(names_lid))
+}
+
+/// True for a name CloudFormation minted for any resource of this stack
+/// (`<stack>-<...>-<random>`): a sibling resource named in this one.
+pub fn is_stack_minted_name(value: &str, stack: Option<&str>) -> bool {
+    minted_head(value).is_some_and(|head| starts_with_stack(head, stack))
 }
 
 #[cfg(test)]
@@ -114,5 +130,22 @@ mod tests {
             st,
             "Unrelated"
         ));
+    }
+
+    #[test]
+    fn a_sibling_s_minted_name_is_of_the_stack_not_of_this_resource() {
+        // An instance profile another resource of the stack minted, found
+        // on an instance, names that profile: it is no name of the
+        // instance's own.
+        let st = Some("ProbeStack");
+        let sibling = "ProbeStack-OtherProfile-ABCDEFGHIJ12";
+        assert!(!is_cfn_minted_name(sibling, st, "Inst"));
+        assert!(is_stack_minted_name(sibling, st));
+        assert!(is_cfn_minted_name(
+            "ProbeStack-Inst-ABCDEFGHIJ12",
+            st,
+            "Inst"
+        ));
+        assert!(!is_stack_minted_name("OtherStack-Inst-ABCDEFGHIJ12", st));
     }
 }

@@ -7,7 +7,7 @@ use super::scope::Scope;
 use crate::normalize::aws_facts::{Equivalence, KnownDefault, Source};
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::empty::is_trivially_empty;
-use crate::normalize::generated::is_cfn_minted_name;
+use crate::normalize::generated::is_stack_minted_name;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::scalars::{
     is_case_insensitive_equal, is_same_address, is_same_instant, is_stringly_equal, parse_json_text,
@@ -243,7 +243,7 @@ fn all_stack_minted(scope: &Scope<'_>, v: &Value, key: &str) -> bool {
             && items.iter().all(|e| {
                 e.get(key)
                     .and_then(Value::as_str)
-                    .is_some_and(|n| is_cfn_minted_name(n, Some(stack), ""))
+                    .is_some_and(|n| is_stack_minted_name(n, Some(stack)))
             })
     })
 }
