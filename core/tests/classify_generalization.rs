@@ -650,6 +650,14 @@ fn run_schema(t: &str, schema: SchemaFacts, declared: Value, live: Value) -> Vec
     classify(&resource(t, declared), &live, &schema, &ctx)
 }
 
+/// Schema facts in which `props` are create-only.
+fn create_only(props: &[&str]) -> SchemaFacts {
+    SchemaFacts {
+        create_only: props.iter().map(|p| p.to_string()).collect(),
+        ..SchemaFacts::default()
+    }
+}
+
 #[test]
 fn cidr_lists_are_sets_but_a_widened_range_is_drift() {
     let declared =
@@ -684,10 +692,7 @@ fn dns_record_values_are_a_set_but_a_new_value_is_drift() {
 
 #[test]
 fn a_create_only_array_in_another_order_folds_but_a_positional_one_does_not() {
-    let schema = SchemaFacts {
-        create_only: vec!["BrokerNodes".into()],
-        ..SchemaFacts::default()
-    };
+    let schema = create_only(&["BrokerNodes"]);
     let declared = json!({"BrokerNodes": ["b-1:9092", "b-2:9092"], "Layers": ["l1", "l2"]});
     let live = json!({"BrokerNodes": ["b-2:9092", "b-1:9092"], "Layers": ["l2", "l1"]});
     let fs = run_schema("AWS::Example::Stream", schema, declared, live);
@@ -702,10 +707,7 @@ fn an_omitted_create_only_collection_is_a_read_gap_but_an_omitted_setting_is_dri
     // Budgets' read never returns NotificationsWithSubscribers (create-only):
     // its absence cannot show a removal. A settable collection that vanishes
     // was removed.
-    let schema = SchemaFacts {
-        create_only: vec!["Notifications".into()],
-        ..SchemaFacts::default()
-    };
+    let schema = create_only(&["Notifications"]);
     let declared = json!({
         "Notifications": [{"Threshold": 80}],
         "Rules": [{"Id": "r1"}],
@@ -1582,10 +1584,7 @@ fn command_arguments_reordered_into_sorted_order_are_not_hidden() {
         );
     }
     let task = |cmd: &[&str]| json!({"ContainerDefinitions": [{"Name": "web", "Image": "nginx", "Command": cmd}]});
-    let schema = SchemaFacts {
-        create_only: vec!["ContainerDefinitions".into()],
-        ..SchemaFacts::default()
-    };
+    let schema = create_only(&["ContainerDefinitions"]);
     let fs = run_schema(
         "AWS::ECS::TaskDefinition",
         schema,
@@ -4623,10 +4622,7 @@ fn a_name_the_stack_minted_for_another_resource_is_not_this_one_s() {
         json!({"ImageId": "ami-0123", "Name": "Stack-Res-ABCDEFGHIJ12"}),
     );
     assert!(drift(&own).is_empty(), "{own:?}");
-    let schema = SchemaFacts {
-        create_only: vec!["GroupName".into()],
-        ..SchemaFacts::default()
-    };
+    let schema = create_only(&["GroupName"]);
     let fs = run_schema(
         "AWS::EC2::SecurityGroupIngress",
         schema,
