@@ -4635,3 +4635,46 @@ fn a_name_the_stack_minted_for_another_resource_is_not_this_one_s() {
         .iter()
         .any(|f| f.tier == Tier::Generated && f.path == "GroupName"));
 }
+
+#[test]
+fn a_definition_is_compared_with_its_substitutions_filled() {
+    // Step Functions fills each `${key}` of the declared definition from
+    // the write-only DefinitionSubstitutions (as SAM and CDK write them)
+    // and reads back only the result: the template's text used to be
+    // compared as written, a declared drift on every such state machine.
+    let t = "AWS::StepFunctions::StateMachine";
+    let fn_arn = "arn:aws:lambda:eu-central-1:123456789012:function:worker";
+    let text = |arn: &str| {
+        format!(
+            r#"{{"StartAt":"Call","States":{{"Call":{{"Type":"Task","Resource":"{arn}","End":true}}}}}}"#
+        )
+    };
+    let declared = json!({"DefinitionString": text("${WorkerArn}"),
+        "DefinitionSubstitutions": {"WorkerArn": fn_arn}});
+    let schema = || SchemaFacts {
+        write_only: vec!["DefinitionSubstitutions".into()],
+        ..SchemaFacts::default()
+    };
+    let fs = run_schema(
+        t,
+        schema(),
+        declared.clone(),
+        json!({"DefinitionString": text(fn_arn)}),
+    );
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let other = fn_arn.replace("worker", "other");
+    let fs = run_schema(
+        t,
+        schema(),
+        declared,
+        json!({"DefinitionString": text(&other)}),
+    );
+    assert_eq!(declared_paths(&fs), vec!["DefinitionString"]);
+    // A map that is not write-only substitutes nothing.
+    let fs = run(
+        t,
+        json!({"DefinitionString": text("${WorkerArn}"), "DefinitionSubstitutions": {"WorkerArn": fn_arn}}),
+        json!({"DefinitionString": text(fn_arn), "DefinitionSubstitutions": {"WorkerArn": fn_arn}}),
+    );
+    assert_eq!(declared_paths(&fs), vec!["DefinitionString"]);
+}

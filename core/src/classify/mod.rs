@@ -19,6 +19,7 @@ mod prepare;
 mod read_back;
 mod scope;
 mod siblings;
+mod substitutions;
 mod transformed;
 mod undeclared;
 

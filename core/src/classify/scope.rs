@@ -46,6 +46,34 @@ pub(crate) struct Scope<'a> {
     pub transform_cache: TransformCache,
 }
 
+/// The declared properties as canonical JSON: typed by the schema, their
+/// placeholders filled from a write-only substitutions map, principals and
+/// collections in canonical form.
+fn declared_json(
+    res: &ResourceInput,
+    schema: &SchemaFacts,
+    ctx: &ClassifyContext,
+) -> Map<String, Value> {
+    let mut m: Map<String, Value> = res
+        .declared
+        .iter()
+        .map(|(k, v)| {
+            let mut j = v.to_corpus_json();
+            if !schema.typed_scalar_paths.is_empty() {
+                type_by_schema(&mut j, k, &schema.typed_scalar_paths);
+            }
+            (k.clone(), j)
+        })
+        .collect();
+    let write_only = strs(&schema.write_only, &schema.write_only_paths);
+    super::substitutions::fill_placeholders(&mut m, &write_only);
+    for j in m.values_mut() {
+        rewrite_principals(ctx, j);
+        canonicalize_in_place(j);
+    }
+    m
+}
+
 fn strs<'a>(a: &'a [String], b: &'a [String]) -> Vec<&'a str> {
     a.iter().chain(b).map(String::as_str).collect()
 }
@@ -84,19 +112,7 @@ impl<'a> Scope<'a> {
                 .iter()
                 .map(|(p, e)| (Pattern::parse(&transform_path(p)), e.as_str()))
                 .collect(),
-            declared: res
-                .declared
-                .iter()
-                .map(|(k, v)| {
-                    let mut j = v.to_corpus_json();
-                    if !schema.typed_scalar_paths.is_empty() {
-                        type_by_schema(&mut j, k, &schema.typed_scalar_paths);
-                    }
-                    rewrite_principals(ctx, &mut j);
-                    canonicalize_in_place(&mut j);
-                    (k.clone(), j)
-                })
-                .collect(),
+            declared: declared_json(res, schema, ctx),
             transform_cache: TransformCache::default(),
         }
     }
