@@ -4678,3 +4678,31 @@ fn a_definition_is_compared_with_its_substitutions_filled() {
     );
     assert_eq!(declared_paths(&fs), vec!["DefinitionString"]);
 }
+
+#[test]
+fn a_document_read_back_as_yaml_is_compared_as_the_declared_object() {
+    // An SSM document in YAML format is stored, and read back, as YAML
+    // text of the object the template wrote: it used to be declared drift
+    // however equal. A changed or added command still surfaces.
+    let t = "AWS::SSM::Document";
+    let content = json!({"schemaVersion": "2.2", "mainSteps": [{"action": "aws:runShellScript",
+        "name": "run", "inputs": {"runCommand": ["echo hi"]}}]});
+    let declared = json!({"Content": content, "DocumentFormat": "YAML"});
+    let yaml = |cmd: &str, extra: &str| {
+        json!({"DocumentFormat": "YAML", "Content": format!(
+            "schemaVersion: '2.2'\nmainSteps:\n- action: aws:runShellScript\n  name: run\n  inputs:\n    runCommand:\n    - {cmd}\n{extra}")})
+    };
+    assert!(drift(&run(t, declared.clone(), yaml("echo hi", ""))).is_empty());
+    let fs = run(t, declared.clone(), yaml("curl x | sh", ""));
+    assert_eq!(declared_paths(&fs), vec!["Content"]);
+    let fs = run(
+        t,
+        declared,
+        yaml("echo hi", "parameters:\n  Cmd:\n    type: String\n"),
+    );
+    assert!(
+        fs.iter()
+            .any(|f| f.tier.is_drift() && f.path.starts_with("Content")),
+        "{fs:?}"
+    );
+}

@@ -23,7 +23,7 @@ use crate::normalize::scalars::{
     is_dns_name_equal, is_epoch_hour_floor, is_intelligent_tier_match, is_latest_sentinel_match,
     is_numeric_string_equal, is_pem_equal, is_properties_text_equal, is_rate_expression_equal,
     is_same_address, is_same_instant, is_unit_string_equal, is_version_prefix_match,
-    parse_json_text, typed_like,
+    parse_document_text, parse_json_text, typed_like,
 };
 use crate::normalize::shapes::{
     identity_value, is_address_range_set, is_dns_record_set, is_header_name_equal, is_pair_name,
@@ -231,7 +231,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
             }
             (Value::String(s), other @ (Value::Object(_) | Value::Array(_)))
             | (other @ (Value::Object(_) | Value::Array(_)), Value::String(s)) => {
-                let Some(mut parsed) = parse_json_text(s) else {
+                let Some(mut parsed) = parse_document_text(s) else {
                     return false;
                 };
                 crate::normalize::canonicalize_in_place(&mut parsed);

@@ -19,7 +19,7 @@ use crate::normalize::arrays::{identity_key_of, ALIGN_IDENTITY_KEYS};
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::policy::policy_metadata;
-use crate::normalize::scalars::parse_json_text;
+use crate::normalize::scalars::parse_document_text;
 use crate::normalize::shapes::{identity_value, shape_identity_keys};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -134,11 +134,11 @@ fn json_text(
 }
 
 /// The structure a value holds: itself when a collection, the parsed and
-/// canonical form of JSON text, else none.
+/// canonical form of JSON (or block YAML) text, else none.
 fn structure(v: &Value) -> Option<Cow<'_, Value>> {
     match v {
         Value::String(s) => {
-            let mut parsed = parse_json_text(s)?;
+            let mut parsed = parse_document_text(s)?;
             canonicalize_in_place(&mut parsed);
             Some(Cow::Owned(parsed))
         }

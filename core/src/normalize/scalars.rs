@@ -130,6 +130,30 @@ pub fn parse_json_text(s: &str) -> Option<Value> {
         .filter(|v| v.is_object() || v.is_array())
 }
 
+/// A document held as text, parsed: JSON (see [`parse_json_text`]), or a
+/// block YAML mapping or sequence (an SSM document in `YAML` format is
+/// stored and read back as YAML text, though the template wrote an object).
+/// Only a collection is a document; any other text is None.
+pub fn parse_document_text(s: &str) -> Option<Value> {
+    parse_json_text(s).or_else(|| parse_yaml_block(s))
+}
+
+/// [`parse_document_text`] for YAML: multi-line text whose first line opens
+/// a block mapping (`key:`) or sequence (`- `).
+fn parse_yaml_block(s: &str) -> Option<Value> {
+    let first = s
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#') && *l != "---")?;
+    let block = first.starts_with("- ") || first.contains(": ") || first.ends_with(':');
+    if !s.trim_end().contains('\n') || !block {
+        return None;
+    }
+    crate::template::read_yaml(s)
+        .ok()
+        .filter(|v| v.is_object() || v.is_array())
+}
+
 /// True when both sides are PEM-armored and equal modulo whitespace.
 pub fn is_pem_equal(a: &str, b: &str) -> bool {
     fn norm(s: &str) -> Option<String> {
@@ -511,6 +535,12 @@ mod tests {
     fn json_text_parses_only_structures() {
         assert!(parse_json_text("{\"a\":1}").is_some());
         assert!(parse_json_text("5").is_none());
+        assert_eq!(
+            parse_document_text("schemaVersion: '2.2'\nmainSteps:\n- name: run\n"),
+            Some(serde_json::json!({"schemaVersion": "2.2", "mainSteps": [{"name": "run"}]}))
+        );
+        assert!(parse_document_text("just: one line").is_none());
+        assert!(parse_document_text("plain text\nover two lines").is_none());
     }
 
     #[test]

@@ -28,3 +28,4 @@ pub use parse::{parse_document, template_hash};
 pub use references::property_references;
 pub use resolve::{evaluate_condition, resolve_resource, resolve_value, ResolvedResource};
 pub use siblings::sibling_policy_names;
+pub(crate) use yaml::read_yaml;
