@@ -1,13 +1,13 @@
 //! Lists whose order carries meaning.
 //!
-//! The compare stage folds a list AWS may return in its own order (a sorted
-//! permutation, elements keyed by a name). Where the documentation says the
-//! order is part of the value ("These policies are executed in the order
-//! that you list them"), or a top-level list holds Lambda layer ARNs (later layers
-//! overlay earlier ones), the declared order is checked here on the values
-//! as written and as read, before any canonical ordering: a reorder is
-//! declared drift. A list of named elements nothing calls order-free,
-//! read back in another order, is order-only potential drift.
+//! The compare stage folds a reorder only where a rule calls the list
+//! order-free (the schema's `insertionOrder: false`, tags, address ranges,
+//! a create-only list) and reports any other as order-only potential drift.
+//! Where the documentation says the order is part of the value ("These
+//! policies are executed in the order that you list them"), or a top-level
+//! list holds Lambda layer ARNs (later layers overlay earlier ones), the
+//! declared order is checked here on the values as written and as read,
+//! before any canonical ordering: a reorder is declared drift.
 
 use super::emit::Out;
 use super::scope::Scope;
