@@ -3165,18 +3165,47 @@ fn capacity_aws_derives_or_scales_folds_but_the_setting_behind_it_surfaces() {
 
 #[test]
 fn a_type_that_states_its_own_default_is_not_overruled_by_a_cross_type_one() {
-    // Most types start `Enabled: true`, so that folds across types. An API
-    // key's registry schema says it starts disabled: one enabled out of band
-    // is a key that now works, and must surface.
-    let enabled_surfaces = |t: &str, v: bool| {
-        run(t, json!({"Name": "k"}), json!({"Name": "k", "Enabled": v}))
-            .iter()
-            .any(|f| f.path == "Enabled" && f.tier.is_drift())
-    };
+    // An API key's registry schema says it starts disabled: one enabled out
+    // of band is a key that now works, and must surface.
     assert!(enabled_surfaces("AWS::ApiGateway::ApiKey", true));
     assert!(!enabled_surfaces("AWS::ApiGateway::ApiKey", false));
-    // A type that states nothing of its own keeps the cross-type fallback.
-    assert!(!enabled_surfaces("AWS::Example::Widget", true));
+}
+
+/// True when a resource of type `t` read back with `Enabled: v` (left
+/// undeclared) shows it as drift.
+fn enabled_surfaces(t: &str, v: bool) -> bool {
+    run(t, json!({"Name": "k"}), json!({"Name": "k", "Enabled": v}))
+        .iter()
+        .any(|f| f.path == "Enabled" && f.tier.is_drift())
+}
+
+#[test]
+fn a_switch_no_source_states_is_reported_on_or_off() {
+    // Resources do not all start enabled (an API key, an IoT provisioning
+    // template start disabled), nor all disabled (a KMS key, an event
+    // subscription): where the type states nothing, neither `true` nor
+    // `false` is its default. Before, `true` folded for every such type, so
+    // a template or trust anchor enabled out of band was hidden.
+    for t in ["AWS::IoT::ProvisioningTemplate", "AWS::Example::Widget"] {
+        assert!(enabled_surfaces(t, true), "{t} enabled");
+        assert!(enabled_surfaces(t, false), "{t} disabled");
+    }
+    // A type whose own sources state it keeps folding its default.
+    assert!(!enabled_surfaces("AWS::KMS::Key", true));
+    assert!(enabled_surfaces("AWS::KMS::Key", false));
+    // A state is the type's own fact too: a rule starts `ENABLED`, an
+    // unknown type states nothing.
+    let state_surfaces = |t: &str| {
+        run(
+            t,
+            json!({"Name": "k"}),
+            json!({"Name": "k", "State": "ENABLED"}),
+        )
+        .iter()
+        .any(|f| f.path == "State" && f.tier.is_drift())
+    };
+    assert!(!state_surfaces("AWS::Events::Rule"));
+    assert!(state_surfaces("AWS::Example::Widget"));
 }
 
 #[test]

@@ -246,7 +246,8 @@ fn physical_id_echo_and_empty_values_drop_but_a_setting_surfaces() {
         &SchemaFacts::default(),
     );
     assert!(fs.is_empty(), "{:?}", tiers(&fs));
-    // Off where the cross-type default says on is no unset value.
+    // A resource's own switch off, where no source states how the type
+    // starts, is no unset value.
     let fs = run(&r, json!({"Enabled": false}), &SchemaFacts::default());
     only(&fs, Tier::Undeclared, "Enabled");
     let fs = run(&r, json!({"Versioned": true}), &SchemaFacts::default());

@@ -159,8 +159,12 @@ fn general_knowledge_alone_keeps_its_floor() {
 
 /// Leave-one-stack-out: each case without the observed known defaults only
 /// its own stack supports, the estimate for a stack the corpus never held.
-/// The floor only ever rises.
-const HELD_OUT_EXACT_FLOOR: usize = 703;
+/// The floor only ever rises, except where a fold it counted was a guess:
+/// it went from 703 to 701 when the cross-type `State: ENABLED` gave way
+/// to the types it was seen on (an EventBridge rule and a schedule are each
+/// seen in one stack only), as a type that starts disabled hid one enabled
+/// out of band.
+const HELD_OUT_EXACT_FLOOR: usize = 701;
 
 #[test]
 fn knowledge_held_out_from_its_own_stack_keeps_its_floor() {

@@ -5,7 +5,7 @@
 
 use super::defaults::{
     applies, contradicted_default, expand, known_default, matches_canonical, matches_default,
-    when_holds, Fold,
+    type_states_default, when_holds, Fold,
 };
 use super::emit::Out;
 use super::keyed::{keyed_undeclared, Keyed};
@@ -139,8 +139,12 @@ fn off_is_a_change(
         if v.is_null() {
             return None;
         }
-        let d = contradicted_default(scope, live, path, v)?;
-        return Some(Some(format!("unset, where the known default is {d}")));
+        if let Some(d) = contradicted_default(scope, live, path, v) {
+            return Some(Some(format!("unset, where the known default is {d}")));
+        }
+        return is_unstated_switch(scope, live, path).then(|| {
+            Some("off, where no source states how this type starts: a switch turned off out of band cannot be told from one never on".to_string())
+        });
     }
     rules
         .any(|(_, r)| {
@@ -149,6 +153,19 @@ fn off_is_a_change(
                 .any(|k| live.get(k).is_some_and(|x| !is_trivially_empty(x)))
         })
         .then_some(None)
+}
+
+/// True when a cross-type rule says off is a setting at `path` (a
+/// resource's own `Enabled` switch) and the type states nothing there: off
+/// is then reported, not taken for unset.
+fn is_unstated_switch(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path) -> bool {
+    scope
+        .knowledge
+        .cross_type()
+        .meaningful_when_off
+        .iter()
+        .any(|(p, _)| p.matches(path))
+        && !type_states_default(scope, live, path)
 }
 
 /// True when a member of an all-off block, at any depth, is off where a

@@ -209,6 +209,18 @@ pub(crate) fn contradicted_default<'s>(
     stated.first().copied().filter(|_| contradicted)
 }
 
+/// True when the type itself states a default at `path` (its schema, or an
+/// entry of its own that applies here): the cross-type rules then say
+/// nothing.
+pub(crate) fn type_states_default(
+    scope: &Scope<'_>,
+    live: &Map<String, Value>,
+    path: &Path,
+) -> bool {
+    schema_defaults_at(scope, path).next().is_some()
+        || type_defaults_for(scope, path).any(|kd| applies(scope, live, path, kd))
+}
+
 /// The cross-type entries that speak for a type that states nothing at
 /// `path`: minor-version upgrades are on, so one found off is a change.
 fn cross_type_fallback<'s>(

@@ -324,7 +324,7 @@ pub struct KeyAlias {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OffRule {
-    /// Resource type.
+    /// Resource type (`*`: any type that states no default at the path).
     #[serde(rename = "type")]
     pub type_name: String,
     /// Path of the switch.

@@ -118,7 +118,16 @@ pub struct AwsFacts {
     pub managed_names: Vec<String>,
 }
 
+/// The type name of entries that hold across resource types.
+pub const CROSS_TYPE: &str = "*";
+
 impl AwsFacts {
+    /// Per-type rules stated for every type (`"type": "*"`): they speak
+    /// only where the type itself states nothing.
+    pub fn cross_type(&self) -> &TypeFacts {
+        self.for_type(CROSS_TYPE)
+    }
+
     /// Facts for a type (empty when nothing is known).
     pub fn for_type(&self, t: &str) -> &TypeFacts {
         self.by_type.get(t).unwrap_or(&self.empty)

@@ -109,7 +109,7 @@ pub(super) fn index_defaults(
             pattern: Pattern::parse(&e.path),
             entry: e,
         };
-        if d.entry.type_name == "*" {
+        if d.entry.type_name == CROSS_TYPE {
             cross.insert(d);
         } else {
             type_entry(by, &d.entry.type_name.clone())
