@@ -4735,3 +4735,36 @@ fn a_document_read_back_as_yaml_is_compared_as_the_declared_object() {
         "{fs:?}"
     );
 }
+
+#[test]
+fn a_load_balancer_declared_by_subnet_mappings_reads_its_subnets_back_silently() {
+    // An NLB declared with an Elastic IP per subnet reads back `Subnets` as
+    // well; an observed echo entry used to drop that list whatever it held.
+    let mappings = json!([
+        {"SubnetId": "subnet-0aaaaaaaaaaaaaaaa", "AllocationId": "eipalloc-0aaaaaaaaaaaaaaaa"},
+        {"SubnetId": "subnet-0bbbbbbbbbbbbbbbb", "AllocationId": "eipalloc-0bbbbbbbbbbbbbbbb"}
+    ]);
+    let read = |subnets: Value| {
+        run_general(
+            "AWS::ElasticLoadBalancingV2::LoadBalancer",
+            json!({"Type": "network", "SubnetMappings": mappings}),
+            json!({"Type": "network", "SubnetMappings": mappings, "Subnets": subnets}),
+        )
+    };
+    let same = read(json!([
+        "subnet-0bbbbbbbbbbbbbbbb",
+        "subnet-0aaaaaaaaaaaaaaaa"
+    ]));
+    assert!(!same.iter().any(|f| f.path == "Subnets"), "{same:?}");
+    let third = read(json!([
+        "subnet-0aaaaaaaaaaaaaaaa",
+        "subnet-0bbbbbbbbbbbbbbbb",
+        "subnet-0cccccccccccccccc"
+    ]));
+    assert!(
+        third
+            .iter()
+            .any(|f| f.path == "Subnets" && f.tier == Tier::Undeclared),
+        "{third:?}"
+    );
+}

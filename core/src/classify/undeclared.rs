@@ -350,7 +350,7 @@ fn restates_something_else(
         || scope
             .declared
             .iter()
-            .any(|(dk, d)| is_restatement(v, d) || is_restated_reference(k, v, dk, d))
+            .any(|(dk, d)| is_restatement(k, v, dk, d) || is_restated_reference(k, v, dk, d))
 }
 
 /// What a sibling resource's facts make of the value (see [`siblings`]).

@@ -364,14 +364,16 @@ fn string_leaves<'v>(v: &'v Value, out: &mut Vec<&'v str>) -> Option<()> {
     Some(())
 }
 
-/// True when a live list or object only restates declared references in
-/// another arrangement: its leaves are all AWS resource ids or ARNs and, as
-/// a multiset, exactly the declared value's (ELB `SubnetMappings` of
-/// `{SubnetId}` beside declared `Subnets`). It names nothing the declared
-/// value does not, and that value is compared on its own. Words never
-/// count: `{AccelerationStatus: Enabled}` beside a declared
-/// `{Status: Enabled}` is a setting of its own.
-pub fn is_restatement(live: &Value, declared: &Value) -> bool {
+/// True when a live list or object (at `live_key`) only restates declared
+/// references in another arrangement: its leaves are all AWS resource ids
+/// or ARNs and, as a multiset, exactly the declared value's (ELB
+/// `SubnetMappings` of `{SubnetId}` beside declared `Subnets`), or, where
+/// the two properties name one thing (`Subnets`, `SubnetMappings`), exactly
+/// its ids of their one kind. It names nothing the declared value does not,
+/// and that value is compared on its own. Words never count:
+/// `{AccelerationStatus: Enabled}` beside a declared `{Status: Enabled}` is
+/// a setting of its own.
+pub fn is_restatement(live_key: &str, live: &Value, declared_key: &str, declared: &Value) -> bool {
     if !(live.is_array() || live.is_object()) {
         return false;
     }
@@ -381,7 +383,35 @@ pub fn is_restatement(live: &Value, declared: &Value) -> bool {
     }
     l.sort_unstable();
     d.sort_unstable();
-    !d.is_empty() && l.iter().all(|s| is_resource_reference(s)) && l == d
+    if d.is_empty() || !l.iter().all(|s| is_resource_reference(s)) {
+        return false;
+    }
+    // The ids of one kind the declared value holds beside others (an NLB's
+    // `Subnets` read back for declared `SubnetMappings` of `{SubnetId,
+    // AllocationId}`): the same subnets, said with less.
+    l == d
+        || (names_one_thing(live_key, declared_key)
+            && one_id_kind(&l).is_some_and(|k| d.iter().filter(|s| id_kind(s) == Some(k)).eq(&l)))
+}
+
+/// True when two property names name one thing in two forms: one, less a
+/// plural `s`, begins the other (`Subnets`, `SubnetMappings`).
+fn names_one_thing(a: &str, b: &str) -> bool {
+    let (a, b) = (a.trim_end_matches('s'), b.trim_end_matches('s'));
+    !a.is_empty() && !b.is_empty() && (a.starts_with(b) || b.starts_with(a))
+}
+
+/// The kind of a plain AWS id, its prefix (`subnet` of `subnet-0abc…`).
+fn id_kind(s: &str) -> Option<&str> {
+    super::arrays::is_aws_id(s)
+        .then(|| s.split_once('-').map(|(k, _)| k))
+        .flatten()
+}
+
+/// The one kind every id of `ids` has, if they are plain ids of one kind.
+fn one_id_kind<'s>(ids: &[&'s str]) -> Option<&'s str> {
+    let k = id_kind(ids.first()?)?;
+    ids.iter().all(|s| id_kind(s) == Some(k)).then_some(k)
 }
 
 /// True when a live member `<X>Base64` holds the standard base64 encoding
@@ -882,27 +912,95 @@ mod tests {
     fn a_restatement_carries_only_the_declared_strings() {
         let declared = json!(["subnet-0aaa1111", "subnet-0bbb2222"]);
         let live = json!([{"SubnetId": "subnet-0bbb2222"}, {"SubnetId": "subnet-0aaa1111"}]);
-        assert!(is_restatement(&live, &declared));
+        assert!(is_restatement(
+            "SubnetMappings",
+            &live,
+            "Subnets",
+            &declared
+        ));
         // A third subnet, a weight or an allocation id says more.
         let more = json!([{"SubnetId": "subnet-0aaa1111"}, {"SubnetId": "subnet-0bbb2222"}, {"SubnetId": "subnet-0ccc3333"}]);
-        assert!(!is_restatement(&more, &declared));
+        assert!(!is_restatement(
+            "SubnetMappings",
+            &more,
+            "Subnets",
+            &declared
+        ));
         let weighted =
             json!([{"SubnetId": "subnet-0aaa1111", "Weight": 5}, {"SubnetId": "subnet-0bbb2222"}]);
-        assert!(!is_restatement(&weighted, &declared));
+        assert!(!is_restatement(
+            "SubnetMappings",
+            &weighted,
+            "Subnets",
+            &declared
+        ));
         let eip = json!([{"SubnetId": "subnet-0aaa1111", "AllocationId": "eipalloc-0123abcd"}, {"SubnetId": "subnet-0bbb2222"}]);
-        assert!(!is_restatement(&eip, &declared));
+        assert!(!is_restatement(
+            "SubnetMappings",
+            &eip,
+            "Subnets",
+            &declared
+        ));
         // Words are settings, whatever they equal.
         let versioning = json!({"Status": "Enabled"});
         assert!(!is_restatement(
+            "AccelerateConfiguration",
             &json!({"AccelerationStatus": "Enabled"}),
+            "VersioningConfiguration",
             &versioning
         ));
         // A scalar is compared as itself, never as a restatement.
         assert!(!is_restatement(
+            "SubnetId",
             &json!("subnet-0aaa1111"),
+            "Subnet",
             &json!("subnet-0aaa1111")
         ));
-        assert!(!is_restatement(&json!([]), &json!([])));
+        assert!(!is_restatement(
+            "Subnets",
+            &json!([]),
+            "Subnets",
+            &json!([])
+        ));
+    }
+
+    #[test]
+    fn a_plain_list_restates_the_ids_of_its_kind_in_a_richer_form() {
+        // An NLB declared with `SubnetMappings` (an Elastic IP per subnet)
+        // reads back `Subnets` as well: the same subnets, said with less.
+        let declared = json!([
+            {"SubnetId": "subnet-0aaa1111", "AllocationId": "eipalloc-0123abcd"},
+            {"SubnetId": "subnet-0bbb2222", "AllocationId": "eipalloc-0456abcd"}
+        ]);
+        let same = json!(["subnet-0bbb2222", "subnet-0aaa1111"]);
+        assert!(is_restatement(
+            "Subnets",
+            &same,
+            "SubnetMappings",
+            &declared
+        ));
+        // A subnet more, or one fewer, is another placement.
+        let more = json!(["subnet-0aaa1111", "subnet-0bbb2222", "subnet-0ccc3333"]);
+        assert!(!is_restatement(
+            "Subnets",
+            &more,
+            "SubnetMappings",
+            &declared
+        ));
+        assert!(!is_restatement(
+            "Subnets",
+            &json!(["subnet-0aaa1111"]),
+            "SubnetMappings",
+            &declared
+        ));
+        // Under a property that names another thing, the same ids are a
+        // setting of their own.
+        assert!(!is_restatement(
+            "ExtraSubnets",
+            &same,
+            "SubnetMappings",
+            &declared
+        ));
     }
 
     #[test]
