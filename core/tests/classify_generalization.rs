@@ -3171,6 +3171,34 @@ fn a_type_that_states_its_own_default_is_not_overruled_by_a_cross_type_one() {
     assert!(!enabled_surfaces("AWS::ApiGateway::ApiKey", false));
 }
 
+#[test]
+fn a_type_that_states_its_own_managed_key_is_not_widened_to_any_managed_key() {
+    // "If no key ID is specified, the default, Kinesis Video-managed key
+    // (`aws/kinesisvideo`) is used." The cross-type pattern matches any
+    // AWS-managed key of the account; before, because the stream's own
+    // alias is one, it applied here too and another service's managed key
+    // folded as the stream's default.
+    let own = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
+    let other = "1a2b3c4d-5e6f-4a5b-9c8d-7e6f5a4b3c2d";
+    let mut ctx = context();
+    ctx.kms_alias_targets = Some(std::collections::BTreeMap::from([
+        ("alias/aws/kinesisvideo".to_string(), own.to_string()),
+        ("alias/aws/s3".to_string(), other.to_string()),
+    ]));
+    let tier = |id: &str| {
+        let live = json!({"Name": "s", "KmsKeyId": format!("arn:aws:kms:eu-central-1:123456789012:key/{id}")});
+        let fs = classify(
+            &resource("AWS::KinesisVideo::Stream", json!({"Name": "s"})),
+            &live,
+            &SchemaFacts::default(),
+            &ctx,
+        );
+        tier_of(&fs, "KmsKeyId")
+    };
+    assert_eq!(tier(own), Some(Tier::AtDefault));
+    assert_eq!(tier(other), Some(Tier::Undeclared));
+}
+
 /// True when a resource of type `t` read back with `Enabled: v` (left
 /// undeclared) shows it as drift.
 fn enabled_surfaces(t: &str, v: bool) -> bool {

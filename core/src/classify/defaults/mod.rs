@@ -297,7 +297,7 @@ fn known_default_here(
             .cross_type_defaults
             .candidates(path.top())
             .filter(move |kd| !kd.entry.create_only || create_only)
-            .filter(|kd| agrees_with_type(scope, kd, &typed))
+            .filter(|kd| agrees_with_type(kd, &typed))
     };
     let empty = is_trivially_empty(v);
     let candidates = || {
@@ -368,20 +368,13 @@ fn typed_values<'s>(
 }
 
 /// A cross-type default is a fallback: where the type states values of its
-/// own, one that none of them is an instance of does not apply (an API
-/// key's `Enabled` defaults to false, whatever most types start with). An
-/// entry that states no value (chosen at create) always stays.
-fn agrees_with_type(
-    scope: &Scope<'_>,
-    kd: &KnownDefault,
-    typed: &[std::borrow::Cow<'_, Value>],
-) -> bool {
-    typed.is_empty()
-        || kd.entry.values.is_empty()
-        || kd.entry.values.iter().any(|c| {
-            let c = expand(c, scope);
-            typed.iter().any(|t| matches_canonical(t, &c))
-        })
+/// own, a cross-type value does not apply (an API key's `Enabled` defaults
+/// to false, whatever most types start with), even one the type's value is
+/// an instance of: the type's own value is the narrower statement (its own
+/// service's managed key, not any managed key). An entry that states no
+/// value (chosen at create) always stays.
+fn agrees_with_type(kd: &KnownDefault, typed: &[std::borrow::Cow<'_, Value>]) -> bool {
+    typed.is_empty() || kd.entry.values.is_empty()
 }
 
 /// True when an observed entry of this type, limited by a `when` condition
