@@ -20,7 +20,7 @@ Output, in --out (deterministic: sorted, no clock):
                    api-model) and the quoted evidence.
   type-rules.json  compare rules: unordered arrays (schema insertionOrder
                    false), case-insensitive identifiers (docs: "stored as a
-                   lowercase string").
+                   lowercase string"; "The HTTP response header name.").
   MANIFEST.json    pinned versions, counts per source, content hash.
 
 Conservative by construction: a default is taken only from a sentence that
@@ -526,6 +526,15 @@ LOWERCASE_STORED = re.compile(
     re.I,
 )
 
+
+# A property the documentation opens by calling the name of a header: "The
+# HTTP response header name.", "The name of the HTTP header field.", "The
+# request header name that ...", "Name of the header".
+HEADER_NAME_DOC = re.compile(
+    r"(?:the\s+)?(?:(?:case[- ]insensitive|HTTP|request|response)\s+)*header\s+name\b"
+    r"|(?:the\s+)?name\s+of\s+the\s+(?:HTTP\s+)?header\b",
+    re.I,
+)
 
 # Epoch-seconds values the documentation says AWS rounds down to the hour.
 HOUR_FLOOR = re.compile(r"seconds\s+since\s+the\s+epoch,?\s+rounded\s+down\s+to\s+the\s+nearest\s+hour", re.I)
@@ -2141,6 +2150,17 @@ def lowercase_sentence(doc):
     return None
 
 
+def header_name_sentence(doc):
+    """The documentation's opening sentence when it says the property is
+    the name of a header ("The HTTP response header name."): header names
+    have no case (RFC 9110 for HTTP, RFC 5322 for mail). Only the opening
+    sentence, which says what the property is; a header named later in
+    the text (a mapping expression, an example) says nothing of the
+    property's own case."""
+    first = next(iter(sentences(doc)), None)
+    return first if first and HEADER_NAME_DOC.match(first) else None
+
+
 # --------------------------------------------------------------------------
 # The registry schema snapshot (insertionOrder, enums, types)
 # --------------------------------------------------------------------------
@@ -2978,7 +2998,7 @@ def mine_docs_rules(m, tf, pf):
         return next((x for x in sentences(text) if rx.search(x)), None)
 
     if kind == "string" and "*" not in path.split(".")[-1:]:
-        s = lowercase_sentence(text)
+        s = lowercase_sentence(text) or header_name_sentence(text)
         if s:
             m.rule("caseInsensitive", {"type": t, "path": path, "source": "docs", "reason": s})
     s = first(HOUR_FLOOR) if kind in ("number", "integer") else None

@@ -2806,6 +2806,40 @@ fn a_header_name_folds_case_but_a_header_value_keeps_it() {
 }
 
 #[test]
+fn a_property_named_header_keeps_its_case_unless_documented_a_header_name() {
+    // A bare `Header` is a CSV's column names (Glue) or an in-app message's
+    // title (Pinpoint) as often as an HTTP header name; before, its name
+    // alone made a case-only change fold.
+    let glue = |h: &str| json!({"CsvClassifier": {"Name": "c", "Header": [h, "name"]}});
+    let fs = run_general("AWS::Glue::Classifier", glue("id"), glue("ID"));
+    assert_eq!(
+        declared_paths(&fs),
+        vec!["CsvClassifier.Header".to_string()]
+    );
+    let title =
+        |h: &str| json!({"TemplateName": "t", "Content": [{"HeaderConfig": {"Header": h}}]});
+    let fs = run_general("AWS::Pinpoint::InAppTemplate", title("Sale"), title("SALE"));
+    assert_eq!(declared_paths(&fs).len(), 1, "{fs:?}");
+    // "The HTTP response header name." (a mined rule) and a VPC Lattice
+    // match's "The name of the header.": case-only spellings of one header.
+    let custom = |h: &str| {
+        json!({"ResponseHeadersPolicyConfig": {"Name": "p", "CustomHeadersConfig": {
+            "Items": [{"Header": h, "Value": "v", "Override": true}]}}})
+    };
+    let t = "AWS::CloudFront::ResponseHeadersPolicy";
+    let fs = run_general(t, custom("X-Frame-Hint"), custom("x-frame-hint"));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+    let fs = run_general(t, custom("X-Frame-Hint"), custom("X-Frame-Hunt"));
+    assert_eq!(declared_paths(&fs).len(), 1, "{fs:?}");
+    let rule = |h: &str| {
+        json!({"Priority": 1, "Match": {"HttpMatch": {"HeaderMatches": [
+            {"Name": h, "Match": {"Exact": "v"}}]}}})
+    };
+    let fs = run_general("AWS::VpcLattice::Rule", rule("X-Tenant"), rule("x-tenant"));
+    assert!(drift(&fs).is_empty(), "{fs:?}");
+}
+
+#[test]
 fn a_deprecated_destination_is_compared_where_the_service_stores_it() {
     // API model: "[Deprecated] The destination in Amazon S3. ..." beside the
     // current member documented word for word; Firehose reads the plain S3

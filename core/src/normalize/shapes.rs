@@ -65,22 +65,24 @@ fn is_weekly_window(s: &str) -> bool {
 
 /// True for a property holding HTTP header names, which HTTP defines as
 /// case-insensitive: a list of them (`AllowHeaders`, `Headers`,
-/// `HeadersAllowList`) or one (`HeaderName`, a matched `Header`). What a
-/// header carries keeps its case: its value (CloudFront's `HeaderValue`,
-/// often a shared secret), a header named by its role (`UserAgentHeader`,
-/// `TraceHeader`: the text sent in it), or an id (`ResponseHeadersPolicyId`).
+/// `HeadersAllowList`) or one (`HeaderName`). What a header carries keeps
+/// its case: its value (CloudFront's `HeaderValue`, often a shared secret),
+/// a header named by its role (`UserAgentHeader`, `TraceHeader`: the text
+/// sent in it), or an id (`ResponseHeadersPolicyId`). A bare `Header` is
+/// not one by its name: it is a CSV's column names (Glue) or an in-app
+/// message's title (Pinpoint) as often as a header name; where the
+/// documentation calls it a header name, a mined rule says so.
 fn is_header_key(key: &str) -> bool {
     let lower = key.to_ascii_lowercase();
-    key == "Header"
-        || [
-            "headers",
-            "headername",
-            "headernames",
-            "headersallowlist",
-            "headerallowlist",
-        ]
-        .iter()
-        .any(|s| lower.ends_with(s))
+    [
+        "headers",
+        "headername",
+        "headernames",
+        "headersallowlist",
+        "headerallowlist",
+    ]
+    .iter()
+    .any(|s| lower.ends_with(s))
 }
 
 /// True for text shaped like an HTTP header name (an RFC 9110 token), not
@@ -561,7 +563,9 @@ mod tests {
         let same = |leaf: &str, d: &str, l: &str| is_shape_equal(Some(leaf), d, l);
         assert!(same("AllowHeaders", "Content-Type", "content-type"));
         assert!(same("HeaderName", "X-Origin-Verify", "x-origin-verify"));
-        assert!(same("Header", "User-Agent", "user-agent"));
+        // A bare `Header` may be a title or column names: only the
+        // documentation says it is a header name (a mined rule).
+        assert!(!same("Header", "Sale", "SALE"));
         // What a header carries, an id, or a document of header rules.
         assert!(!same("UserAgentHeader", "MyCrawler/1.0", "mycrawler/1.0"));
         assert!(!same("TraceHeader", "Root=1-abc", "root=1-abc"));
