@@ -47,6 +47,17 @@ fn is_enum_key(key: &str) -> bool {
     ends_with_any(key, &["Type", "Protocol", "Engine"])
 }
 
+/// True for text shaped like one keyword (`aurora-mysql`, `ipsec.1`,
+/// `application/json`, `TargetTrackingScaling`): the property name alone
+/// makes a keyword of it. Text with spaces or a namespace (an API Gateway
+/// authorizer's free-form `AuthType`, a Verified Permissions entity type
+/// `MyApp::Group`) is a name its owner wrote, case included.
+fn is_keyword_shaped(s: &str) -> bool {
+    s.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._/+-".contains(&b))
+}
+
 /// True for a weekly window, `ddd:hh24:mi-ddd:hh24:mi` (RDS, ElastiCache,
 /// Redshift and their kin document the days as `Mon`...`Sun` and read them
 /// back lower-cased).
@@ -178,7 +189,7 @@ pub fn is_shape_equal(leaf: Option<&str>, declared: &str, live: &str) -> bool {
     };
     (is_identifier_key(leaf) && live == declared.to_ascii_lowercase())
         || (leaf == "AccessString" && is_access_string_equal(declared, live))
-        || (is_enum_key(leaf) && declared.eq_ignore_ascii_case(live))
+        || (is_enum_key(leaf) && is_keyword_shaped(declared) && declared.eq_ignore_ascii_case(live))
         || is_header_name_equal(Some(leaf), declared, live)
         || (leaf.ends_with("Protocol") && is_same_ip_protocol(declared, live))
         || (leaf.ends_with("Version") && is_version_prefix_match(declared, live))
@@ -755,6 +766,17 @@ mod tests {
         assert!(!is_shape_equal(Some("Description"), "6", "tcp"));
         assert!(is_shape_equal(Some("Engine"), "MySQL", "mysql"));
         assert!(!is_shape_equal(Some("Engine"), "MySQL", "mariadb"));
+        // A name its owner wrote under a `...Type` key keeps its case.
+        assert!(!is_shape_equal(
+            Some("GroupEntityType"),
+            "MyApp::Group",
+            "myapp::group"
+        ));
+        assert!(!is_shape_equal(
+            Some("AuthType"),
+            "Partner SSO",
+            "partner sso"
+        ));
     }
 
     #[test]
