@@ -18,6 +18,7 @@ mod order;
 mod prepare;
 mod read_back;
 mod scope;
+mod sibling_rules;
 mod siblings;
 mod substitutions;
 mod transformed;

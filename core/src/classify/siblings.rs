@@ -6,6 +6,7 @@
 
 use super::defaults::matches_default;
 use super::scope::Scope;
+use super::sibling_rules::{Key, Lookup, SIBLING_RULES};
 use crate::normalize::path::{Path, Seg};
 use serde_json::{Map, Value};
 
@@ -57,59 +58,38 @@ pub(crate) fn top_level_verdict(scope: &Scope<'_>, key: &str, v: &Value) -> Opti
             return Some(Verdict::Drop);
         }
     }
-    let acct = fact(scope, "accountDefaults");
-    let t = scope.res.resource_type.as_str();
-    // Account-level defaults keyed by a declared property.
-    if t == "AWS::DMS::ReplicationInstance" && key == "AllocatedStorage" {
-        let class = declared_str(scope, "ReplicationInstanceClass");
-        let d = acct
-            .and_then(|a| a.get("dmsAllocatedStorageDefaults"))
-            .zip(class)
-            .and_then(|(m, c)| m.get(c));
-        if d.is_some_and(|d| matches_default(v, d)) {
-            return Some(Verdict::AtDefault);
-        }
-    }
-    if t == "AWS::EC2::Volume"
-        && key == "Encrypted"
-        && acct
-            .and_then(|a| a.get("ebsEncryptionByDefault"))
-            .is_some_and(|d| matches_default(v, d))
-    {
-        return Some(Verdict::AtDefault);
-    }
-    // The VPC of a Client VPN endpoint comes from its sibling association.
-    if key == "VpcId" {
-        if let Some(d) = fact(scope, "siblingClientVpnEndpointVpcs").and_then(|m| m.get(pid)) {
-            if matches_default(v, d) {
-                return Some(Verdict::AtDefault);
+    explained(scope, &Path::key(key), v)
+}
+
+/// The verdict of the first table row whose fact explains the value at
+/// `path` (see [`SIBLING_RULES`]).
+fn explained(scope: &Scope<'_>, path: &Path, v: &Value) -> Option<Verdict> {
+    SIBLING_RULES
+        .iter()
+        .filter(|r| r.resource_type == scope.res.resource_type && path.matches_dotted(r.path))
+        .find(|r| {
+            let Some(f) = fact(scope, r.fact) else {
+                return false;
+            };
+            match r.lookup {
+                Lookup::Equals(keys) => keys
+                    .iter()
+                    .try_fold(f, |at, k| at.get(key_text(scope, *k)?))
+                    .is_some_and(|d| matches_default(v, d)),
+                Lookup::Names(k) => key_text(scope, k).is_some_and(|id| contains_str(Some(f), id)),
             }
-        }
+        })
+        .map(|r| r.verdict)
+}
+
+/// The text a lookup key stands for on this resource, if it has one.
+fn key_text<'a>(scope: &'a Scope<'_>, k: Key) -> Option<&'a str> {
+    match k {
+        Key::Literal(s) => Some(s),
+        Key::PhysicalId => Some(scope.physical_id),
+        Key::LogicalId => Some(scope.res.logical_id.as_str()),
+        Key::Declared(p) => declared_str(scope, p),
     }
-    // An endpoint group's health-check port defaults to its listener's port.
-    if key == "HealthCheckPort" {
-        let port = declared_str(scope, "ListenerArn")
-            .and_then(|l| fact(scope, "siblingListenerPorts").and_then(|m| m.get(l)));
-        if port.is_some_and(|p| matches_default(v, p)) {
-            return Some(Verdict::AtDefault);
-        }
-    }
-    // An EIP associated by a declared sibling (its NAT gateway) reflects the
-    // association; only an association nobody declared should surface.
-    if key == "NetworkInterfaceId" && contains_str(fact(scope, "siblingEipAssociations"), pid) {
-        return Some(Verdict::Drop);
-    }
-    // IPv6 blocks attached by a declared sibling AWS::EC2::SubnetCidrBlock.
-    if (key == "Ipv6CidrBlock" || key == "Ipv6CidrBlocks")
-        && contains_str(fact(scope, "siblingSubnetCidrBlocks"), pid)
-    {
-        return Some(Verdict::Drop);
-    }
-    // Targets registered by a declared sibling (an ECS service).
-    if key == "Targets" && contains_str(fact(scope, "siblingTargetGroupRegistrars"), pid) {
-        return Some(Verdict::Generated);
-    }
-    None
 }
 
 /// The sibling verdict for a NON-empty undeclared top-level value: echoes of
@@ -136,15 +116,10 @@ pub(crate) fn nested_verdict(
     path: &Path,
     v: &Value,
 ) -> Option<Verdict> {
-    let segs = path.segs();
-    // A staging distribution's continuous-deployment policy is a sibling's.
-    if path.matches_dotted("DistributionConfig.ContinuousDeploymentPolicyId") {
-        let d =
-            fact(scope, "siblingCloudFrontCdPolicyIds").and_then(|m| m.get(&scope.res.logical_id));
-        if d.is_some_and(|d| matches_default(v, d)) {
-            return Some(Verdict::AtDefault);
-        }
+    if let Some(verdict) = explained(scope, path, v) {
+        return Some(verdict);
     }
+    let segs = path.segs();
     // RDS option settings at their engine default (from DescribeOptionGroupOptions).
     if let [Seg::Key(oc), Seg::Index(i), Seg::Key(os), Seg::Id(name)] = segs {
         if oc == "OptionConfigurations" && os == "OptionSettings" {
