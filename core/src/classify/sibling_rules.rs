@@ -34,8 +34,8 @@ pub(crate) enum Lookup {
 pub(crate) struct SiblingRule {
     /// The resource type whose value it explains.
     pub resource_type: &'static str,
-    /// The property, dotted from the top (`DistributionConfig.X`).
-    pub path: &'static str,
+    /// The properties, dotted from the top (`DistributionConfig.X`).
+    pub paths: &'static [&'static str],
     /// The fact (a classify-context `sibling_facts` key).
     pub fact: &'static str,
     /// How the fact is matched.
@@ -52,7 +52,7 @@ pub(crate) struct SiblingRule {
 pub(crate) const SIBLING_RULES: &[SiblingRule] = &[
     SiblingRule {
         resource_type: "AWS::DMS::ReplicationInstance",
-        path: "AllocatedStorage",
+        paths: &["AllocatedStorage"],
         fact: "accountDefaults",
         lookup: Lookup::Equals(&[
             Key::Literal("dmsAllocatedStorageDefaults"),
@@ -64,7 +64,7 @@ pub(crate) const SIBLING_RULES: &[SiblingRule] = &[
     },
     SiblingRule {
         resource_type: "AWS::EC2::Volume",
-        path: "Encrypted",
+        paths: &["Encrypted"],
         fact: "accountDefaults",
         lookup: Lookup::Equals(&[Key::Literal("ebsEncryptionByDefault")]),
         verdict: Verdict::AtDefault,
@@ -73,7 +73,7 @@ pub(crate) const SIBLING_RULES: &[SiblingRule] = &[
     },
     SiblingRule {
         resource_type: "AWS::EC2::ClientVpnEndpoint",
-        path: "VpcId",
+        paths: &["VpcId"],
         fact: "siblingClientVpnEndpointVpcs",
         lookup: Lookup::Equals(&[Key::PhysicalId]),
         verdict: Verdict::AtDefault,
@@ -82,7 +82,7 @@ pub(crate) const SIBLING_RULES: &[SiblingRule] = &[
     },
     SiblingRule {
         resource_type: "AWS::GlobalAccelerator::EndpointGroup",
-        path: "HealthCheckPort",
+        paths: &["HealthCheckPort"],
         fact: "siblingListenerPorts",
         lookup: Lookup::Equals(&[Key::Declared("ListenerArn")]),
         verdict: Verdict::AtDefault,
@@ -91,7 +91,7 @@ pub(crate) const SIBLING_RULES: &[SiblingRule] = &[
     },
     SiblingRule {
         resource_type: "AWS::EC2::EIP",
-        path: "NetworkInterfaceId",
+        paths: &["NetworkInterfaceId"],
         fact: "siblingEipAssociations",
         lookup: Lookup::Names(Key::PhysicalId),
         verdict: Verdict::Drop,
@@ -100,16 +100,7 @@ pub(crate) const SIBLING_RULES: &[SiblingRule] = &[
     },
     SiblingRule {
         resource_type: "AWS::EC2::Subnet",
-        path: "Ipv6CidrBlock",
-        fact: "siblingSubnetCidrBlocks",
-        lookup: Lookup::Names(Key::PhysicalId),
-        verdict: Verdict::Drop,
-        reason: "a declared AWS::EC2::SubnetCidrBlock adds the IPv6 block, \
-                 and is compared itself",
-    },
-    SiblingRule {
-        resource_type: "AWS::EC2::Subnet",
-        path: "Ipv6CidrBlocks",
+        paths: &["Ipv6CidrBlock", "Ipv6CidrBlocks"],
         fact: "siblingSubnetCidrBlocks",
         lookup: Lookup::Names(Key::PhysicalId),
         verdict: Verdict::Drop,
@@ -118,7 +109,7 @@ pub(crate) const SIBLING_RULES: &[SiblingRule] = &[
     },
     SiblingRule {
         resource_type: "AWS::ElasticLoadBalancingV2::TargetGroup",
-        path: "Targets",
+        paths: &["Targets"],
         fact: "siblingTargetGroupRegistrars",
         lookup: Lookup::Names(Key::PhysicalId),
         verdict: Verdict::Generated,
@@ -127,7 +118,7 @@ pub(crate) const SIBLING_RULES: &[SiblingRule] = &[
     },
     SiblingRule {
         resource_type: "AWS::CloudFront::Distribution",
-        path: "DistributionConfig.ContinuousDeploymentPolicyId",
+        paths: &["DistributionConfig.ContinuousDeploymentPolicyId"],
         fact: "siblingCloudFrontCdPolicyIds",
         lookup: Lookup::Equals(&[Key::LogicalId]),
         verdict: Verdict::AtDefault,
@@ -144,7 +135,7 @@ mod tests {
     fn every_row_names_a_type_and_says_why() {
         for r in SIBLING_RULES {
             assert!(r.resource_type.starts_with("AWS::"), "{r:?}");
-            assert!(!r.path.is_empty() && !r.fact.is_empty(), "{r:?}");
+            assert!(!r.paths.is_empty() && !r.fact.is_empty(), "{r:?}");
             assert!(r.reason.split_whitespace().count() >= 8, "{r:?}");
         }
     }

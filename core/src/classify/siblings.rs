@@ -66,7 +66,8 @@ pub(crate) fn top_level_verdict(scope: &Scope<'_>, key: &str, v: &Value) -> Opti
 fn explained(scope: &Scope<'_>, path: &Path, v: &Value) -> Option<Verdict> {
     SIBLING_RULES
         .iter()
-        .filter(|r| r.resource_type == scope.res.resource_type && path.matches_dotted(r.path))
+        .filter(|r| r.resource_type == scope.res.resource_type)
+        .filter(|r| r.paths.iter().any(|p| path.matches_dotted(p)))
         .find(|r| {
             let Some(f) = fact(scope, r.fact) else {
                 return false;
