@@ -286,18 +286,14 @@ fn known_default_here(
         .candidates(path.top())
         .next()
         .is_some();
-    let typed = if cross_here {
-        typed_values(scope, live, path)
-    } else {
-        Vec::new()
-    };
+    let type_states = cross_here && type_states_value(scope, live, path);
     let cross = || {
         scope
             .knowledge
             .cross_type_defaults
             .candidates(path.top())
             .filter(move |kd| !kd.entry.create_only || create_only)
-            .filter(|kd| agrees_with_type(kd, &typed))
+            .filter(move |kd| falls_back(kd, type_states))
     };
     let empty = is_trivially_empty(v);
     let candidates = || {
@@ -351,20 +347,12 @@ fn in_chosen_shape(scope: &Scope<'_>, v: &Value, kd: &KnownDefault) -> bool {
             .any(|d| matches_canonical(v, &expand(d, scope)))
 }
 
-/// The values this type's own knowledge (schema, mined or observed) states
-/// at `path` where it applies.
-fn typed_values<'s>(
-    scope: &'s Scope<'_>,
-    live: &Map<String, Value>,
-    path: &Path,
-) -> Vec<std::borrow::Cow<'s, Value>> {
-    let entries = type_defaults_for(scope, path)
-        .filter(|kd| applies(scope, live, path, kd))
-        .flat_map(|kd| kd.entry.values.iter());
-    schema_defaults_at(scope, path)
-        .chain(entries)
-        .map(|d| expand(d, scope))
-        .collect()
+/// True when this type's own knowledge (schema, mined or observed) states a
+/// value at `path` where it applies.
+fn type_states_value(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path) -> bool {
+    schema_defaults_at(scope, path).next().is_some()
+        || type_defaults_for(scope, path)
+            .any(|kd| !kd.entry.values.is_empty() && applies(scope, live, path, kd))
 }
 
 /// A cross-type default is a fallback: where the type states values of its
@@ -373,8 +361,8 @@ fn typed_values<'s>(
 /// an instance of: the type's own value is the narrower statement (its own
 /// service's managed key, not any managed key). An entry that states no
 /// value (chosen at create) always stays.
-fn agrees_with_type(kd: &KnownDefault, typed: &[std::borrow::Cow<'_, Value>]) -> bool {
-    typed.is_empty() || kd.entry.values.is_empty()
+fn falls_back(kd: &KnownDefault, type_states: bool) -> bool {
+    !type_states || kd.entry.values.is_empty()
 }
 
 /// True when an observed entry of this type, limited by a `when` condition
