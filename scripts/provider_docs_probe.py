@@ -140,6 +140,15 @@ def gained(replay, cases, spec_types, mapped):
     return n
 
 
+def read_json(path, parse):
+    """The parsed content of a JSON (or JSONL) file; exits naming the file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return parse(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"{path}: {e}")
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     cache = os.environ.get("KNOWLEDGE_CACHE", os.path.join(root, ".knowledge-cache"))
@@ -155,15 +164,20 @@ def main():
     for p in (a.replay, a.cases, a.provider, a.service_spec):
         if not os.path.exists(p):
             sys.exit(f"{p}: not found (see this script's docstring for how to fetch it)")
+    try:
+        provider = provider_arguments(a.provider)
+    except (OSError, tarfile.TarError, UnicodeDecodeError) as e:
+        sys.exit(f"{a.provider}: not a readable npm package: {e}")
     spec = g.Spec(a.service_spec)
     spec_types = {r["cloudFormationType"]: r for r in spec.resources}
-    mapped = map_types(spec, provider_arguments(a.provider))
+    mapped = map_types(spec, provider)
     cases = {}
     for path in glob.glob(os.path.join(a.cases, "*.json")):
-        with open(path, encoding="utf-8") as f:
-            cases[os.path.basename(path)] = json.load(f)
-    with open(a.replay, encoding="utf-8") as f:
-        replay = [json.loads(line) for line in f]
+        cases[os.path.basename(path)] = read_json(path, json.load)
+    replay = read_json(a.replay, lambda f: [json.loads(line) for line in f])
+    missing = [row["case"] for row in replay if row.get("case") not in cases]
+    if missing:
+        sys.exit(f"{a.replay}: cases not in {a.cases}: {', '.join(missing[:5])}")
     agree, differ = agreement(cases, spec_types, mapped)
     print(f"types mapped to a provider resource: {len(mapped)}/{len(spec_types)}")
     print(f"top-level corpus defaults the provider states: {len(agree)} agree, "
