@@ -2,8 +2,8 @@
 //! CloudTrail writes them (record contents and userIdentity references).
 
 use realdrift_core::events::{
-    parse_event, parse_record, Catalog, CloudTrailEvent, DropReason, FilterConfig, Screener,
-    Verdict,
+    parse_event, parse_record, Catalog, CloudTrailEvent, DeployerKind, DropReason, FilterConfig,
+    Screener, Verdict,
 };
 use serde_json::{json, Value};
 
@@ -68,10 +68,21 @@ fn a_plain_write_is_accepted() {
     assert_eq!(open(&base()), Ok(()));
 }
 
+/// The deployment the screener marks an accepted call with, if any.
+fn through(v: &Value) -> Option<DeployerKind> {
+    let catalog = Catalog::bundled().unwrap();
+    match Screener::new(catalog, FilterConfig::new()).assess(&event(v)) {
+        Verdict::Accept(a) => a.cause.through.map(|d| d.kind),
+        Verdict::Drop(r) => panic!("dropped: {r:?}"),
+    }
+}
+
 #[test]
-fn cloudformation_is_recognised_by_fields_aws_sets_not_by_user_agent() {
+fn cloudformation_calls_are_accepted_and_marked_by_fields_aws_sets_not_by_user_agent() {
     // CloudFormation with its service role (the CDK cfn-exec role): AWS sets
-    // invokedBy and puts the service in place of the source IP.
+    // invokedBy and puts the service in place of the source IP. Accepted:
+    // only the owning stack's state tells its own deploy from another
+    // stack's write (issue: a change made through another stack).
     let cfn_role = with(
         base(),
         json!({
@@ -85,17 +96,44 @@ fn cloudformation_is_recognised_by_fields_aws_sets_not_by_user_agent() {
             "userAgent": "cloudformation.amazonaws.com"
         }),
     );
-    assert_eq!(open(&cfn_role), Err(DropReason::CloudFormation));
+    assert_eq!(through(&cfn_role), Some(DeployerKind::CloudFormation));
     // Only the source IP field (invokedBy absent) is enough: AWS sets it.
     let by_ip = with(
         base(),
         json!({"sourceIPAddress": "cloudformation.amazonaws.com"}),
     );
-    assert_eq!(open(&by_ip), Err(DropReason::CloudFormation));
-    // A user agent is client-controlled: claiming CloudFormation in it must
-    // not hide a person's change.
+    assert_eq!(through(&by_ip), Some(DeployerKind::CloudFormation));
+    // A user agent is client-controlled: claiming CloudFormation in it
+    // marks nothing.
     let spoofed = with(base(), json!({"userAgent": "cloudformation.amazonaws.com"}));
-    assert_eq!(open(&spoofed), Ok(()));
+    assert_eq!(through(&spoofed), None);
+    assert_eq!(through(&base()), None);
+}
+
+#[test]
+fn a_stackset_execution_role_is_marked_by_its_documented_names() {
+    let session = |role: &str| {
+        with(
+            base(),
+            json!({"userIdentity": {
+                "type": "AssumedRole",
+                "arn": format!("arn:aws:sts::111122223333:assumed-role/{role}/1714557600000"),
+                "sessionContext": {"sessionIssuer": {"type": "Role",
+                    "arn": format!("arn:aws:iam::111122223333:role/{role}"), "userName": role}}
+            }}),
+        )
+    };
+    for role in [
+        "AWSCloudFormationStackSetExecutionRole",
+        "stacksets-exec-0a1b2c3d4e5f60718293a4b5c6d7e8f9",
+    ] {
+        assert_eq!(
+            through(&session(role)),
+            Some(DeployerKind::StackSet),
+            "{role}"
+        );
+    }
+    assert_eq!(through(&session("Admin")), None);
 }
 
 #[test]

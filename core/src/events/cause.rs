@@ -3,7 +3,7 @@
 //! text: renderers escape it. No request parameters and no access key id are
 //! copied, so no secret can reach an alert through a cause.
 
-use super::facts::Facts;
+use super::facts::{DeployerKind, Facts};
 use super::parse::CloudTrailEvent;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +40,22 @@ pub struct Cause {
     /// The account that owns the resource.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account_id: Option<String>,
+    /// The deployment that made the call for the actor (CloudFormation, a
+    /// StackSet's execution role), when one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub through: Option<Deployer>,
+}
+
+/// A deployment acting for the actor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Deployer {
+    /// Which kind of deployment.
+    pub kind: DeployerKind,
+    /// The stack that made the call, when a lookup of the resource it
+    /// wrote found it (another stack than the watched one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack: Option<String>,
 }
 
 /// `userIdentity`, reduced to what names a person or a role.
@@ -124,6 +140,7 @@ impl Cause {
                 .recipient_account_id
                 .clone()
                 .or_else(|| envelope.and_then(|e| e.account.clone())),
+            through: facts.deployer(r).map(|kind| Deployer { kind, stack: None }),
         }
     }
 

@@ -2,9 +2,9 @@
 //! API-call markers, read-only verbs, the API-version suffix, how calls by
 //! CloudFormation and from the console look, and the global services.
 
-use super::record::KNOWN_FIELDS;
+use super::record::{CloudTrailRecord, KNOWN_FIELDS};
 use regex::Regex;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 /// The parsed facts.
@@ -23,6 +23,27 @@ pub struct Facts {
     console_user_agents: Vec<Regex>,
     console_invoked_by: Vec<String>,
     global_sources: HashSet<String>,
+    stack_set_roles: NamesFact,
+}
+
+/// Who deployed a call on a principal's behalf.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DeployerKind {
+    /// CloudFormation made the call for a stack operation.
+    CloudFormation,
+    /// A StackSet's execution role made the call for a stack instance.
+    StackSet,
+}
+
+impl DeployerKind {
+    /// How an alert names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            DeployerKind::CloudFormation => "CloudFormation",
+            DeployerKind::StackSet => "a StackSet execution role",
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -35,6 +56,23 @@ struct FactsFile {
     cloud_formation_principal: PrincipalFact,
     console_indicators: ConsoleFact,
     global_event_sources: ListFact,
+    stack_set_execution_roles: NamesFact,
+}
+
+/// Exact names and name prefixes (of IAM roles).
+#[derive(Debug, Clone, Deserialize)]
+struct NamesFact {
+    names: Vec<String>,
+    prefixes: Vec<String>,
+    source: String,
+    reason: String,
+}
+
+impl NamesFact {
+    fn matches(&self, name: &str) -> bool {
+        self.names.iter().any(|n| n.eq_ignore_ascii_case(name))
+            || self.prefixes.iter().any(|p| name.starts_with(p.as_str()))
+    }
 }
 
 #[derive(Deserialize)]
@@ -121,6 +159,8 @@ impl Facts {
         sourced("consoleIndicators", &k.source, &k.reason)?;
         let g = &f.global_event_sources;
         sourced("globalEventSources", &g.source, &g.reason)?;
+        let x = &f.stack_set_execution_roles;
+        sourced("stackSetExecutionRoles", &x.source, &x.reason)?;
         Ok(Self {
             api_call_detail_type: f.api_call_detail_type.value,
             api_call_event_type: f.api_call_event_type.value,
@@ -135,6 +175,7 @@ impl Facts {
                 .collect::<Result<_, _>>()?,
             console_invoked_by: k.invoked_by.clone(),
             global_sources: g.values.iter().cloned().collect(),
+            stack_set_roles: f.stack_set_execution_roles.clone(),
         })
     }
 
@@ -161,6 +202,27 @@ impl Facts {
     pub fn looks_like_console(&self, user_agent: Option<&str>, invoked_by: Option<&str>) -> bool {
         user_agent.is_some_and(|ua| self.console_user_agents.iter().any(|r| r.is_match(ua)))
             || invoked_by.is_some_and(|i| self.console_invoked_by.iter().any(|x| x == i))
+    }
+
+    /// The deployment that made the call, when one did: CloudFormation
+    /// (a field only AWS sets names it) or a StackSet's execution role
+    /// (the session issuer's role name).
+    pub fn deployer(&self, r: &CloudTrailRecord) -> Option<DeployerKind> {
+        let by_cfn = self
+            .cloudformation_fields
+            .iter()
+            .any(|f| r.field(f) == Some(self.cloudformation_principal.as_str()));
+        if by_cfn {
+            return Some(DeployerKind::CloudFormation);
+        }
+        let issuer = r.session_issuer()?;
+        let role = issuer
+            .user_name
+            .as_deref()
+            .or_else(|| issuer.arn.as_deref().and_then(|a| a.rsplit('/').next()))?;
+        self.stack_set_roles
+            .matches(role)
+            .then_some(DeployerKind::StackSet)
     }
 
     /// True when the service records its calls in us-east-1 only.

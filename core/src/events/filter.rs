@@ -27,7 +27,11 @@ pub enum DropReason {
     OtherAccount,
     /// The call was made in a region not configured (never for global services).
     OtherRegion,
-    /// CloudFormation made the call for a stack operation.
+    /// A deployment (CloudFormation, a StackSet) made the call while the
+    /// owning stack was being deployed. Never returned by
+    /// [`Screener::assess`], which accepts such calls marked with
+    /// `cause.through`: only the owning stack's state can tell its own
+    /// deploy from another stack's write (on-change decides).
     CloudFormation,
     /// realdrift's own revert role made the call.
     RevertRole,
@@ -199,9 +203,6 @@ impl<'c> Screener<'c> {
         if !global && !allowed(&self.config.regions, region_of(event).as_deref()) {
             return Err(DropReason::OtherRegion);
         }
-        if self.by_cloudformation(r) {
-            return Err(DropReason::CloudFormation);
-        }
         if self.by_revert_role(r) {
             return Err(DropReason::RevertRole);
         }
@@ -249,14 +250,6 @@ impl<'c> Screener<'c> {
             None => !(r.insight_details || r.insight_type),
         };
         detail_ok && type_ok && r.event_category.as_deref() != Some("Insight")
-    }
-
-    fn by_cloudformation(&self, r: &CloudTrailRecord) -> bool {
-        let facts = &self.catalog.facts;
-        facts
-            .cloudformation_fields
-            .iter()
-            .any(|f| r.field(f) == Some(facts.cloudformation_principal.as_str()))
     }
 
     fn by_revert_role(&self, r: &CloudTrailRecord) -> bool {

@@ -28,10 +28,10 @@ mod table;
 mod view;
 
 pub use catalog::{Catalog, CatalogError};
-pub use cause::{Actor, Cause, Issuer};
+pub use cause::{Actor, Cause, Deployer, Issuer};
 pub use coalesce::{coalesce, latest_first, Coalesced, ResourceRef, TouchedResource};
 pub use extract::{ChildSelector, Target, Touch, MAX_VALUES_PER_POINTER};
-pub use facts::Facts;
+pub use facts::{DeployerKind, Facts};
 pub use filter::{Accepted, DropReason, FilterConfig, RoleArnError, Screener, Verdict};
 pub use identity::{Identities, Matched, ParentRule, ResourceKey, TypeRules};
 pub use index::{

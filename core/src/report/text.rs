@@ -306,11 +306,21 @@ pub(crate) fn cause_parts(c: &Cause) -> Option<String> {
         .as_ref()
         .or(c.actor.user_name.as_ref())
         .or(c.actor.invoked_by.as_ref());
+    let by = match &c.through {
+        // Not a console edit: a deployment made the call for the actor.
+        Some(d) => format!("by {} for", d.kind.label()),
+        None => "by".to_string(),
+    };
     if let Some(a) = who {
         match &c.actor.identity_type {
-            Some(t) => parts.push(format!("by {a} ({t})")),
-            None => parts.push(format!("by {a}")),
+            Some(t) => parts.push(format!("{by} {a} ({t})")),
+            None => parts.push(format!("{by} {a}")),
         }
+    } else if let Some(d) = &c.through {
+        parts.push(format!("by {}", d.kind.label()));
+    }
+    if let Some(stack) = c.through.as_ref().and_then(|d| d.stack.as_ref()) {
+        parts.push(format!("deploying stack {stack}"));
     }
     if let Some(t) = &c.event_time {
         parts.push(format!("at {t}"));

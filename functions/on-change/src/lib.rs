@@ -4,6 +4,7 @@
 //! ```text
 //! SQS batch --screen--> accepted calls (drops counted by reason)
 //!   --locate (index, else DescribeStackResources)--> stack -> touched resources + causes
+//!   --screen_deploys (a deployment's calls: the owning stack's own deploy is dropped)
 //!   --recheck (gather_only, check, causes, scoped state update)--> alerts
 //! ```
 //!
@@ -13,18 +14,21 @@
 //! CloudTrail event is logged, counted and dropped.
 
 mod deadline;
+mod deploys;
 mod locate;
 mod recheck;
 mod screen;
 mod watcher;
 
 pub use deadline::{event_time_ms, now_ms, Invocation};
+pub use deploys::{deploy_state, screen_deploys, DeployScreen, DeployState};
 pub use locate::{locate, Located, StackWork};
 pub use recheck::{attach_causes, recheck, Rechecked};
 pub use screen::{screen, Carried, Screened};
 pub use watcher::{arn_account, filter_config, stack_globs, Watcher, REVERT_ROLE_VAR};
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
+use realdrift_core::events::DropReason;
 use realdrift_core::pipeline::{error_chain, load_ignores};
 use realdrift_lambda::Metrics;
 use std::collections::BTreeSet;
@@ -35,12 +39,15 @@ pub async fn handle(w: &Watcher, event: SqsEvent, inv: &Invocation) -> SqsBatchR
     emit_screening(&screened);
     let mut failed: BTreeSet<String> = BTreeSet::new();
     if !screened.accepted.is_empty() {
-        let located = locate(w, &screened.accepted).await;
+        let mut located = locate(w, &screened.accepted).await;
         failed.extend(located.failed_messages.iter().cloned());
+        let deploys = screen_deploys(w, &mut located, &screened.accepted).await;
+        failed.extend(deploys.failed_messages.iter().cloned());
         let mut m = Metrics::new("on-change");
         m.count("UntrackedEvents", located.untracked)
             .count("IndexFallbacks", located.by_fallback);
         m.emit();
+        emit_dropped(DropReason::CloudFormation, deploys.own_deploy);
         if !located.stacks.is_empty() {
             failed.extend(recheck_all(w, &located, inv).await);
         }
@@ -94,8 +101,16 @@ fn emit_screening(s: &Screened) {
         .count("MalformedMessages", s.malformed);
     m.emit();
     for (reason, n) in &s.dropped {
-        let mut d = Metrics::new("on-change").dimension("Reason", reason.as_str());
-        d.count("EventsDropped", *n);
-        d.emit();
+        emit_dropped(*reason, *n);
     }
+}
+
+/// One EMF line for calls dropped for `reason` (none: no line).
+fn emit_dropped(reason: DropReason, n: u64) {
+    if n == 0 {
+        return;
+    }
+    let mut d = Metrics::new("on-change").dimension("Reason", reason.as_str());
+    d.count("EventsDropped", n);
+    d.emit();
 }

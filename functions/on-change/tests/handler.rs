@@ -95,23 +95,38 @@ fn sqs(bodies: &[String]) -> SqsEvent {
 /// Stack `App` with the corpus queue (declared VisibilityTimeout 30) whose
 /// live timeout is `timeout`; `owners` answers DescribeStackResources.
 fn pipeline(timeout: u64, stacks: &[&str], owners: bool) -> Pipeline {
+    pipeline_in(timeout, stacks, owners, "UPDATE_COMPLETE", "")
+}
+
+/// [`pipeline`] with the stack in `status` and `description` as the
+/// template's Description (another description: another template).
+fn pipeline_in(
+    timeout: u64,
+    stacks: &[&str],
+    owners: bool,
+    status: &str,
+    description: &str,
+) -> Pipeline {
     let queue = case();
     let pid = queue_url();
     let mut live = queue.live_raw.clone();
     live["VisibilityTimeout"] = json!(timeout);
-    let template = json!({"Resources": {
+    let mut template = json!({"Resources": {
         "Queue": {"Type": "AWS::SQS::Queue", "Properties": queue.resource.declared,
                   "Metadata": {"aws:cdk:path": "App/Queue/Resource"}},
         "Dlq": {"Type": "AWS::SQS::Queue", "Properties": {}},
         "CDKMetadata": {"Type": "AWS::CDK::Metadata", "Properties": {}}
     }});
+    if !description.is_empty() {
+        template["Description"] = json!(description);
+    }
     let mut source = MemoryStacks::default();
     for name in stacks {
         source = source.with_stack(MemoryStack {
             description: StackDescription {
                 name: name.to_string(),
                 stack_id: format!("arn:aws:cloudformation:{REGION}:{ACCOUNT}:stack/{name}/0f0f"),
-                status: "UPDATE_COMPLETE".into(),
+                status: status.into(),
                 ..Default::default()
             },
             template: template.to_string(),
@@ -319,9 +334,6 @@ async fn a_burst_on_one_resource_gives_one_alert_with_the_latest_call() {
 async fn calls_that_are_not_drift_give_nothing() {
     let w = World::new();
     w.index().await;
-    let mut by_cfn = set_queue_attributes("cfn", "2026-11-30T12:00:00Z");
-    by_cfn["userIdentity"]["invokedBy"] = json!("cloudformation.amazonaws.com");
-    by_cfn["sourceIPAddress"] = json!("cloudformation.amazonaws.com");
     let mut by_revert = set_queue_attributes("revert", "2026-11-30T12:00:01Z");
     by_revert["userIdentity"] = json!({
         "type": "AssumedRole", "principalId": "AROAEXAMPLE:realdrift-revert",
@@ -334,7 +346,7 @@ async fn calls_that_are_not_drift_give_nothing() {
     failed_call["errorCode"] = json!("AccessDenied");
     let mut other_account = set_queue_attributes("other", "2026-11-30T12:00:03Z");
     other_account["recipientAccountId"] = json!("222222222222");
-    let bodies = [by_cfn, by_revert, failed_call, other_account].map(|e| wrapped(&e));
+    let bodies = [by_revert, failed_call, other_account].map(|e| wrapped(&e));
     let bodies: Vec<String> = bodies.into_iter().chain(["not json".to_string()]).collect();
     // The queue really is drifted: any of these re-read would alert.
     let r = handle(
@@ -450,4 +462,121 @@ async fn stacks_out_of_scope_are_not_rechecked() {
     assert!(failed(&r).is_empty());
     assert!(w.sns.sent().is_empty(), "App is not in REALDRIFT_STACKS");
     assert_eq!(w.state().await, None);
+}
+
+/// `set_queue_attributes` as CloudFormation makes it for the deployer
+/// `principal` with the CDK's cfn-exec role (invokedBy and the source IP
+/// are AWS's).
+fn by_cloudformation(id: &str, time: &str) -> Value {
+    let mut r = set_queue_attributes(id, time);
+    r["userIdentity"] = json!({
+        "type": "AssumedRole", "principalId": "AROAEXAMPLECFN:AWSCloudFormation",
+        "arn": "arn:aws:sts::111111111111:assumed-role/cdk-hnb659fds-cfn-exec-role-111111111111-us-east-1/AWSCloudFormation",
+        "accountId": ACCOUNT, "invokedBy": "cloudformation.amazonaws.com",
+        "sessionContext": {"sessionIssuer": {"type": "Role", "principalId": "AROAEXAMPLECFN",
+            "arn": "arn:aws:iam::111111111111:role/cdk-hnb659fds-cfn-exec-role-111111111111-us-east-1",
+            "accountId": ACCOUNT, "userName": "cdk-hnb659fds-cfn-exec-role-111111111111-us-east-1"}}
+    });
+    r["sourceIPAddress"] = json!("cloudformation.amazonaws.com");
+    r["userAgent"] = json!("cloudformation.amazonaws.com");
+    r
+}
+
+/// Seeds the state as a first user change does (one alert, drained).
+async fn seeded(w: &World) {
+    w.index().await;
+    let user = wrapped(&set_queue_attributes("seed", "2026-11-30T11:00:00Z"));
+    handle(
+        &w.watcher(pipeline(60, &["App"], false)),
+        sqs(&[user]),
+        &inv(),
+    )
+    .await;
+    assert_eq!(w.documents().len(), 1, "the seeding change alerts");
+    assert!(w.state().await.is_some());
+}
+
+#[tokio::test]
+async fn the_stacks_own_deploy_in_progress_is_silent() {
+    let w = World::new();
+    w.index().await;
+    let r = handle(
+        &w.watcher(pipeline_in(60, &["App"], false, "UPDATE_IN_PROGRESS", "")),
+        sqs(&[wrapped(&by_cloudformation("cfn", "2026-11-30T12:00:00Z"))]),
+        &inv(),
+    )
+    .await;
+    assert!(failed(&r).is_empty(), "nothing to retry");
+    // The queue really is drifted (60 against 30): a re-read would alert.
+    assert!(w.sns.sent().is_empty(), "{:?}", w.documents());
+    assert_eq!(w.state().await, None, "nothing was re-read");
+}
+
+#[tokio::test]
+async fn a_deploy_not_yet_scanned_is_silent() {
+    let w = World::new();
+    seeded(&w).await;
+    // Settled, but on a template the state does not hold: the stack's own
+    // deploy finished before its calls arrived.
+    let deployed = pipeline_in(90, &["App"], false, "UPDATE_COMPLETE", "v2");
+    let r = handle(
+        &w.watcher(deployed),
+        sqs(&[wrapped(&by_cloudformation("cfn", "2026-11-30T12:00:00Z"))]),
+        &inv(),
+    )
+    .await;
+    assert!(failed(&r).is_empty());
+    assert_eq!(w.documents().len(), 1, "no alert beyond the seed's");
+}
+
+#[tokio::test]
+async fn a_write_through_another_stack_alerts_once_naming_cloudformation_and_the_principal() {
+    let w = World::new();
+    seeded(&w).await;
+    // Settled on the template the state holds: CloudFormation wrote the
+    // watched queue for another stack's deploy.
+    let r = handle(
+        &w.watcher(pipeline(90, &["App"], false)),
+        sqs(&[wrapped(&by_cloudformation("cfn", "2026-11-30T12:00:00Z"))]),
+        &inv(),
+    )
+    .await;
+    assert!(failed(&r).is_empty());
+    let docs = w.documents();
+    assert_eq!(docs.len(), 2, "{docs:?}");
+    let cause = &docs[1]["findings"][0]["cause"];
+    assert_eq!(cause["through"]["kind"], "cloudFormation", "{cause}");
+    assert_eq!(
+        cause["actor"]["arn"],
+        "arn:aws:sts::111111111111:assumed-role/cdk-hnb659fds-cfn-exec-role-111111111111-us-east-1/AWSCloudFormation"
+    );
+    let slack = w.slack.sent();
+    assert_eq!(slack.len(), 2);
+    let text = slack[1].slack.to_string();
+    assert!(
+        text.contains("by CloudFormation for arn:aws:sts::111111111111:assumed-role/cdk-hnb659fds-cfn-exec-role"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_stack_state_is_retried_not_guessed() {
+    let w = World::new();
+    w.index().await;
+    w.bucket
+        .save(
+            "state/App.111111111111.us-east-1.json",
+            "{not json",
+            realdrift_core::baseline::Precondition::None,
+        )
+        .await
+        .unwrap();
+    let r = handle(
+        &w.watcher(pipeline(60, &["App"], false)),
+        sqs(&[wrapped(&by_cloudformation("cfn", "2026-11-30T12:00:00Z"))]),
+        &inv(),
+    )
+    .await;
+    assert_eq!(failed(&r), vec!["m0".to_string()]);
+    assert!(w.sns.sent().is_empty());
 }
