@@ -125,7 +125,34 @@ def sg_ingress(aws, group_id, port, cidr):
     )
 
 
+def stack_description(aws, stack, text):
+    # A deploy that changes only the template (its Description): the stack's
+    # own deploy, as far as on-change can tell from the template hash.
+    body = aws.cloudformation.get_template(StackName=stack)["TemplateBody"]
+    template = body if isinstance(body, dict) else json.loads(body)
+    template["Description"] = text
+    params = aws.cloudformation.describe_stacks(StackName=stack)["Stacks"][0].get("Parameters", [])
+    aws.cloudformation.update_stack(
+        StackName=stack, TemplateBody=json.dumps(template),
+        Capabilities=["CAPABILITY_IAM", "CAPABILITY_NAMED_IAM"],
+        Parameters=[{"ParameterKey": p["ParameterKey"], "UsePreviousValue": True} for p in params],
+    )
+
+
+def queue_policy_stack(aws, stack, queue_url):
+    # Another stack holding a queue policy on a watched queue: SQS keeps one
+    # policy per queue, so it replaces the watched stack's own. An
+    # out-of-band change made through CloudFormation.
+    policy = {"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Principal": "*", "Action": "sqs:SendMessage", "Resource": "*"}]}
+    template = {"Resources": {"Grant": {"Type": "AWS::SQS::QueuePolicy", "Properties": {
+        "Queues": [queue_url], "PolicyDocument": policy}}}}
+    aws.cloudformation.create_stack(StackName=stack, TemplateBody=json.dumps(template))
+
+
 OPS = {
+    "stack-description": stack_description,
+    "queue-policy-stack": queue_policy_stack,
     "versioning": versioning,
     "accelerate": accelerate,
     "cors-put": cors_put,

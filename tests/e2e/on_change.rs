@@ -6,13 +6,17 @@
 //! record of that call (stratus-red-team's UpdateAssumeRolePolicy, names
 //! swapped for the fixture's) is handed to on-change in an SQS event:
 //!
-//! - made by CloudFormation (invokedBy cloudformation.amazonaws.com): no alert;
+//! - made by CloudFormation for the stack's own deploy (its template
+//!   changed since the scan): no alert;
 //! - made by realdrift's revert role: no alert;
 //! - made by a user: exactly one alert on the SNS topic (read from an SQS
-//!   queue subscribed to it) and at the Slack receiver, naming the user.
+//!   queue subscribed to it) and at the Slack receiver, naming the user;
+//! - made by CloudFormation for another stack (a queue policy replacing the
+//!   watched stack's own, with the watched stack settled): exactly one
+//!   alert, naming CloudFormation and the principal it acted for.
 //!
 //! The role really is drifted before the first two events, so a re-read
-//! would alert: their silence is the filter's doing.
+//! would alert: their silence is the screening's doing.
 
 use crate::lambda::LocalLambda;
 use crate::scenarios::Scenario;
@@ -130,11 +134,41 @@ fn now_iso() -> String {
     format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
 }
 
+/// streamalert's SetQueueAttributes record setting a queue's policy, as
+/// CloudFormation makes it for `deployer`'s stack operation.
+fn queue_policy_record(queue_url: &str, deployer: &str, event_id: &str) -> Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/cloudtrail/airbnb_streamalert_rule-test-events.json");
+    let all: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("cloudtrail set"))
+            .expect("cloudtrail JSON");
+    let mut r = all
+        .into_iter()
+        .find(|r| r["eventName"] == "SetQueueAttributes" && r.get("errorCode").is_none())
+        .expect("a SetQueueAttributes record");
+    r["requestParameters"] = json!({"queueUrl": queue_url, "attributes": {"Policy": "{}"}});
+    r["userIdentity"] = json!({
+        "type": "AssumedRole", "principalId": "AROAEXAMPLEDEPLOYER:deployer",
+        "arn": deployer, "accountId": ACCOUNT, "invokedBy": "cloudformation.amazonaws.com"
+    });
+    r["sourceIPAddress"] = json!("cloudformation.amazonaws.com");
+    r["userAgent"] = json!("cloudformation.amazonaws.com");
+    r["recipientAccountId"] = json!(ACCOUNT);
+    r["awsRegion"] = json!("us-east-1");
+    r["eventID"] = json!(event_id);
+    r["eventTime"] = json!(now_iso());
+    r
+}
+
 /// The SQS event Lambda hands on-change for one EventBridge event of `record`.
 fn sqs_event(record: &Value) -> Value {
+    let service = record["eventSource"]
+        .as_str()
+        .unwrap_or_default()
+        .trim_end_matches(".amazonaws.com");
     let eventbridge = json!({
         "version": "0", "id": format!("eb-{}", record["eventID"].as_str().unwrap_or_default()),
-        "detail-type": "AWS API Call via CloudTrail", "source": "aws.iam",
+        "detail-type": "AWS API Call via CloudTrail", "source": format!("aws.{service}"),
         "account": ACCOUNT, "time": record["eventTime"], "region": "us-east-1",
         "resources": [], "detail": record
     });
@@ -150,6 +184,12 @@ fn sqs_event(record: &Value) -> Value {
 
 /// Deploys, starts the runtime and scans once (index and state written).
 fn start(w: &World, slack: &SlackReceiver) -> (Around, String, LocalLambda) {
+    let (a, stack, l) = start_stack(w, slack);
+    (a, stack.id(ids::ROLE).to_string(), l)
+}
+
+/// [`start`], returning the deployed stack.
+fn start_stack(w: &World, slack: &SlackReceiver) -> (Around, crate::world::Stack, LocalLambda) {
     let v: Value =
         serde_json::from_str(&world_py(w, &["setup", &slack.url()])).expect("setup JSON");
     let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
@@ -168,10 +208,7 @@ fn start(w: &World, slack: &SlackReceiver) -> (Around, String, LocalLambda) {
     env.insert("REALDRIFT_REVERT_ROLE_ARN".into(), REVERT_ROLE.into());
     env.insert("RUST_LOG".into(), "info".into());
     let l = LocalLambda::start(w.root, &w.dir, &env).expect("cargo lambda watch");
-    let scanned = l
-        .invoke("realdrift-scan", &json!({"stacks": [STACK]}))
-        .unwrap_or_else(|e| panic!("scan: {e}"));
-    assert_eq!(scanned["stacks"][0]["stack"], STACK, "{scanned}");
+    scan(&l);
     let index = world_py(
         w,
         &[
@@ -187,7 +224,14 @@ fn start(w: &World, slack: &SlackReceiver) -> (Around, String, LocalLambda) {
         "a first scan is inventory"
     );
     slack.clear();
-    (a, role, l)
+    (a, stack, l)
+}
+
+fn scan(l: &LocalLambda) {
+    let scanned = l
+        .invoke("realdrift-scan", &json!({"stacks": [STACK]}))
+        .unwrap_or_else(|e| panic!("scan: {e}"));
+    assert_eq!(scanned["stacks"][0]["stack"], STACK, "{scanned}");
 }
 
 fn on_change(l: &LocalLambda, record: &Value) {
@@ -199,7 +243,8 @@ fn on_change(l: &LocalLambda, record: &Value) {
 
 fn on_change_alerts_once(w: &World) {
     let slack = SlackReceiver::start().expect("Slack receiver");
-    let (a, role, l) = start(w, &slack);
+    let (a, stack, l) = start_stack(w, &slack);
+    let role = stack.id(ids::ROLE).to_string();
     let user = trust_record(&role, "0f8e6a1c-user");
     let backdoor = user["requestParameters"]["policyDocument"]
         .as_str()
@@ -207,7 +252,9 @@ fn on_change_alerts_once(w: &World) {
         .to_string();
     w.mutate(json!([["trust-policy", role, backdoor]]));
 
-    // The same call, made by CloudFormation for a stack operation.
+    // The same call, made by CloudFormation for the stack's own deploy: its
+    // template changed since the scan.
+    w.mutate(json!([["stack-description", STACK, "redeployed"]]));
     let mut by_cfn = trust_record(&role, "0f8e6a1c-cfn");
     by_cfn["userIdentity"]["invokedBy"] = json!("cloudformation.amazonaws.com");
     by_cfn["sourceIPAddress"] = json!("cloudformation.amazonaws.com");
@@ -228,8 +275,17 @@ fn on_change_alerts_once(w: &World) {
         "CloudFormation and revert"
     );
     assert!(slack.bodies().is_empty(), "{:?}", slack.bodies());
+    // The deploy is scanned (re-observed silently) with the role as deployed.
+    w.mutate(json!([["trust-policy", role, LAMBDA_TRUST]]));
+    scan(&l);
+    assert_eq!(
+        alert_documents(w, &a),
+        Vec::<Value>::new(),
+        "a deploy re-observes silently"
+    );
 
     // The user's call: exactly one alert, naming the user.
+    w.mutate(json!([["trust-policy", role, backdoor]]));
     on_change(&l, &user);
     let docs = alert_documents(w, &a);
     assert_eq!(docs.len(), 1, "{docs:?}");
@@ -264,9 +320,46 @@ fn on_change_alerts_once(w: &World) {
         );
     }
     assert!(log.contains("\"AlertLatency\""), "latency metric");
+    through_another_stack(w, &a, &slack, &l, stack.id(ids::QUEUE));
     assert!(
-        !log.contains(&slack.url()),
+        !l.log().contains(&slack.url()),
         "the webhook URL is never logged"
+    );
+}
+
+/// A second stack replaces the watched queue's policy: CloudFormation's
+/// call, the watched stack settled on the template the state holds.
+fn through_another_stack(
+    w: &World,
+    a: &Around,
+    slack: &SlackReceiver,
+    l: &LocalLambda,
+    queue_url: &str,
+) {
+    slack.clear();
+    w.mutate(json!([["queue-policy-stack", "OtherApp", queue_url]]));
+    let deployer = format!("arn:aws:sts::{ACCOUNT}:assumed-role/Deployer/mallory");
+    on_change(
+        l,
+        &queue_policy_record(queue_url, &deployer, "5b1d-other-stack"),
+    );
+    let docs = alert_documents(w, a);
+    assert_eq!(docs.len(), 1, "{docs:?}");
+    let doc = &docs[0];
+    assert_eq!(doc["kind"], "drift-detected", "{doc}");
+    assert_eq!(doc["findings"][0]["logicalId"], ids::QUEUE_POLICY, "{doc}");
+    assert_eq!(doc["findings"][0]["tier"], "declared", "{doc}");
+    let cause = &doc["cause"];
+    assert_eq!(cause["through"]["kind"], "cloudFormation", "{doc}");
+    assert_eq!(cause["actor"]["arn"], deployer.as_str(), "{doc}");
+    let posted = slack.bodies();
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    assert!(
+        posted[0].contains(
+            "by CloudFormation for arn:aws:sts::123456789012:assumed-role/Deployer/mallory"
+        ),
+        "{}",
+        posted[0]
     );
 }
 
@@ -280,9 +373,13 @@ fn measure_latency(w: &World) {
         .unwrap_or_default()
         .to_string();
     // Warm-up: the first invoke builds and starts the function; a dropped
-    // event (CloudFormation's) costs no alert.
+    // event (the revert role's) costs no alert.
     let mut warm = trust_record(&role, "warm-up");
-    warm["userIdentity"]["invokedBy"] = json!("cloudformation.amazonaws.com");
+    warm["userIdentity"] = json!({
+        "type": "AssumedRole", "arn": format!("arn:aws:sts::{ACCOUNT}:assumed-role/realdrift-revert/warm"),
+        "accountId": ACCOUNT,
+        "sessionContext": {"sessionIssuer": {"type": "Role", "arn": REVERT_ROLE, "userName": "realdrift-revert"}}
+    });
     on_change(&l, &warm);
     const CHANGES: usize = 50;
     for i in 0..CHANGES {
