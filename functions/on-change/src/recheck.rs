@@ -70,6 +70,10 @@ pub async fn recheck(
             source: SourceError::StackNotFound(_),
             ..
         }) => return Err(RecheckError::StackGone),
+        // Described by id, a deleted stack answers with this status.
+        Err(PipelineError::NotSettled { status, .. }) if status == "DELETE_COMPLETE" => {
+            return Err(RecheckError::StackGone)
+        }
         Err(e @ PipelineError::NotSettled { .. }) => {
             return not_settled(w, &e, inv, read_started).await
         }

@@ -34,16 +34,20 @@ pub struct StackOutcome {
     pub failures: Vec<String>,
 }
 
-/// True when a gather failed because the stack is gone.
+/// True when a gather failed because the stack is gone (described by id,
+/// a deleted stack answers with its `DELETE_COMPLETE` status).
 fn is_gone(e: &GatherFailure) -> bool {
-    matches!(
-        e,
+    match e {
         GatherFailure::NotFound { .. }
-            | GatherFailure::Pipeline(PipelineError::Source {
-                source: SourceError::StackNotFound(_),
-                ..
-            })
-    )
+        | GatherFailure::Pipeline(PipelineError::Source {
+            source: SourceError::StackNotFound(_),
+            ..
+        }) => true,
+        GatherFailure::Pipeline(PipelineError::NotSettled { status, .. }) => {
+            status == "DELETE_COMPLETE"
+        }
+        _ => false,
+    }
 }
 
 /// Scans `stack` with the shared pipeline and advances its state.

@@ -437,6 +437,19 @@ async fn a_gone_stack_is_announced_once_and_its_state_and_index_rows_removed() {
 }
 
 #[tokio::test]
+async fn a_stack_described_as_delete_complete_is_gone_not_unsettled() {
+    // Described by id (as nested stacks are), a deleted stack answers.
+    let w = World::new(MemoryNotifier::new("slack"));
+    let app = WorkMessage::stack("App").body();
+    run(&w.scanner(30), sqs(&[&app])).await;
+    let deleted = Live::timeout(30).stuck("App", "DELETE_COMPLETE");
+    let out = run(&w.scanner_over(&deleted), sqs(&[&app])).await;
+    assert!(failed_ids(&out).is_empty(), "{out}");
+    assert_eq!(w.kinds(), vec!["coverage-lost"]);
+    assert!(w.sns.sent()[0].document.contains("no longer exists"));
+}
+
+#[tokio::test]
 async fn the_schedule_prunes_the_index_and_queues_gone_stacks_that_have_state() {
     let w = World::new(MemoryNotifier::new("slack"));
     let app = WorkMessage::stack("App").body();
