@@ -9,11 +9,13 @@ use futures_util::future::{BoxFuture, FutureExt};
 use realdrift_core::baseline::{
     BaselineStore, MemoryStore, Precondition, StackIdentity, StoreError, Stored, Version,
 };
+use realdrift_core::events::{object_key, Catalog, IndexRow, ResourceIndex};
 use realdrift_core::notify::{MemoryNotifier, Notifier};
 use realdrift_core::report::{MaskPolicy, StackReport};
 use realdrift_core::watch::{
-    advance, state_key, update_stack, Channels, Claimant, ListStatus, Observation, ReadStatus,
-    SeenResource, StackState, UpdateError,
+    advance, forget_stack, prune_indexes, stacks_with_state, state_key, update_stack, Channels,
+    Claimant, ListStatus, Observation, ReadStatus, SeenResource, StackState, UpdateError,
+    GONE_NOTE,
 };
 use realdrift_core::{Finding, Tier};
 use serde_json::{json, Value};
@@ -476,4 +478,97 @@ fn each_scan_replaces_only_its_own_rows_of_the_resource_index() {
     block_on(store.save(key, &newer, Precondition::None)).unwrap();
     assert!(block_on(update_index(&store, catalog, at, "A", &[], 3)).is_err());
     assert_eq!(store.snapshot()[key], newer);
+}
+
+fn index_text(stacks: &[&str]) -> String {
+    let mut index = ResourceIndex::new("111111111111", "eu-west-1");
+    for s in stacks {
+        index.resources.push(IndexRow {
+            stack: s.to_string(),
+            logical_id: "Data".into(),
+            resource_type: "AWS::S3::Bucket".into(),
+            ..IndexRow::default()
+        });
+    }
+    index.sort();
+    index.to_json()
+}
+
+fn index_stacks(store: &MemoryStore) -> Vec<String> {
+    let text = &store.snapshot()[&object_key("111111111111", "eu-west-1")];
+    let index = ResourceIndex::from_json("k", text.as_bytes()).unwrap();
+    index.resources.iter().map(|r| r.stack.clone()).collect()
+}
+
+#[test]
+fn a_gone_stack_is_announced_once_and_its_state_and_index_rows_removed() {
+    let store = MemoryStore::new();
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let slack = Arc::new(MemoryNotifier::new("slack"));
+    let ch = channels(&sns, &slack);
+    let drift = obs(vec![drifted("Suspended")]);
+    block_on(update_stack(
+        &store,
+        &drift,
+        &report(&drift),
+        &ch,
+        &who("r1", 0),
+    ))
+    .unwrap();
+    let index_key = object_key("111111111111", "eu-west-1");
+    block_on(store.save(
+        &index_key,
+        &index_text(&["App", "Other"]),
+        Precondition::None,
+    ))
+    .unwrap();
+    let catalog = Catalog::bundled().unwrap();
+    let before = sns.sent().len();
+    let sent = block_on(forget_stack(&store, catalog, "App", "eu-west-1", &ch)).unwrap();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].kind, "coverage-lost");
+    assert!(sent[0].document.contains(GONE_NOTE), "{}", sent[0].document);
+    assert_eq!(sns.sent().len(), before + 1);
+    assert!(!store.snapshot().contains_key(&key()), "state removed");
+    assert_eq!(index_stacks(&store), vec!["Other".to_string()]);
+    let again = block_on(forget_stack(&store, catalog, "App", "eu-west-1", &ch)).unwrap();
+    assert!(again.is_empty(), "said once");
+    assert_eq!(sns.sent().len(), before + 1);
+}
+
+#[test]
+fn pruning_keeps_only_the_rows_of_stacks_that_still_exist() {
+    let store = MemoryStore::new();
+    let index_key = object_key("111111111111", "eu-west-1");
+    block_on(store.save(
+        &index_key,
+        &index_text(&["App", "Gone", "Nested-Child"]),
+        Precondition::None,
+    ))
+    .unwrap();
+    let other_region = object_key("111111111111", "us-east-1");
+    block_on(store.save(&other_region, "not read", Precondition::None)).unwrap();
+    let catalog = Catalog::bundled().unwrap();
+    let keep = |s: &str| s != "Gone";
+    let removed = block_on(prune_indexes(&store, catalog, "eu-west-1", &keep)).unwrap();
+    assert_eq!(removed, vec!["Gone".to_string()]);
+    assert_eq!(index_stacks(&store), vec!["App", "Nested-Child"]);
+    let drift = obs(vec![]);
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let ch = channels(&sns, &sns);
+    block_on(update_stack(
+        &store,
+        &drift,
+        &report(&drift),
+        &ch,
+        &who("r1", 0),
+    ))
+    .unwrap();
+    assert_eq!(
+        block_on(stacks_with_state(&store, "eu-west-1")).unwrap(),
+        vec!["App".to_string()]
+    );
+    assert!(block_on(stacks_with_state(&store, "us-east-1"))
+        .unwrap()
+        .is_empty());
 }

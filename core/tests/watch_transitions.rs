@@ -261,22 +261,58 @@ fn drift_of_a_resource_not_read_is_kept_not_resolved_and_coverage_is_lost_once()
     unread
         .resources
         .insert("Data".into(), seen(ReadStatus::NotRead));
-    let steps = run(vec![drifted.clone(), unread.clone(), unread, drifted]);
+    let steps = run(vec![
+        drifted.clone(),
+        unread.clone(),
+        unread.clone(),
+        unread,
+        drifted,
+    ]);
     let t = &steps[1].transitions;
+    assert!(
+        t.is_empty(),
+        "one failed read (throttling after retries) is not yet a loss: {t:?}"
+    );
+    assert_eq!(steps[1].state.drift.len(), 1, "the drift entry is carried");
+    let t = &steps[2].transitions;
     assert!(t.resolved.is_empty() && t.detected.is_empty(), "{t:?}");
     assert_eq!(keys(&t.coverage_lost), vec![key(Tier::Skipped, "Data", "")]);
     assert_eq!(
         t.coverage_lost[0].note.as_deref(),
         Some("AccessDenied: s3:GetBucketVersioning")
     );
-    assert_eq!(steps[1].state.drift.len(), 1, "the drift entry is carried");
-    assert!(steps[2].transitions.is_empty(), "a loss is announced once");
-    let t = &steps[3].transitions;
+    assert_eq!(steps[2].state.drift.len(), 1, "the drift entry is carried");
+    assert!(steps[3].transitions.is_empty(), "a loss is announced once");
+    let t = &steps[4].transitions;
     assert_eq!(
         keys(&t.coverage_regained),
         vec![key(Tier::Skipped, "Data", "")]
     );
     assert!(t.detected.is_empty() && t.resolved.is_empty(), "{t:?}");
+}
+
+#[test]
+fn a_read_failing_once_between_two_reads_is_silent_and_the_threshold_is_configurable() {
+    let mut unread = obs(H1, vec![]);
+    unread
+        .resources
+        .insert("Data".into(), seen(ReadStatus::NotRead));
+    let ok = obs(H1, vec![]);
+    let steps = run(vec![ok.clone(), unread.clone(), ok.clone(), unread.clone()]);
+    assert!(
+        steps.iter().all(|s| s.transitions.is_empty()),
+        "a streak is broken by a good read"
+    );
+    let once = unread.clone().losing_coverage_after(1);
+    let steps = run(vec![ok.clone(), once]);
+    assert_eq!(steps[1].transitions.coverage_lost.len(), 1);
+    let three = unread.losing_coverage_after(3);
+    let steps = run(vec![ok, three.clone(), three.clone(), three]);
+    let lost: Vec<usize> = steps
+        .iter()
+        .map(|s| s.transitions.coverage_lost.len())
+        .collect();
+    assert_eq!(lost, vec![0, 0, 0, 1]);
 }
 
 #[test]
@@ -546,4 +582,172 @@ fn unknown_versions_and_foreign_files_are_refused_by_name() {
         StackState::parse("k", "{}"),
         Err(StateError::Invalid { .. })
     ));
+}
+
+/// `o` read from `t` on.
+fn at(o: Observation, t: u64) -> Observation {
+    o.read_at(t)
+}
+
+/// `o` limited to `Data` (an on-change re-read).
+fn data_only(o: Observation) -> Observation {
+    let mut o = o.limited_to(BTreeSet::from(["Data".to_string()]));
+    o.resources.remove("Logs");
+    o
+}
+
+fn drift_keys(s: &StackState) -> Vec<(Tier, String, String)> {
+    keys(
+        &s.drift
+            .iter()
+            .map(|e| e.finding.clone())
+            .collect::<Vec<_>>(),
+    )
+}
+
+#[test]
+fn a_scan_that_read_before_an_out_of_band_change_never_resolves_the_drift_on_change_saw() {
+    // t=100 scan: clean. t=200 a scan starts reading (the bucket is still
+    // clean). t=250 someone suspends versioning. t=300 on-change reads it
+    // and alerts. The t=200 scan writes last, or first: either way the
+    // drift stays and nothing is announced resolved.
+    let path = "VersioningConfiguration.Status";
+    let clean = |t| at(obs(H1, vec![]), t);
+    let on_change = data_only(at(
+        obs(
+            H1,
+            vec![declared("Data", path, json!("Enabled"), json!("Suspended"))],
+        ),
+        300,
+    ));
+    let scan_late = run(vec![clean(100), on_change.clone(), clean(200)]);
+    assert_eq!(scan_late[1].transitions.detected.len(), 1);
+    assert!(
+        scan_late[2].transitions.is_empty(),
+        "an older read resolved newer drift: {:?}",
+        scan_late[2].transitions
+    );
+    assert_eq!(
+        drift_keys(&scan_late[2].state),
+        vec![key(Tier::Declared, "Data", path)]
+    );
+    let scan_first = run(vec![clean(100), clean(200), on_change]);
+    assert_eq!(scan_first[2].transitions.detected.len(), 1);
+    assert_eq!(
+        scan_late[2].state.drift, scan_first[2].state.drift,
+        "both orders leave the same drift"
+    );
+    // A scan that started after the change settles it as usual.
+    let mut later = scan_late;
+    let next = advance(Some(&later.remove(2).state), &clean(400));
+    assert_eq!(next.transitions.resolved.len(), 1);
+}
+
+#[test]
+fn two_on_change_reads_of_a_value_toggled_twice_leave_the_later_value() {
+    // Versioning suspended then enabled again: the read started at 200 saw
+    // it suspended, the one started at 300 saw it enabled.
+    let path = "VersioningConfiguration.Status";
+    let first = data_only(at(
+        obs(
+            H1,
+            vec![declared("Data", path, json!("Enabled"), json!("Suspended"))],
+        ),
+        200,
+    ));
+    let second = data_only(at(obs(H1, vec![]), 300));
+    let base = at(obs(H1, vec![]), 100);
+    let in_order = run(vec![base.clone(), first.clone(), second.clone()]);
+    let reversed = run(vec![base, second, first]);
+    assert!(in_order[2].state.drift.is_empty());
+    assert!(
+        reversed[2].state.drift.is_empty(),
+        "the earlier read, written last, brought the old value back"
+    );
+    assert!(reversed[2].transitions.is_empty());
+    assert_eq!(
+        in_order[2].state.coverage["Data"].read_at_ms,
+        reversed[2].state.coverage["Data"].read_at_ms
+    );
+    assert_eq!(reversed[2].state.coverage["Data"].read_at_ms, Some(300));
+}
+
+#[test]
+fn an_older_read_of_another_template_changes_nothing() {
+    let path = "Tags.team";
+    let newer = at(obs(H2, vec![potential("Data", path, json!("core"))]), 300);
+    let older = at(obs(H1, vec![potential("Data", path, json!("x"))]), 200);
+    let steps = run(vec![newer, older]);
+    assert!(steps[1].transitions.is_empty());
+    assert_eq!(steps[1].state.template_hash, H2);
+    assert_eq!(steps[0].state.to_text(), steps[1].state.to_text());
+}
+
+#[test]
+fn a_state_file_written_before_read_times_is_read_and_then_timed() {
+    let text = run(vec![obs(H1, vec![])]).remove(0).state.to_text();
+    assert!(!text.contains("readAtMs"), "no time, no field");
+    let old = StackState::parse("k", &text).unwrap();
+    let path = "VersioningConfiguration.Status";
+    let step = advance(
+        Some(&old),
+        &at(
+            obs(
+                H1,
+                vec![declared("Data", path, json!("Enabled"), json!("Off"))],
+            ),
+            500,
+        ),
+    );
+    assert_eq!(step.transitions.detected.len(), 1);
+    let v: Value = serde_json::from_str(&step.state.to_text()).unwrap();
+    assert_eq!(v["version"], 1, "the version stays");
+    assert_eq!(v["coverage"]["Data"]["readAtMs"], 500);
+}
+
+#[test]
+fn a_stack_not_settled_is_announced_not_checked_once_and_its_drift_is_kept() {
+    let path = "VersioningConfiguration.Status";
+    let drifted = at(
+        obs(
+            H1,
+            vec![declared("Data", path, json!("Enabled"), json!("Off"))],
+        ),
+        100,
+    );
+    let stuck = |status: &str, t| Observation::of_unsettled(identity(), status).read_at(t);
+    let steps = run(vec![
+        drifted.clone(),
+        stuck("UPDATE_ROLLBACK_FAILED", 200),
+        stuck("UPDATE_ROLLBACK_FAILED", 300),
+        stuck("ROLLBACK_COMPLETE", 400),
+        at(drifted, 500),
+    ]);
+    let lost = &steps[1].transitions.coverage_lost;
+    assert_eq!(
+        keys(lost),
+        vec![key(Tier::Skipped, "App", "")],
+        "{:?}",
+        steps[1].transitions
+    );
+    assert!(lost[0]
+        .note
+        .as_deref()
+        .unwrap_or_default()
+        .contains("UPDATE_ROLLBACK_FAILED"));
+    assert!(steps[1].transitions.resolved.is_empty());
+    assert_eq!(steps[1].state.drift.len(), 1, "nothing read: drift kept");
+    assert!(steps[2].transitions.is_empty(), "announced once");
+    assert_eq!(
+        steps[3].transitions.coverage_lost.len(),
+        1,
+        "another status is news"
+    );
+    let t = &steps[4].transitions;
+    assert_eq!(
+        keys(&t.coverage_regained),
+        vec![key(Tier::Skipped, "App", "")]
+    );
+    assert!(t.detected.is_empty() && t.resolved.is_empty(), "{t:?}");
+    assert_eq!(steps[4].state.not_checked, None);
 }

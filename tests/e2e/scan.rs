@@ -4,6 +4,8 @@
 //! announced exactly once on SNS and Slack, a second scan announces
 //! nothing, undoing the change announces "resolved", and a Slack receiver
 //! answering 500 still leaves the SNS alert published and the state written.
+//! A state that holds a newer read than the scan's is not replaced (no
+//! false "resolved"), and a deleted stack is announced once and forgotten.
 //!
 //! Alerts are read from an SQS queue subscribed to the topic and from a
 //! local Slack webhook receiver. One runtime session serves every step.
@@ -259,6 +261,9 @@ fn scan_function_announces_transitions_once(w: &World) {
     assert_eq!(out["announced"][STACK], json!([]), "{out}");
     assert_eq!(alerts(w, &a), vec![]);
 
+    older_reads_do_not_replace_newer_ones(&l, w, &a, &bucket);
+    a_deleted_stack_is_forgotten_once(&l, w, &a);
+
     let log = l.log();
     assert_emf(&log);
     assert!(
@@ -268,6 +273,81 @@ fn scan_function_announces_transitions_once(w: &World) {
     assert!(
         !log.contains(&slack.url()),
         "the webhook URL is never logged"
+    );
+}
+
+/// The state holds a read that started after the next scan's (as when
+/// on-change re-read the bucket while a scan was under way): the scan's
+/// older read of the undone change leaves the drift as the state has it.
+fn older_reads_do_not_replace_newer_ones(l: &LocalLambda, w: &World, a: &Around, bucket: &str) {
+    let state_key = format!("state/{STACK}.{ACCOUNT}.us-east-1.json");
+    let later = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64 + 3_600_000)
+        .unwrap_or(u64::MAX);
+    helper(
+        w,
+        &["hold-newer", &a.bucket, &state_key, &later.to_string()],
+    );
+    w.mutate(json!([["versioning", bucket, "Enabled"]]));
+    scheduled_scan(l, w, a);
+    assert_eq!(alerts(w, a), vec![], "an older read announced a resolution");
+    let state: Value =
+        serde_json::from_str(&helper(w, &["object", &a.bucket, &state_key])).expect("state JSON");
+    assert!(
+        state["drift"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|e| e["path"] == "VersioningConfiguration.Status"),
+        "the newer read's drift is kept: {state}"
+    );
+    // Once the state's reads are older than the scan's, it settles as usual.
+    helper(w, &["hold-newer", &a.bucket, &state_key, "0"]);
+    scheduled_scan(l, w, a);
+    assert_eq!(alert_kinds(w, a, 1), vec!["drift-resolved"]);
+}
+
+/// The stack is deleted: the next dispatch prunes its index rows and queues
+/// it once more; the scan announces it gone once and removes its state.
+fn a_deleted_stack_is_forgotten_once(l: &LocalLambda, w: &World, a: &Around) {
+    helper(w, &["delete-stack", STACK]);
+    let event = json!({
+        "version": "0", "id": "e2e-gone", "detail-type": "Scheduled Event", "source": "aws.events",
+        "account": ACCOUNT, "time": "2026-11-30T13:00:00Z", "region": "us-east-1",
+        "resources": ["arn:aws:events:us-east-1:123456789012:rule/realdrift-schedule"], "detail": {}
+    });
+    let out = l
+        .invoke(FUNCTION, &event)
+        .unwrap_or_else(|e| panic!("dispatch: {e}"));
+    assert_eq!(
+        (out["dispatched"].clone(), out["gone"].clone()),
+        (json!([]), json!([STACK])),
+        "{out}"
+    );
+    let index_key = format!("index/{ACCOUNT}.us-east-1.json");
+    let index = helper(w, &["object", &a.bucket, &index_key]);
+    assert!(!index.contains(STACK), "rows pruned: {index}");
+    let work: Value = serde_json::from_str(&helper(w, &["work", &a.work])).expect("work JSON");
+    for _ in 0..2 {
+        let out = l
+            .invoke(FUNCTION, &work)
+            .unwrap_or_else(|e| panic!("scan: {e}"));
+        assert_eq!(out["batchItemFailures"], json!([]), "{out}\n{}", l.log());
+    }
+    let got = alerts_until(w, a, 1);
+    assert_eq!(got.len(), 1, "announced once: {got:?}");
+    assert_eq!(got[0].0, "coverage-lost");
+    assert!(
+        got[0].2.to_string().contains("no longer exists"),
+        "{:?}",
+        got[0]
+    );
+    let state_key = format!("state/{STACK}.{ACCOUNT}.us-east-1.json");
+    assert_eq!(
+        helper(w, &["object", &a.bucket, &state_key]),
+        "",
+        "state removed"
     );
 }
 

@@ -8,6 +8,10 @@ made through the service APIs (needs AWS_ENDPOINT_URL):
     scan_world.py work QUEUE_URL     -> the Lambda SQS event of the messages waiting on the
                                         work queue (received and deleted)
     scan_world.py object BUCKET KEY  -> the object's text, or nothing when absent
+    scan_world.py hold-newer BUCKET KEY MS
+                                     -> rewrites a state file as if every resource's read
+                                        it holds had started at MS (a concurrent newer read)
+    scan_world.py delete-stack NAME  -> deletes a CloudFormation stack
 """
 
 import json
@@ -27,7 +31,7 @@ class Aws:
         session = boto3.session.Session(region_name=REGION)
         config = Config(s3={"addressing_style": "path"})
         endpoint = os.environ["AWS_ENDPOINT_URL"]
-        for name in ("s3", "sqs", "sns", "secretsmanager"):
+        for name in ("s3", "sqs", "sns", "secretsmanager", "cloudformation"):
             setattr(self, name, session.client(name, endpoint_url=endpoint, config=config))
 
 
@@ -85,6 +89,13 @@ def read_object(aws, bucket, key):
         return ""
 
 
+def hold_newer(aws, bucket, key, ms):
+    state = json.loads(read_object(aws, bucket, key))
+    for coverage in state.get("coverage", {}).values():
+        coverage["readAtMs"] = ms
+    aws.s3.put_object(Bucket=bucket, Key=key, Body=json.dumps(state, indent=2, sort_keys=True) + "\n")
+
+
 def main(argv):
     aws = Aws()
     verb = argv[1]
@@ -96,6 +107,10 @@ def main(argv):
         print(json.dumps(work(aws, argv[2])))
     elif verb == "object":
         sys.stdout.write(read_object(aws, argv[2], argv[3]))
+    elif verb == "hold-newer":
+        hold_newer(aws, argv[2], argv[3], int(argv[4]))
+    elif verb == "delete-stack":
+        aws.cloudformation.delete_stack(StackName=argv[2])
     else:
         raise SystemExit(f"unknown verb {verb}")
 

@@ -1,6 +1,8 @@
-//! Coverage transitions: a read or a child listing that worked before and
-//! now fails is "coverage lost" (once, until it works again); when it works
-//! again that is "coverage regained". Something never read (a custom
+//! Coverage transitions: a read that worked before and has now failed a
+//! number of times in a row (the observation's threshold, default 2: one
+//! throttled read is not a loss), or a child listing that worked before and
+//! now fails, is "coverage lost" (once, until it works again); when it
+//! works again that is "coverage regained". Something never read (a custom
 //! resource, a read denied since the first check) is not a loss.
 
 use super::observe::{Observation, SeenResource};
@@ -40,14 +42,11 @@ pub fn step(previous: &BTreeMap<String, ResourceCoverage>, obs: &Observation) ->
             children: seen.children,
             read_lost: prev.read_lost,
             children_lost: prev.children_lost,
+            failures: 0,
+            read_at_ms: obs.read_started_ms.or(prev.read_at_ms),
         };
-        let reason = skip_reason(obs, id);
         if seen.read == ReadStatus::NotRead {
-            if !prev.read_lost && prev.read == ReadStatus::Read {
-                next.read_lost = true;
-                out.lost
-                    .push(skipped(id, seen, reason.as_deref(), "read failed"));
-            }
+            read_failed(id, seen, &prev, &mut next, obs, &mut out);
         } else if prev.read_lost {
             next.read_lost = false;
             out.regained.push(skipped(id, seen, None, "read again"));
@@ -68,6 +67,30 @@ pub fn step(previous: &BTreeMap<String, ResourceCoverage>, obs: &Observation) ->
         out.coverage.insert(id.clone(), next);
     }
     out
+}
+
+/// A failed read: counted when the resource was read before (a streak),
+/// announced lost once the streak reaches the observation's threshold.
+fn read_failed(
+    id: &str,
+    seen: &SeenResource,
+    prev: &ResourceCoverage,
+    next: &mut ResourceCoverage,
+    obs: &Observation,
+    out: &mut CoverageStep,
+) {
+    // Something never read (custom, denied from the start) has no streak.
+    let streak = prev.read == ReadStatus::Read || prev.failures > 0 || prev.read_lost;
+    if !streak {
+        return;
+    }
+    next.failures = prev.failures.saturating_add(1);
+    if !prev.read_lost && next.failures >= obs.lost_after() {
+        next.read_lost = true;
+        let reason = skip_reason(obs, id);
+        out.lost
+            .push(skipped(id, seen, reason.as_deref(), "read failed"));
+    }
 }
 
 /// The reason the check gave for not reading a resource.

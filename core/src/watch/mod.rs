@@ -13,6 +13,7 @@
 mod alert;
 mod coverage;
 mod cycle;
+mod gone;
 mod index;
 mod memory;
 mod observe;
@@ -24,9 +25,13 @@ mod work;
 pub use alert::{kinds, notices};
 pub use coverage::{step as coverage_step, CoverageStep};
 pub use cycle::{update_stack, Channels, Claimant, Update, UpdateError, DEFAULT_ATTEMPTS};
+pub use gone::{
+    forget_stack, prune_index, prune_indexes, stacks_with_state, state_files_of, GoneError,
+    GONE_NOTE,
+};
 pub use index::{index_inputs, replace_stack, update_index, IndexUpdateError};
 pub use memory::{recall, Recall};
-pub use observe::{is_value_tier, Observation, Scope, SeenResource};
+pub use observe::{is_value_tier, Observation, Scope, SeenResource, DEFAULT_LOST_AFTER};
 pub use outbox::{split_expired, OutboxEntry};
 pub use state::{
     state_key, DriftEntry, DriftKey, ListStatus, ObservedValue, ReadStatus, ResourceCoverage,

@@ -51,7 +51,24 @@ pub struct Observation {
     pub added_parents: BTreeMap<String, String>,
     /// What the observation covers.
     pub scope: Scope,
+    /// When the read started, in milliseconds since the Unix epoch (`None`:
+    /// unknown, so never newer than a read the state holds).
+    pub read_started_ms: Option<u64>,
+    /// Resources in scope whose state holds a newer read than this one:
+    /// the observation does not speak for them (set by
+    /// [`super::advance`], so an older read never replaces a newer one).
+    pub superseded: BTreeSet<String>,
+    /// Consecutive failed reads of a resource that was read before, after
+    /// which coverage is announced lost (`None`: [`DEFAULT_LOST_AFTER`]).
+    pub lost_after: Option<u32>,
+    /// The stack's status when it was not settled (in progress or failed):
+    /// nothing of it was read.
+    pub not_settled: Option<String>,
 }
+
+/// Consecutive failed reads before coverage is announced lost: one failure
+/// (throttling that outlasted the retries) is not yet a loss.
+pub const DEFAULT_LOST_AFTER: u32 = 2;
 
 impl From<ReadState> for ReadStatus {
     fn from(r: ReadState) -> Self {
@@ -107,7 +124,35 @@ impl Observation {
                 .collect(),
             added_parents: g.added_parents.clone(),
             scope: Scope::Stack,
+            ..Observation::default()
         }
+    }
+
+    /// A stack that is not settled (`status`): reported not checked.
+    pub fn of_unsettled(identity: StackIdentity, status: &str) -> Self {
+        Observation {
+            identity,
+            not_settled: Some(status.to_string()),
+            ..Observation::default()
+        }
+    }
+
+    /// The same observation, read from `started_ms` on.
+    pub fn read_at(mut self, started_ms: u64) -> Self {
+        self.read_started_ms = Some(started_ms);
+        self
+    }
+
+    /// The same observation, announcing coverage lost after `n` consecutive
+    /// failed reads (at least one).
+    pub fn losing_coverage_after(mut self, n: u32) -> Self {
+        self.lost_after = Some(n.max(1));
+        self
+    }
+
+    /// Consecutive failed reads that make a loss.
+    pub fn lost_after(&self) -> u32 {
+        self.lost_after.unwrap_or(DEFAULT_LOST_AFTER).max(1)
     }
 
     /// The same observation limited to `logical_ids` (and their children).
@@ -140,9 +185,20 @@ impl Observation {
 
     /// True when the observation speaks for this declared resource.
     pub fn covers(&self, owner: &str) -> bool {
-        match &self.scope {
+        let in_scope = match &self.scope {
             Scope::Stack => true,
             Scope::Resources(ids) => ids.contains(owner),
+        };
+        in_scope && !self.superseded.contains(owner)
+    }
+
+    /// True when a read the state holds, started at `held_ms`, is newer
+    /// than this one (an unknown start is never newer than a known one).
+    pub fn is_older_than(&self, held_ms: Option<u64>) -> bool {
+        match (self.read_started_ms, held_ms) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            (Some(mine), Some(held)) => mine < held,
         }
     }
 

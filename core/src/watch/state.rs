@@ -168,6 +168,13 @@ pub struct ResourceCoverage {
     /// The child listing was lost (alerted) and not regained since.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub children_lost: bool,
+    /// Consecutive failed reads since the resource was last read.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub failures: u32,
+    /// When the read this entry holds started (milliseconds since the Unix
+    /// epoch); an observation whose read started earlier does not replace it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_at_ms: Option<u64>,
 }
 
 /// The last check of one stack, as stored.
@@ -196,6 +203,10 @@ pub struct StackState {
     /// Notices claimed for delivery and not yet confirmed sent.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outbox: Vec<OutboxEntry>,
+    /// The status of a stack that was not settled at its last check (it
+    /// was announced not checked, once; cleared when it is checked again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_checked: Option<String>,
 }
 
 /// The store key of a stack's state file.
@@ -216,6 +227,7 @@ impl StackState {
             observations: Vec::new(),
             coverage: BTreeMap::new(),
             outbox: Vec::new(),
+            not_checked: None,
         }
     }
 

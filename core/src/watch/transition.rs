@@ -12,6 +12,12 @@
 //!   entries that existed only through observation memory are dropped
 //!   without a "resolved" notice.
 //! - Coverage lost / regained: see [`super::coverage`].
+//! - Order: every observation carries the time its read started, and the
+//!   state the time of the read it holds per resource. A resource the state
+//!   holds a newer read of is left as the state has it (a scan that read
+//!   before an out-of-band change and writes after on-change alerted does
+//!   not resolve the drift); an older observation of another template
+//!   changes nothing at all.
 
 use super::coverage;
 use super::memory::recall;
@@ -62,9 +68,81 @@ fn is_confirmed(f: &Finding) -> bool {
     f.tier.is_drift() && !f.unrecorded
 }
 
+/// A `skipped` finding about the whole stack.
+fn stack_finding(obs: &Observation, note: String) -> Finding {
+    let stack = &obs.identity.stack_name;
+    let mut f = Finding::new(Tier::Skipped, stack, "AWS::CloudFormation::Stack", "");
+    f.note = Some(note);
+    f
+}
+
+/// A stack that is not settled: announced not checked once per status,
+/// everything else of the state kept (nothing was read).
+fn unsettled(previous: Option<&StackState>, obs: &Observation, status: &str) -> Step {
+    let mut state = previous
+        .cloned()
+        .unwrap_or_else(|| StackState::empty(&obs.identity, &obs.template_hash));
+    let mut transitions = Transitions::default();
+    let stale = previous.is_some_and(|p| obs.is_older_than(newest_read(p)));
+    if !stale && state.not_checked.as_deref() != Some(status) {
+        let note = format!("stack status {status}: not checked until it settles");
+        transitions.coverage_lost.push(stack_finding(obs, note));
+        state.not_checked = Some(status.to_string());
+    }
+    state.normalize();
+    Step {
+        state,
+        transitions,
+        first: previous.is_none(),
+        redeployed: false,
+    }
+}
+
+/// The newest read the state holds, of any resource.
+fn newest_read(state: &StackState) -> Option<u64> {
+    state.coverage.values().filter_map(|c| c.read_at_ms).max()
+}
+
+/// True when `obs` read another template before the state's newest read:
+/// the state already holds what came after it.
+fn is_stale(prev: &StackState, obs: &Observation) -> bool {
+    prev.template_hash != obs.template_hash && obs.is_older_than(newest_read(prev))
+}
+
+/// `obs` with the resources the state holds a newer read of set aside.
+fn held_back(previous: Option<&StackState>, obs: &Observation) -> Observation {
+    let mut out = obs.clone();
+    let Some(prev) = previous else {
+        return out;
+    };
+    out.superseded = obs
+        .resources
+        .keys()
+        .filter(|id| obs.covers(id))
+        .filter(|id| obs.is_older_than(prev.coverage.get(*id).and_then(|c| c.read_at_ms)))
+        .cloned()
+        .collect();
+    out
+}
+
 /// Computes the next state of a stack from its `previous` state (`None`:
 /// no state file yet) and what a check saw.
 pub fn advance(previous: Option<&StackState>, obs: &Observation) -> Step {
+    if let Some(prev) = previous.filter(|p| is_stale(p, obs)) {
+        let mut state = prev.clone();
+        state.normalize();
+        return Step {
+            state,
+            transitions: Transitions::default(),
+            first: false,
+            redeployed: false,
+        };
+    }
+    if let Some(status) = &obs.not_settled {
+        return unsettled(previous, obs, status);
+    }
+    let held = held_back(previous, obs);
+    let obs = &held;
     let first = previous.is_none();
     let prev = previous
         .cloned()
@@ -109,12 +187,17 @@ pub fn advance(previous: Option<&StackState>, obs: &Observation) -> Step {
     let cov = coverage::step(&prev.coverage, obs);
     transitions.coverage_lost = cov.lost;
     transitions.coverage_regained = cov.regained;
+    if let Some(status) = &prev.not_checked {
+        let note = format!("stack settled after {status}: checked again");
+        transitions.coverage_regained.push(stack_finding(obs, note));
+    }
     let mut state = StackState {
         version: STATE_VERSION,
         template_hash: obs.template_hash.clone(),
         drift: now.into_values().collect(),
         observations: memory.references,
         coverage: cov.coverage,
+        not_checked: None,
         ..prev
     };
     state.normalize();

@@ -16,6 +16,7 @@
 mod deadline;
 mod deploys;
 mod locate;
+mod lookup;
 mod recheck;
 mod screen;
 mod watcher;
@@ -23,7 +24,8 @@ mod watcher;
 pub use deadline::{event_time_ms, now_ms, Invocation};
 pub use deploys::{deploy_state, screen_deploys, DeployScreen, DeployState};
 pub use locate::{locate, Located, StackWork};
-pub use recheck::{attach_causes, recheck, Rechecked};
+pub use lookup::{Lookups, DEFAULT_LOOKUP_TTL_SECONDS};
+pub use recheck::{attach_causes, recheck, RecheckError, Rechecked};
 pub use screen::{screen, Carried, Screened};
 pub use watcher::{arn_account, filter_config, stack_globs, Watcher, REVERT_ROLE_VAR};
 
@@ -45,7 +47,8 @@ pub async fn handle(w: &Watcher, event: SqsEvent, inv: &Invocation) -> SqsBatchR
         failed.extend(deploys.failed_messages.iter().cloned());
         let mut m = Metrics::new("on-change");
         m.count("UntrackedEvents", located.untracked)
-            .count("IndexFallbacks", located.by_fallback);
+            .count("IndexFallbacks", located.by_fallback)
+            .count("LookupCacheHits", located.cached_unowned);
         m.emit();
         emit_dropped(DropReason::CloudFormation, deploys.own_deploy);
         if !located.stacks.is_empty() {
@@ -84,7 +87,15 @@ async fn recheck_all(w: &Watcher, located: &Located, inv: &Invocation) -> BTreeS
                 }
                 recheck::emit_metrics(Some(&r), false);
             }
-            Err(e) => {
+            Err(RecheckError::StackGone) => {
+                // Retained resources outlive their stack: retrying cannot
+                // bring it back, and the scan forgets the stack.
+                tracing::warn!(stack = %stack, resources = ?resources, reason = "stack no longer exists", "events dropped");
+                let mut m = Metrics::new("on-change").dimension("Reason", "stack-gone");
+                m.count("EventsDropped", work.messages.len() as u64);
+                m.emit();
+            }
+            Err(RecheckError::Failed(e)) => {
                 tracing::error!(stack = %stack, resources = ?resources, error = %e, "stack not re-checked; its messages are retried");
                 failed.extend(work.messages.iter().cloned());
                 recheck::emit_metrics(None, true);

@@ -2,8 +2,13 @@
 //! looked up in `index/<account>.<region>.json` (the scan keeps it
 //! current); a call the index does not know is looked up through
 //! CloudFormation by physical id (a stack created since the last scan).
-//! A resource no stack in scope owns is logged and dropped.
+//! A resource no stack in scope owns is logged and dropped; "no stack owns
+//! it" is remembered for a while (see [`super::lookup`]). A lookup that
+//! fails (throttling that outlasted the SDK's retries) retries the message:
+//! dropping it would lose the change. A nested stack is in scope when its
+//! root stack is.
 
+use super::deadline::now_ms;
 use super::screen::Carried;
 use super::watcher::Watcher;
 use realdrift_core::events::{coalesce, latest_first, object_key, Cause, IndexView, ResourceIndex};
@@ -32,6 +37,8 @@ pub struct Located {
     pub failed_messages: BTreeSet<String>,
     /// Calls found through CloudFormation rather than the index.
     pub by_fallback: u64,
+    /// Lookups answered by the negative cache.
+    pub cached_unowned: u64,
 }
 
 /// Loads the indexes the batch needs: one per account, this region.
@@ -91,10 +98,26 @@ pub async fn locate(w: &Watcher, batch: &[Carried]) -> Located {
             })
             .collect();
         if hits.is_empty() {
-            hits = fallback(w, carried, account.as_deref()).await;
+            match fallback(w, carried, account.as_deref(), &mut out.cached_unowned).await {
+                Ok(found) => hits = found,
+                Err(e) => {
+                    tracing::warn!(error = %e, "owning stack lookup failed; the message is retried");
+                    out.failed_messages
+                        .extend(carried.message_id.iter().cloned());
+                    continue;
+                }
+            }
             out.by_fallback += u64::from(!hits.is_empty());
         }
-        hits.retain(|(stack, _, _)| w.in_scope(stack));
+        match in_scope(w, hits).await {
+            Ok(kept) => hits = kept,
+            Err(e) => {
+                tracing::warn!(error = %e, "stack scope not known; the message is retried");
+                out.failed_messages
+                    .extend(carried.message_id.iter().cloned());
+                continue;
+            }
+        }
         if hits.is_empty() {
             let c = &carried.accepted.cause;
             tracing::info!(eventId = ?c.event_id, eventName = %c.event_name, targets = ?identifiers(carried), "untracked resource: no stack in scope owns it");
@@ -128,32 +151,49 @@ fn identifiers(c: &Carried) -> Vec<&str> {
         .collect()
 }
 
+/// The hits whose stack (or its root stack) is in scope.
+async fn in_scope(
+    w: &Watcher,
+    hits: Vec<(String, String, String)>,
+) -> Result<Vec<(String, String, String)>, String> {
+    let mut kept = Vec::new();
+    for hit in hits {
+        if w.in_scope_by_root(&hit.0).await? {
+            kept.push(hit);
+        }
+    }
+    Ok(kept)
+}
+
 /// DescribeStackResources by physical id, for each identifier the call
-/// names; the stack's rows then give the logical id. Failures are logged:
-/// the call is then untracked, as it would be with no stack at all.
+/// names; the stack's rows then give the logical id. An identifier no
+/// stack owns is remembered for the cache's TTL; a failed lookup is an
+/// error (the message is retried).
 async fn fallback(
     w: &Watcher,
     c: &Carried,
     account: Option<&str>,
-) -> Vec<(String, String, String)> {
+    cached: &mut u64,
+) -> Result<Vec<(String, String, String)>, String> {
     let source = w.pipeline.stack_source();
     let mut hits = Vec::new();
     for id in identifiers(c) {
+        if w.lookups.known_unowned(id, now_ms()) {
+            *cached += 1;
+            continue;
+        }
         let stack = match source.stack_owning(id).await {
             Ok(Some(s)) => s,
-            Ok(None) => continue,
-            Err(e) => {
-                tracing::warn!(identifier = %id, error = %e, "owning stack lookup failed");
+            Ok(None) => {
+                w.lookups.remember_unowned(id, now_ms());
                 continue;
             }
+            Err(e) => return Err(format!("{id}: {e}")),
         };
-        let rows = match source.list_stack_resources(&stack).await {
-            Ok(r) => r,
-            Err(e) => {
-                tracing::warn!(stack = %stack, error = %e, "stack resources unreadable");
-                continue;
-            }
-        };
+        let rows = source
+            .list_stack_resources(&stack)
+            .await
+            .map_err(|e| format!("{stack}: {e}"))?;
         for row in rows.iter().filter(|r| r.physical_id.as_deref() == Some(id)) {
             hits.push((
                 stack.clone(),
@@ -162,5 +202,5 @@ async fn fallback(
             ));
         }
     }
-    hits
+    Ok(hits)
 }

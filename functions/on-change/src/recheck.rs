@@ -7,13 +7,15 @@
 use super::deadline::{event_time_ms, now_ms, Invocation};
 use super::locate::StackWork;
 use super::watcher::Watcher;
-use realdrift_core::baseline::ReadState;
+use realdrift_core::baseline::{ReadState, StackIdentity};
 use realdrift_core::events::Cause;
 use realdrift_core::finding::Finding;
 use realdrift_core::ignore::IgnoreConfig;
 use realdrift_core::pipeline::{
-    check_gathered, error_chain, CheckOptions, GatherFailure, GatheredStack, StackGather,
+    check_gathered, error_chain, CheckOptions, GatherFailure, GatheredStack, PipelineError,
+    SourceError, StackGather,
 };
+use realdrift_core::report::StackReport;
 use realdrift_core::watch::{update_stack, Claimant, Observation, Update, DEFAULT_ATTEMPTS};
 use realdrift_lambda::Metrics;
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,21 +34,56 @@ pub struct Rechecked {
     pub latencies: Vec<u64>,
 }
 
-/// Re-checks the touched resources of `stack`; `Err` names what failed
-/// (the stack's messages are then retried).
+/// Why a stack was not re-checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecheckError {
+    /// The stack no longer exists (its resources were retained): the
+    /// events are dropped, not retried.
+    StackGone,
+    /// Anything else: the stack's messages are retried.
+    Failed(String),
+}
+
+impl std::fmt::Display for RecheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecheckError::StackGone => f.write_str("stack no longer exists"),
+            RecheckError::Failed(e) => f.write_str(e),
+        }
+    }
+}
+
+/// Re-checks the touched resources of `stack`. A stack that is not
+/// settled is announced not checked (once) instead.
 pub async fn recheck(
     w: &Watcher,
     stack: &str,
     work: &StackWork,
     ignores: &IgnoreConfig,
     inv: &Invocation,
-) -> Result<Rechecked, String> {
+) -> Result<Rechecked, RecheckError> {
     let touched: BTreeSet<String> = work.resources.keys().cloned().collect();
-    let gathered = w
-        .pipeline
-        .gather_only(stack, &touched)
-        .await
-        .map_err(|e| format!("gathering: {}", error_chain(&e)))?;
+    let read_started = now_ms();
+    let gathered = match w.pipeline.gather_only(stack, &touched).await {
+        Ok(g) => g,
+        Err(PipelineError::Source {
+            source: SourceError::StackNotFound(_),
+            ..
+        }) => return Err(RecheckError::StackGone),
+        // Described by id, a deleted stack answers with this status.
+        Err(PipelineError::NotSettled { status, .. }) if status == "DELETE_COMPLETE" => {
+            return Err(RecheckError::StackGone)
+        }
+        Err(e @ PipelineError::NotSettled { .. }) => {
+            return not_settled(w, &e, inv, read_started).await
+        }
+        Err(e) => {
+            return Err(RecheckError::Failed(format!(
+                "gathering: {}",
+                error_chain(&e)
+            )))
+        }
+    };
     let entry = StackGather {
         stack: stack.to_string(),
         result: Ok::<_, GatherFailure>(gathered),
@@ -58,22 +95,17 @@ pub async fn recheck(
     };
     let mut report = check_gathered(&entry, w.baselines.as_ref(), ignores, &opts).await;
     if let Some(e) = &report.error {
-        return Err(format!("checking: {e}"));
+        return Err(RecheckError::Failed(format!("checking: {e}")));
     }
     let Ok(g) = &entry.result else {
-        return Err("gathering failed".into());
+        return Err(RecheckError::Failed("gathering failed".into()));
     };
     attach_causes(&mut report.findings, g, &work.resources);
-    let obs = Observation::of_stack(g, &report).limited_to(touched);
-    let who = Claimant {
-        id: inv.request_id.clone(),
-        now_ms: now_ms(),
-        deadline_ms: inv.deadline_ms,
-        attempts: DEFAULT_ATTEMPTS,
-    };
-    let update = update_stack(w.bucket.as_ref(), &obs, &report, &w.channels, &who)
-        .await
-        .map_err(|e| format!("state not advanced: {}", error_chain(&e)))?;
+    let obs = Observation::of_stack(g, &report)
+        .limited_to(touched)
+        .read_at(read_started)
+        .losing_coverage_after(w.lost_after);
+    let update = store(w, &obs, &report, inv).await?;
     let published = now_ms();
     let latencies = update
         .delivered
@@ -90,6 +122,56 @@ pub async fn recheck(
         aws_calls: g.total_api_calls(),
         update,
         latencies,
+    })
+}
+
+/// Advances the stack's state from `obs` and announces its transitions.
+async fn store(
+    w: &Watcher,
+    obs: &Observation,
+    report: &StackReport,
+    inv: &Invocation,
+) -> Result<Update, RecheckError> {
+    let who = Claimant {
+        id: inv.request_id.clone(),
+        now_ms: now_ms(),
+        deadline_ms: inv.deadline_ms,
+        attempts: DEFAULT_ATTEMPTS,
+    };
+    update_stack(w.bucket.as_ref(), obs, report, &w.channels, &who)
+        .await
+        .map_err(|e| RecheckError::Failed(format!("state not advanced: {}", error_chain(&e))))
+}
+
+/// A stack that is not settled: announced not checked once, not retried
+/// (the next scan after it settles checks it).
+async fn not_settled(
+    w: &Watcher,
+    e: &PipelineError,
+    inv: &Invocation,
+    read_started: u64,
+) -> Result<Rechecked, RecheckError> {
+    let PipelineError::NotSettled {
+        stack,
+        status,
+        account_id: Some(account),
+        region: Some(region),
+    } = e
+    else {
+        return Err(RecheckError::Failed(format!(
+            "gathering: {}",
+            error_chain(e)
+        )));
+    };
+    let obs = Observation::of_unsettled(StackIdentity::new(stack, account, region), status)
+        .read_at(read_started);
+    let report = GatherFailure::Pipeline(e.clone()).report(stack, region);
+    let update = store(w, &obs, &report, inv).await?;
+    Ok(Rechecked {
+        update,
+        resources_read: 0,
+        aws_calls: 0,
+        latencies: Vec::new(),
     })
 }
 

@@ -1,11 +1,12 @@
 //! What the handler works with: the pipeline, the stores, the channels and
 //! the event screener, as traits so tests can hand in memory versions.
 
+use crate::lookup::{Lookups, DEFAULT_LOOKUP_TTL_SECONDS, MAX_NESTING};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use realdrift_core::baseline::BaselineStore;
 use realdrift_core::events::{Catalog, FilterConfig, Screener};
 use realdrift_core::pipeline::Pipeline;
-use realdrift_core::watch::Channels;
+use realdrift_core::watch::{Channels, DEFAULT_LOST_AFTER};
 use realdrift_lambda::Services;
 use std::sync::Arc;
 
@@ -31,8 +32,13 @@ pub struct Watcher {
     pub account: Option<String>,
     /// The function's region: stacks and indexes of this region only.
     pub region: String,
-    /// Stacks in scope (`REALDRIFT_STACKS`; empty = every stack the index names).
+    /// Stacks in scope (`REALDRIFT_STACKS`; empty = every stack the index
+    /// names); a nested stack is in scope when its root stack is.
     pub stacks: GlobSet,
+    /// Consecutive failed reads before coverage is announced lost.
+    pub lost_after: u32,
+    /// Owner lookups and root stacks remembered by this container.
+    pub lookups: Lookups,
 }
 
 /// The account of an ARN (`arn:partition:service:region:account:...`).
@@ -68,15 +74,51 @@ impl Watcher {
             channels: s.channels,
             screener: Screener::new(catalog, filter),
             stacks: stack_globs(&s.config.stacks)?,
+            lost_after: s.config.coverage_lost_after.unwrap_or(DEFAULT_LOST_AFTER),
+            lookups: Lookups::new(
+                s.config
+                    .lookup_cache_seconds
+                    .unwrap_or(DEFAULT_LOOKUP_TTL_SECONDS),
+            ),
             account,
             region,
             pipeline: s.pipeline,
         })
     }
 
-    /// True when `stack` is in scope.
+    /// True when `stack` is in scope by its own name.
     pub fn in_scope(&self, stack: &str) -> bool {
         self.stacks.is_empty() || self.stacks.is_match(stack)
+    }
+
+    /// True when `stack`, or the root stack that nests it, is in scope.
+    /// `Err` when CloudFormation could not say (the message is retried).
+    pub async fn in_scope_by_root(&self, stack: &str) -> Result<bool, String> {
+        if self.in_scope(stack) {
+            return Ok(true);
+        }
+        if let Some(root) = self.lookups.root_of(stack) {
+            return Ok(self.in_scope(&root));
+        }
+        let source = self.pipeline.stack_source();
+        let mut current = source
+            .describe_stack(stack)
+            .await
+            .map_err(|e| format!("describing {stack}: {e}"))?;
+        for _ in 0..MAX_NESTING {
+            let Some(parent) = current.parent_id.clone() else {
+                break;
+            };
+            current = source
+                .describe_stack(&parent)
+                .await
+                .map_err(|e| format!("describing {parent}: {e}"))?;
+        }
+        if current.parent_id.is_some() {
+            return Err(format!("{stack}: nested deeper than {MAX_NESTING} stacks"));
+        }
+        self.lookups.remember_root(stack, &current.name);
+        Ok(self.in_scope(&current.name))
     }
 }
 

@@ -5,17 +5,22 @@
 //! DescribeStackResources fallback, partial batch failures.
 
 use aws_lambda_events::event::sqs::SqsEvent;
+use futures_util::future::{BoxFuture, FutureExt};
 use realdrift_core::baseline::{BaselineStore, MemoryStore};
 use realdrift_core::corpus::CorpusCase;
 use realdrift_core::events::Catalog;
 use realdrift_core::events::Screener;
 use realdrift_core::notify::{MemoryNotifier, Notifier};
 use realdrift_core::pipeline::memory::{MemoryReader, MemoryStack, MemoryStacks};
-use realdrift_core::pipeline::{Pipeline, ReadOutcome, StackDescription, StackResourceRow};
+use realdrift_core::pipeline::{
+    CallCounter, Pipeline, ReadOutcome, SourceError, StackDescription, StackResourceRow,
+    StackSource, StackSummary,
+};
 use realdrift_core::schema::InMemorySchemas;
 use realdrift_core::watch::{index_inputs, update_index, Channels};
 use realdrift_on_change::{filter_config, handle, Invocation, Watcher};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -95,10 +100,10 @@ fn sqs(bodies: &[String]) -> SqsEvent {
 /// Stack `App` with the corpus queue (declared VisibilityTimeout 30) whose
 /// live timeout is `timeout`; `owners` answers DescribeStackResources.
 fn pipeline(timeout: u64, stacks: &[&str], owners: bool) -> Pipeline {
-    pipeline_in(timeout, stacks, owners, "UPDATE_COMPLETE", "")
+    pipeline_with(timeout, stacks, owners, |_| {})
 }
 
-/// [`pipeline`] with the stack in `status` and `description` as the
+/// [`pipeline`] with the stacks in `status` and `description` as the
 /// template's Description (another description: another template).
 fn pipeline_in(
     timeout: u64,
@@ -107,26 +112,54 @@ fn pipeline_in(
     status: &str,
     description: &str,
 ) -> Pipeline {
+    pipeline_with(timeout, stacks, owners, |s| {
+        for stack in s.stacks.values_mut() {
+            stack.description.status = status.into();
+            if !description.is_empty() {
+                let mut t: Value = serde_json::from_str(&stack.template).unwrap();
+                t["Description"] = json!(description);
+                stack.template = t.to_string();
+            }
+        }
+    })
+}
+
+/// [`pipeline`] with the stack source adjusted by `tweak`.
+fn pipeline_with(
+    timeout: u64,
+    stacks: &[&str],
+    owners: bool,
+    tweak: impl FnOnce(&mut MemoryStacks),
+) -> Pipeline {
+    let (source, reader, schemas) = parts(timeout, stacks, owners);
+    let mut source = source;
+    tweak(&mut source);
+    Pipeline::new(Arc::new(source), Arc::new(reader), Arc::new(schemas))
+}
+
+/// The stack source, reader and schemas of [`pipeline`].
+fn parts(
+    timeout: u64,
+    stacks: &[&str],
+    owners: bool,
+) -> (MemoryStacks, MemoryReader, InMemorySchemas) {
     let queue = case();
     let pid = queue_url();
     let mut live = queue.live_raw.clone();
     live["VisibilityTimeout"] = json!(timeout);
-    let mut template = json!({"Resources": {
+    let template = json!({"Resources": {
         "Queue": {"Type": "AWS::SQS::Queue", "Properties": queue.resource.declared,
                   "Metadata": {"aws:cdk:path": "App/Queue/Resource"}},
         "Dlq": {"Type": "AWS::SQS::Queue", "Properties": {}},
         "CDKMetadata": {"Type": "AWS::CDK::Metadata", "Properties": {}}
     }});
-    if !description.is_empty() {
-        template["Description"] = json!(description);
-    }
     let mut source = MemoryStacks::default();
     for name in stacks {
         source = source.with_stack(MemoryStack {
             description: StackDescription {
                 name: name.to_string(),
                 stack_id: format!("arn:aws:cloudformation:{REGION}:{ACCOUNT}:stack/{name}/0f0f"),
-                status: status.into(),
+                status: "UPDATE_COMPLETE".into(),
                 ..Default::default()
             },
             template: template.to_string(),
@@ -152,7 +185,7 @@ fn pipeline_in(
     }
     let reader = MemoryReader::default().with("AWS::SQS::Queue", &pid, ReadOutcome::found(live));
     let schemas = InMemorySchemas::new().with_facts("AWS::SQS::Queue", queue.schema.clone());
-    Pipeline::new(Arc::new(source), Arc::new(reader), Arc::new(schemas))
+    (source, reader, schemas)
 }
 
 struct World {
@@ -209,6 +242,8 @@ impl World {
             account: Some(ACCOUNT.into()),
             region: REGION.into(),
             stacks: realdrift_on_change::stack_globs(&[]).unwrap(),
+            lost_after: 2,
+            lookups: realdrift_on_change::Lookups::new(300),
         }
     }
 
@@ -410,36 +445,77 @@ async fn an_untracked_resource_is_dropped_and_the_fallback_finds_a_new_stack() {
     assert_eq!(w.documents()[0]["stack"], "App");
 }
 
-#[tokio::test]
-async fn only_the_messages_of_a_failing_stack_are_retried() {
-    let w = World::new();
-    w.index().await;
-    // The index also names stack `Gone` for another queue; CloudFormation no longer has it.
-    let p = pipeline(30, &["Gone"], false);
-    let mut g = p.gather("Gone").await.unwrap();
-    let other = queue_url().replace("corpus-work-queue", "gone-queue");
+/// Indexes stack `name` as holding the queue `physical_id` (gathered from
+/// a pipeline that has the stack).
+async fn index_stack(w: &World, name: &str, physical_id: &str) {
+    let p = pipeline(30, &[name], false);
+    let mut g = p.gather(name).await.unwrap();
     let queue = g
         .resources
         .iter_mut()
         .find(|r| r.logical_id == "Queue")
         .unwrap();
-    queue.physical_id = Some(other.clone());
+    queue.physical_id = Some(physical_id.to_string());
     let catalog = Catalog::bundled().unwrap();
     update_index(
         w.bucket.as_ref(),
         catalog,
         (ACCOUNT, REGION),
-        "Gone",
+        name,
         &index_inputs(&g),
         1,
     )
     .await
     .unwrap();
-    let mut to_gone = set_queue_attributes("e-gone", "2026-11-30T12:00:00Z");
-    to_gone["requestParameters"]["queueUrl"] = json!(other);
+}
+
+/// A SetQueueAttributes event on the queue `url`.
+fn event_on(id: &str, url: &str) -> String {
+    let mut e = set_queue_attributes(id, "2026-11-30T12:00:00Z");
+    e["requestParameters"]["queueUrl"] = json!(url);
+    wrapped(&e)
+}
+
+#[tokio::test]
+async fn only_the_messages_of_a_failing_stack_are_retried() {
+    let w = World::new();
+    w.index().await;
+    // Other's state file was written by a newer realdrift: refused, kept.
+    let other = queue_url().replace("corpus-work-queue", "other-queue");
+    index_stack(&w, "Other", &other).await;
+    w.bucket
+        .save(
+            "state/Other.111111111111.us-east-1.json",
+            &json!({"version": 9}).to_string(),
+            realdrift_core::baseline::Precondition::None,
+        )
+        .await
+        .unwrap();
     let bodies = vec![
         wrapped(&set_queue_attributes("e-1", "2026-11-30T12:00:00Z")),
-        wrapped(&to_gone),
+        event_on("e-other", &other),
+    ];
+    let r = handle(
+        &w.watcher(pipeline(60, &["App", "Other"], false)),
+        sqs(&bodies),
+        &inv(),
+    )
+    .await;
+    assert_eq!(failed(&r), vec!["m1"]);
+    assert_eq!(w.documents().len(), 1, "App's alert still went out");
+}
+
+#[tokio::test]
+async fn events_on_a_retained_resource_of_a_gone_stack_are_dropped_not_retried() {
+    let w = World::new();
+    w.index().await;
+    // The index still names stack `Gone` (DeletionPolicy: Retain kept its
+    // queue); CloudFormation no longer has the stack.
+    let retained = queue_url().replace("corpus-work-queue", "gone-queue");
+    index_stack(&w, "Gone", &retained).await;
+    let bodies = vec![
+        wrapped(&set_queue_attributes("e-1", "2026-11-30T12:00:00Z")),
+        event_on("e-gone", &retained),
     ];
     let r = handle(
         &w.watcher(pipeline(60, &["App"], false)),
@@ -447,8 +523,124 @@ async fn only_the_messages_of_a_failing_stack_are_retried() {
         &inv(),
     )
     .await;
-    assert_eq!(failed(&r), vec!["m1"]);
+    assert!(
+        failed(&r).is_empty(),
+        "retrying cannot bring the stack back"
+    );
     assert_eq!(w.documents().len(), 1, "App's alert still went out");
+}
+
+#[tokio::test]
+async fn a_stack_not_settled_is_announced_not_checked_once_and_not_retried() {
+    let w = World::new();
+    w.index().await;
+    let stuck = || {
+        pipeline_with(60, &["App"], false, |s| {
+            if let Some(app) = s.stacks.get_mut("App") {
+                app.description.status = "UPDATE_ROLLBACK_FAILED".into();
+            }
+        })
+    };
+    for id in ["e-1", "e-2"] {
+        let event = wrapped(&set_queue_attributes(id, "2026-11-30T12:00:00Z"));
+        let r = handle(&w.watcher(stuck()), sqs(&[event]), &inv()).await;
+        assert!(failed(&r).is_empty(), "not retried");
+    }
+    let docs = w.documents();
+    assert_eq!(docs.len(), 1, "{docs:?}");
+    assert_eq!(docs[0]["kind"], "coverage-lost");
+    assert!(docs[0].to_string().contains("UPDATE_ROLLBACK_FAILED"));
+}
+
+#[tokio::test]
+async fn an_unowned_id_is_looked_up_once_per_ttl_and_a_failed_lookup_is_retried() {
+    let w = World::new();
+    let counter = CallCounter::new();
+    let watcher = w.watcher(pipeline_with(60, &["App"], false, |s| {
+        s.counter = counter.clone();
+    }));
+    for id in ["e-1", "e-2", "e-3"] {
+        let event = wrapped(&set_queue_attributes(id, "2026-11-30T12:00:00Z"));
+        let r = handle(&watcher, sqs(&[event]), &inv()).await;
+        assert!(failed(&r).is_empty());
+    }
+    assert_eq!(
+        counter
+            .snapshot()
+            .get("cloudformation:DescribeStackResources"),
+        Some(&1),
+        "a burst on an untracked resource asks CloudFormation once"
+    );
+    // CloudFormation still throttling after the SDK's retries: retried.
+    let (source, reader, schemas) = parts(60, &["App"], true);
+    let throttled = Pipeline::new(
+        Arc::new(Throttled(source)),
+        Arc::new(reader),
+        Arc::new(schemas),
+    );
+    let event = wrapped(&set_queue_attributes("e-4", "2026-11-30T12:00:00Z"));
+    let r = handle(&w.watcher(throttled), sqs(&[event]), &inv()).await;
+    assert_eq!(failed(&r), vec!["m0"], "the change is not dropped");
+}
+
+#[tokio::test]
+async fn a_nested_stack_is_in_scope_when_its_root_stack_is() {
+    let w = World::new();
+    w.index().await;
+    let nested = queue_url().replace("corpus-work-queue", "nested-queue");
+    index_stack(&w, "App-Inner-1ABC", &nested).await;
+    let app_id = format!("arn:aws:cloudformation:{REGION}:{ACCOUNT}:stack/App/0f0f");
+    let p = pipeline_with(60, &["App", "App-Inner-1ABC", "Payments"], false, |s| {
+        if let Some(inner) = s.stacks.get_mut("App-Inner-1ABC") {
+            inner.description.parent_id = Some(app_id.clone());
+        }
+    });
+    let mut watcher = w.watcher(p);
+    watcher.stacks = realdrift_on_change::stack_globs(&["App".to_string()]).unwrap();
+    let r = handle(&watcher, sqs(&[event_on("e-n", &nested)]), &inv()).await;
+    assert!(failed(&r).is_empty());
+    let docs = w.documents();
+    assert_eq!(docs.len(), 1, "{docs:?}");
+    assert_eq!(docs[0]["stack"], "App-Inner-1ABC");
+}
+
+/// A stack source whose owner lookups fail as throttling does once the
+/// SDK has given up retrying.
+struct Throttled(MemoryStacks);
+
+impl StackSource for Throttled {
+    fn describe_stack<'a>(
+        &'a self,
+        stack: &'a str,
+    ) -> BoxFuture<'a, Result<StackDescription, SourceError>> {
+        self.0.describe_stack(stack)
+    }
+    fn get_template<'a>(&'a self, stack: &'a str) -> BoxFuture<'a, Result<String, SourceError>> {
+        self.0.get_template(stack)
+    }
+    fn list_stack_resources<'a>(
+        &'a self,
+        stack: &'a str,
+    ) -> BoxFuture<'a, Result<Vec<StackResourceRow>, SourceError>> {
+        self.0.list_stack_resources(stack)
+    }
+    fn list_exports(&self) -> BoxFuture<'_, Result<BTreeMap<String, String>, SourceError>> {
+        self.0.list_exports()
+    }
+    fn list_stacks(&self) -> BoxFuture<'_, Result<Vec<StackSummary>, SourceError>> {
+        self.0.list_stacks()
+    }
+    fn stack_owning<'a>(
+        &'a self,
+        _physical_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<String>, SourceError>> {
+        async {
+            Err(SourceError::Other(
+                "DescribeStackResources: Throttling: Rate exceeded".into(),
+            ))
+        }
+        .boxed()
+    }
 }
 
 #[tokio::test]

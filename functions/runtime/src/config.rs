@@ -18,6 +18,35 @@ pub struct Config {
     pub concurrency: Option<usize>,
     /// `REALDRIFT_SCAN_QUEUE_URL`: the scan work queue (scan only).
     pub scan_queue_url: Option<String>,
+    /// `REALDRIFT_COVERAGE_LOST_AFTER`: consecutive failed reads of a
+    /// resource before coverage is announced lost (unset: 2).
+    pub coverage_lost_after: Option<u32>,
+    /// `REALDRIFT_LOOKUP_CACHE_SECONDS`: how long on-change remembers that
+    /// no stack owns a physical id (unset: 300; 0 turns the cache off).
+    pub lookup_cache_seconds: Option<u64>,
+}
+
+/// A whole number in `range`, or `None` when unset.
+fn number<T>(
+    name: &'static str,
+    value: Option<&str>,
+    range: std::ops::RangeInclusive<T>,
+    reason: &'static str,
+) -> Result<Option<T>, ConfigError>
+where
+    T: std::str::FromStr + PartialOrd,
+{
+    let Some(v) = value else {
+        return Ok(None);
+    };
+    match v.parse::<T>() {
+        Ok(n) if range.contains(&n) => Ok(Some(n)),
+        _ => Err(ConfigError::Invalid {
+            name,
+            value: v.to_string(),
+            reason,
+        }),
+    }
 }
 
 /// A missing or malformed variable.
@@ -76,6 +105,18 @@ impl Config {
             slack_secret_id: get("REALDRIFT_SLACK_SECRET_ID").map(str::to_string),
             concurrency,
             scan_queue_url: get("REALDRIFT_SCAN_QUEUE_URL").map(str::to_string),
+            coverage_lost_after: number(
+                "REALDRIFT_COVERAGE_LOST_AFTER",
+                get("REALDRIFT_COVERAGE_LOST_AFTER"),
+                1..=100,
+                "a whole number from 1 to 100",
+            )?,
+            lookup_cache_seconds: number(
+                "REALDRIFT_LOOKUP_CACHE_SECONDS",
+                get("REALDRIFT_LOOKUP_CACHE_SECONDS"),
+                0..=86_400,
+                "a whole number of seconds from 0 to 86400",
+            )?,
         })
     }
 }
@@ -120,5 +161,28 @@ mod tests {
         ]))
         .unwrap_err();
         assert!(e.to_string().contains("REALDRIFT_CONCURRENCY=\"0\""), "{e}");
+        let e = Config::from_vars(&vars(&[
+            ("REALDRIFT_BUCKET", "b"),
+            ("REALDRIFT_TOPIC_ARN", "t"),
+            ("REALDRIFT_COVERAGE_LOST_AFTER", "0"),
+        ]))
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("REALDRIFT_COVERAGE_LOST_AFTER"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn reads_the_coverage_threshold_and_the_lookup_cache() {
+        let c = Config::from_vars(&vars(&[
+            ("REALDRIFT_BUCKET", "b"),
+            ("REALDRIFT_TOPIC_ARN", "t"),
+            ("REALDRIFT_COVERAGE_LOST_AFTER", "3"),
+            ("REALDRIFT_LOOKUP_CACHE_SECONDS", "0"),
+        ]))
+        .unwrap();
+        assert_eq!(c.coverage_lost_after, Some(3));
+        assert_eq!(c.lookup_cache_seconds, Some(0));
     }
 }

@@ -109,6 +109,7 @@ async fn main() {
             stacks: Vec::new(),
             region: "eu-west-1".into(),
             catalog: Catalog::bundled().unwrap(),
+            lost_after: 2,
         };
         let out = handle(&scanner, event.clone(), &inv).await.expect("scan");
         assert_eq!(out["batchItemFailures"], json!([]), "{out}");

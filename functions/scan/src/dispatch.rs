@@ -3,10 +3,41 @@
 
 use super::scanner::Scanner;
 use anyhow::{anyhow, Context as _};
+use realdrift_core::pipeline::error_chain;
 use realdrift_core::pipeline::{discover_stacks, GatherFailure};
-use realdrift_core::watch::{WorkMessage, MAX_BATCH};
+use realdrift_core::watch::{prune_indexes, stacks_with_state, WorkMessage, MAX_BATCH};
 use realdrift_lambda::Metrics;
 use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+/// Stacks that had a state file and are no longer listed (queued so the
+/// worker announces them gone once and removes their state), after the
+/// index rows of every stack no longer listed were pruned. Failures are
+/// logged: the next dispatch tries again, and the scan goes on.
+async fn gone_stacks(s: &Scanner) -> Vec<String> {
+    let listed: BTreeSet<String> = match s.pipeline.stack_source().list_stacks().await {
+        Ok(l) => l.into_iter().map(|x| x.name).collect(),
+        Err(e) => {
+            tracing::warn!(error = %e, "stacks not listed: nothing pruned");
+            return Vec::new();
+        }
+    };
+    let keep = |stack: &str| listed.contains(stack);
+    match prune_indexes(s.bucket.as_ref(), s.catalog, &s.region, &keep).await {
+        Ok(removed) if !removed.is_empty() => {
+            tracing::info!(stacks = ?removed, "index rows of stacks no longer listed removed")
+        }
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %error_chain(&e), "resource index not pruned"),
+    }
+    match stacks_with_state(s.bucket.as_ref(), &s.region).await {
+        Ok(with_state) => with_state.into_iter().filter(|n| !keep(n)).collect(),
+        Err(e) => {
+            tracing::warn!(error = %error_chain(&e), "state files not listed");
+            Vec::new()
+        }
+    }
+}
 
 /// Discovers the stacks in scope and queues them. Fails when discovery or
 /// the queue fails (EventBridge retries the event).
@@ -26,7 +57,13 @@ pub async fn dispatch(s: &Scanner) -> anyhow::Result<Value> {
     for why in &unavailable {
         tracing::warn!(error = %why, "stack in scope not dispatched");
     }
-    let messages: Vec<WorkMessage> = found.stacks.iter().map(|n| WorkMessage::stack(n)).collect();
+    let gone = gone_stacks(s).await;
+    let messages: Vec<WorkMessage> = found
+        .stacks
+        .iter()
+        .chain(gone.iter().filter(|g| !found.stacks.contains(g)))
+        .map(|n| WorkMessage::stack(n))
+        .collect();
     let mut failed = Vec::new();
     for chunk in messages.chunks(MAX_BATCH) {
         let refused = queue.send_batch(chunk).await.map_err(|e| anyhow!(e))?;
@@ -38,7 +75,8 @@ pub async fn dispatch(s: &Scanner) -> anyhow::Result<Value> {
     let mut metrics = Metrics::new("scan");
     metrics
         .count("StacksDispatched", (messages.len() - failed.len()) as u64)
-        .count("DispatchFailures", failed.len() as u64);
+        .count("DispatchFailures", failed.len() as u64)
+        .count("GoneStacksQueued", gone.len() as u64);
     metrics.emit();
     tracing::info!(stacks = messages.len(), failed = failed.len(), "dispatched");
     if !failed.is_empty() {
@@ -48,5 +86,5 @@ pub async fn dispatch(s: &Scanner) -> anyhow::Result<Value> {
             failed.join(", ")
         );
     }
-    Ok(json!({"dispatched": found.stacks, "unavailable": unavailable}))
+    Ok(json!({"dispatched": found.stacks, "gone": gone, "unavailable": unavailable}))
 }

@@ -5,7 +5,7 @@ use realdrift_aws::SqsWorkQueue;
 use realdrift_core::baseline::BaselineStore;
 use realdrift_core::events::Catalog;
 use realdrift_core::pipeline::Pipeline;
-use realdrift_core::watch::{Channels, WorkQueue};
+use realdrift_core::watch::{Channels, WorkQueue, DEFAULT_LOST_AFTER};
 use realdrift_lambda::Services;
 use std::sync::Arc;
 
@@ -29,6 +29,8 @@ pub struct Scanner {
     pub region: String,
     /// The identifier forms the resource index is built with.
     pub catalog: &'static Catalog,
+    /// Consecutive failed reads before coverage is announced lost.
+    pub lost_after: u32,
 }
 
 impl Scanner {
@@ -45,6 +47,7 @@ impl Scanner {
             channels: s.channels,
             queue,
             stacks: s.config.stacks,
+            lost_after: s.config.coverage_lost_after.unwrap_or(DEFAULT_LOST_AFTER),
             pipeline: s.pipeline,
             catalog: Catalog::bundled()?,
         })

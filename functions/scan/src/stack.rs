@@ -4,6 +4,7 @@
 use super::deadline::{now_ms, Invocation};
 use super::scanner::Scanner;
 use realdrift_core::baseline::ReadState;
+use realdrift_core::baseline::StackIdentity;
 use realdrift_core::ignore::IgnoreConfig;
 use realdrift_core::pipeline::{
     check_gathered, error_chain, CheckOptions, GatherFailure, GatheredStack, PipelineError,
@@ -11,7 +12,8 @@ use realdrift_core::pipeline::{
 };
 use realdrift_core::report::StackReport;
 use realdrift_core::watch::{
-    index_inputs, update_index, update_stack, Claimant, Observation, Update, DEFAULT_ATTEMPTS,
+    forget_stack, index_inputs, update_index, update_stack, Claimant, Observation, Update,
+    DEFAULT_ATTEMPTS,
 };
 use realdrift_lambda::Metrics;
 use std::time::Instant;
@@ -23,22 +25,29 @@ pub struct StackOutcome {
     pub reports: Vec<StackReport>,
     /// The state updates, beside their reports.
     pub updates: Vec<Option<Update>>,
-    /// The stack no longer exists: nothing to retry.
+    /// The stack no longer exists: nothing to retry (its state and index
+    /// rows are removed, once, with a notice).
     pub gone: bool,
+    /// Stacks not settled (status), reported not checked rather than retried.
+    pub not_settled: Vec<(String, String)>,
     /// Stacks that failed (gather, baseline, state or SNS): the work is retried.
     pub failures: Vec<String>,
 }
 
-/// True when a gather failed because the stack is gone.
+/// True when a gather failed because the stack is gone (described by id,
+/// a deleted stack answers with its `DELETE_COMPLETE` status).
 fn is_gone(e: &GatherFailure) -> bool {
-    matches!(
-        e,
+    match e {
         GatherFailure::NotFound { .. }
-            | GatherFailure::Pipeline(PipelineError::Source {
-                source: SourceError::StackNotFound(_),
-                ..
-            })
-    )
+        | GatherFailure::Pipeline(PipelineError::Source {
+            source: SourceError::StackNotFound(_),
+            ..
+        }) => true,
+        GatherFailure::Pipeline(PipelineError::NotSettled { status, .. }) => {
+            status == "DELETE_COMPLETE"
+        }
+        _ => false,
+    }
 }
 
 /// Scans `stack` with the shared pipeline and advances its state.
@@ -49,6 +58,7 @@ pub async fn scan_stack(
     inv: &Invocation,
 ) -> StackOutcome {
     let started = Instant::now();
+    let read_started = now_ms();
     let mut out = StackOutcome::default();
     let gathered = s.pipeline.gather_many(&[stack.to_string()]).await;
     for (i, result) in gathered.into_iter().enumerate() {
@@ -61,9 +71,18 @@ pub async fn scan_stack(
         };
         match &entry.result {
             Err(e) if i == 0 && is_gone(e) => {
-                tracing::warn!(stack = %stack, "stack no longer exists; nothing to scan");
-                out.gone = true;
+                forget(s, stack, &mut out).await;
                 return out;
+            }
+            Err(GatherFailure::Pipeline(e @ PipelineError::NotSettled { .. })) => {
+                let update = not_settled(s, e, inv, read_started).await;
+                if update.is_none() {
+                    out.failures.push(entry.stack.clone());
+                }
+                out.reports
+                    .push(GatherFailure::Pipeline(e.clone()).report(&entry.stack, &s.region));
+                out.updates.push(update);
+                continue;
             }
             Err(e) => {
                 tracing::error!(stack = %entry.stack, error = %error_chain(e), "stack could not be gathered");
@@ -79,7 +98,7 @@ pub async fn scan_stack(
         };
         let report = check_gathered(&entry, s.baselines.as_ref(), ignores, &opts).await;
         let update = match (&entry.result, &report.error) {
-            (Ok(g), None) => advance_state(s, g, &report, inv).await,
+            (Ok(g), None) => advance_state(s, g, &report, inv, read_started).await,
             (_, Some(err)) => {
                 tracing::error!(stack = %entry.stack, error = %err, "stack could not be checked");
                 None
@@ -105,29 +124,89 @@ async fn advance_state(
     g: &GatheredStack,
     report: &StackReport,
     inv: &Invocation,
+    read_started: u64,
 ) -> Option<Update> {
-    let obs = Observation::of_stack(g, report);
+    let obs = Observation::of_stack(g, report)
+        .read_at(read_started)
+        .losing_coverage_after(s.lost_after);
+    store_and_announce(s, &g.stack, &obs, report, inv).await
+}
+
+/// A stack that is not settled: announced not checked once (a coverage
+/// transition in its state), not a failure to retry.
+async fn not_settled(
+    s: &Scanner,
+    e: &PipelineError,
+    inv: &Invocation,
+    read_started: u64,
+) -> Option<Update> {
+    let PipelineError::NotSettled {
+        stack,
+        status,
+        account_id,
+        region,
+    } = e
+    else {
+        return None;
+    };
+    tracing::warn!(stack = %stack, status = %status, "stack not settled: reported not checked");
+    let (Some(account), Some(region)) = (account_id, region) else {
+        tracing::error!(stack = %stack, "stack id names no account or region");
+        return None;
+    };
+    let identity = StackIdentity::new(stack, account, region);
+    let obs = Observation::of_unsettled(identity, status).read_at(read_started);
+    let report = GatherFailure::Pipeline(e.clone()).report(stack, region);
+    store_and_announce(s, stack, &obs, &report, inv).await
+}
+
+/// A stack that no longer exists: its state and index rows are removed
+/// with one notice; only a failure doing that is retried.
+async fn forget(s: &Scanner, stack: &str, out: &mut StackOutcome) {
+    out.gone = true;
+    match forget_stack(s.bucket.as_ref(), s.catalog, stack, &s.region, &s.channels).await {
+        Ok(sent) => {
+            tracing::warn!(stack = %stack, notices = sent.len(), "stack no longer exists; its state and index rows are removed");
+            let mut m = Metrics::new("scan");
+            m.count("StacksGone", 1);
+            m.emit();
+        }
+        Err(e) => {
+            tracing::error!(stack = %stack, error = %error_chain(&e), "gone stack not forgotten; retried");
+            out.failures.push(stack.to_string());
+        }
+    }
+}
+
+/// Advances the state from `obs` and announces; `None` when that failed (logged).
+async fn store_and_announce(
+    s: &Scanner,
+    stack: &str,
+    obs: &Observation,
+    report: &StackReport,
+    inv: &Invocation,
+) -> Option<Update> {
     let who = Claimant {
         id: inv.request_id.clone(),
         now_ms: now_ms(),
         deadline_ms: inv.deadline_ms,
         attempts: DEFAULT_ATTEMPTS,
     };
-    match update_stack(s.bucket.as_ref(), &obs, report, &s.channels, &who).await {
+    match update_stack(s.bucket.as_ref(), obs, report, &s.channels, &who).await {
         Ok(u) => {
             for n in &u.delivered {
-                tracing::info!(stack = %g.stack, kind = %n.kind, subject = %n.subject, "alert published");
+                tracing::info!(stack = %stack, kind = %n.kind, subject = %n.subject, "alert published");
             }
             for e in &u.optional_failures {
-                tracing::warn!(stack = %g.stack, channel = e.channel, error = %e.message, "alert not delivered to an optional channel");
+                tracing::warn!(stack = %stack, channel = e.channel, error = %e.message, "alert not delivered to an optional channel");
             }
             if let Some(e) = &u.release_error {
-                tracing::warn!(stack = %g.stack, error = %e, "alert claim not released; a later run may repeat it");
+                tracing::warn!(stack = %stack, error = %e, "alert claim not released; a later run may repeat it");
             }
             Some(u)
         }
         Err(e) => {
-            tracing::error!(stack = %g.stack, error = %error_chain(&e), "state not advanced");
+            tracing::error!(stack = %stack, error = %error_chain(&e), "state not advanced");
             None
         }
     }

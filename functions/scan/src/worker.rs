@@ -1,13 +1,17 @@
 //! The work queue's messages: one stack each, one after another, until the
 //! deadline gets close; failures are reported per message so only those
-//! are retried, and what was not started stays on the queue.
+//! are retried. What was not started is sent again as new messages and
+//! acknowledged: SQS counts every receive toward the queue's
+//! maxReceiveCount (changing a message's visibility does not undo one), so
+//! leaving it on the queue as a failure would walk a healthy stack toward
+//! the dead-letter queue on every busy run.
 
 use super::deadline::Invocation;
 use super::scanner::Scanner;
 use super::stack::scan_stack;
-use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
+use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent, SqsMessage};
 use realdrift_core::pipeline::{error_chain, load_ignores};
-use realdrift_core::watch::WorkMessage;
+use realdrift_core::watch::{WorkMessage, MAX_BATCH};
 use realdrift_lambda::Metrics;
 use std::time::{Duration, Instant};
 
@@ -32,15 +36,17 @@ pub async fn work(s: &Scanner, event: SqsEvent, inv: &Invocation) -> SqsBatchRes
     let mut longest = Duration::ZERO;
     for (i, record) in event.records.iter().enumerate() {
         if !inv.has_time_for(longest) {
-            let left = event.records.len() - i;
+            let rest = &event.records[i..];
             tracing::warn!(
-                left,
+                left = rest.len(),
                 remaining_ms = inv.remaining().as_millis() as u64,
                 deadline_ms = inv.deadline_ms,
-                "deadline close: leaving the rest on the queue"
+                "deadline close: sending the rest again as new messages"
             );
-            metrics.count("WorkDeferred", left as u64);
-            event.records[i..].iter().for_each(|r| fail(&r.message_id));
+            metrics.count("WorkDeferred", rest.len() as u64);
+            for id in defer(s, rest).await {
+                fail(&Some(id));
+            }
             break;
         }
         let body = record.body.as_deref().unwrap_or_default();
@@ -67,4 +73,45 @@ pub async fn work(s: &Scanner, event: SqsEvent, inv: &Invocation) -> SqsBatchRes
     }
     metrics.emit();
     failures
+}
+
+/// Sends the work of `records` again as new messages; returns the message
+/// ids that could not be re-sent (left on the queue as failures instead).
+async fn defer(s: &Scanner, records: &[SqsMessage]) -> Vec<String> {
+    let id = |r: &SqsMessage| r.message_id.clone().unwrap_or_default();
+    let Some(queue) = s.queue.as_ref() else {
+        return records.iter().map(id).collect();
+    };
+    let mut work = Vec::new();
+    for r in records {
+        match WorkMessage::parse(r.body.as_deref().unwrap_or_default()) {
+            Ok(m) => work.push((id(r), m)),
+            // Dropped as it would be when its turn came.
+            Err(e) => {
+                tracing::error!(message_id = ?r.message_id, error = %e, "work message dropped")
+            }
+        }
+    }
+    let mut failed = Vec::new();
+    for chunk in work.chunks(MAX_BATCH) {
+        let messages: Vec<WorkMessage> = chunk.iter().map(|(_, m)| m.clone()).collect();
+        match queue.send_batch(&messages).await {
+            Ok(refused) => {
+                for (m, why) in refused {
+                    tracing::warn!(stack = %m.stack, error = %why, "deferred work not re-sent; left on the queue");
+                    failed.extend(
+                        chunk
+                            .iter()
+                            .filter(|(_, c)| *c == m)
+                            .map(|(i, _)| i.clone()),
+                    );
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "deferred work not re-sent; left on the queue");
+                failed.extend(chunk.iter().map(|(i, _)| i.clone()));
+            }
+        }
+    }
+    failed
 }

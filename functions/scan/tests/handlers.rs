@@ -36,6 +36,8 @@ struct Live {
     /// MessageRetentionPeriod, which the template does not declare.
     retention: Option<u64>,
     description: &'static str,
+    /// Stacks that are not settled, with their status.
+    stuck: Vec<(String, String)>,
 }
 
 impl Live {
@@ -45,7 +47,18 @@ impl Live {
             timeout,
             retention: None,
             description: "v1",
+            stuck: Vec::new(),
         }
+    }
+
+    fn stuck(mut self, stack: &str, status: &str) -> Self {
+        self.stuck.push((stack.into(), status.into()));
+        self
+    }
+
+    fn only(mut self, stacks: &[&str]) -> Self {
+        self.stacks = stacks.iter().map(|s| s.to_string()).collect();
+        self
     }
 
     fn retention(mut self, seconds: u64) -> Self {
@@ -84,7 +97,11 @@ fn pipeline(l: &Live) -> Pipeline {
             description: StackDescription {
                 name: name.clone(),
                 stack_id: format!("arn:aws:cloudformation:eu-west-1:{ACCOUNT}:stack/{name}/0f0f"),
-                status: "UPDATE_COMPLETE".into(),
+                status: l
+                    .stuck
+                    .iter()
+                    .find(|(s, _)| s == name)
+                    .map_or("UPDATE_COMPLETE".to_string(), |(_, st)| st.clone()),
                 ..Default::default()
             },
             template: template.to_string(),
@@ -176,6 +193,7 @@ impl World {
             stacks: Vec::new(),
             region: "eu-west-1".into(),
             catalog: Catalog::bundled().unwrap(),
+            lost_after: 2,
         }
     }
 
@@ -333,7 +351,9 @@ async fn one_bad_stack_fails_alone_and_malformed_bodies_are_dropped() {
 }
 
 #[tokio::test]
-async fn near_the_deadline_work_stays_on_the_queue() {
+async fn near_the_deadline_work_is_sent_again_not_failed() {
+    // A failure would count a receive toward the queue's maxReceiveCount
+    // each busy run, and walk a healthy stack to the dead-letter queue.
     let w = World::new(MemoryNotifier::new("slack"));
     let app = WorkMessage::stack("App").body();
     let soon = Invocation {
@@ -343,8 +363,108 @@ async fn near_the_deadline_work_stays_on_the_queue() {
     let out = handle(&w.scanner(60), sqs(&[&app, &app]), &soon)
         .await
         .unwrap();
-    assert_eq!(failed_ids(&out), vec!["m0", "m1"]);
+    assert!(failed_ids(&out).is_empty(), "{out}");
+    assert_eq!(
+        w.queue.sent(),
+        vec![WorkMessage::stack("App"), WorkMessage::stack("App")]
+    );
     assert!(w.bucket.snapshot().is_empty(), "nothing was started");
+    // What the queue refuses stays on the queue as a failure.
+    let mut w = World::new(MemoryNotifier::new("slack"));
+    w.queue = Arc::new(MemoryQueue {
+        refuse: vec!["App".into()],
+        ..Default::default()
+    });
+    let out = handle(&w.scanner(60), sqs(&[&app]), &soon).await.unwrap();
+    assert_eq!(failed_ids(&out), vec!["m0"]);
+}
+
+#[tokio::test]
+async fn a_stack_not_settled_is_reported_not_checked_once_and_not_retried() {
+    let w = World::new(MemoryNotifier::new("slack"));
+    let msg = WorkMessage::stack("App").body();
+    run(&w.scanner(60), sqs(&[&msg])).await;
+    let stuck = Live::timeout(60).stuck("App", "UPDATE_ROLLBACK_FAILED");
+    for _ in 0..2 {
+        let out = run(&w.scanner_over(&stuck), sqs(&[&msg])).await;
+        assert!(failed_ids(&out).is_empty(), "not retried: {out}");
+    }
+    assert_eq!(w.kinds(), vec!["drift-detected", "coverage-lost"]);
+    let doc: Value = serde_json::from_str(&w.sns.sent()[1].document).unwrap();
+    assert!(doc.to_string().contains("UPDATE_ROLLBACK_FAILED"), "{doc}");
+    assert_eq!(app_state(&w)["notChecked"], "UPDATE_ROLLBACK_FAILED");
+    run(&w.scanner(60), sqs(&[&msg])).await;
+    assert_eq!(
+        w.kinds(),
+        vec!["drift-detected", "coverage-lost", "coverage-regained"],
+        "settled again: regained, the drift not announced twice"
+    );
+}
+
+fn index_stacks(w: &World) -> Vec<String> {
+    let text = &w.bucket.snapshot()[&format!("index/{ACCOUNT}.eu-west-1.json")];
+    let v: Value = serde_json::from_str(text).unwrap();
+    let mut stacks: Vec<String> = v["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["stack"].as_str().unwrap().to_string())
+        .collect();
+    stacks.dedup();
+    stacks
+}
+
+#[tokio::test]
+async fn a_gone_stack_is_announced_once_and_its_state_and_index_rows_removed() {
+    let w = World::new(MemoryNotifier::new("slack"));
+    let app = WorkMessage::stack("App").body();
+    let other = WorkMessage::stack("Other").body();
+    run(&w.scanner(30), sqs(&[&app, &other])).await;
+    assert_eq!(index_stacks(&w), vec!["App", "Other"]);
+    let gone = Live::timeout(30).only(&["Other"]);
+    for _ in 0..2 {
+        let out = run(&w.scanner_over(&gone), sqs(&[&app])).await;
+        assert!(failed_ids(&out).is_empty(), "not retried: {out}");
+    }
+    assert_eq!(w.kinds(), vec!["coverage-lost"], "said once");
+    assert!(w.sns.sent()[0].document.contains("no longer exists"));
+    let keys: Vec<String> = w.bucket.snapshot().into_keys().collect();
+    assert!(
+        !keys.contains(&format!("state/App.{ACCOUNT}.eu-west-1.json")),
+        "{keys:?}"
+    );
+    assert_eq!(index_stacks(&w), vec!["Other"]);
+}
+
+#[tokio::test]
+async fn a_stack_described_as_delete_complete_is_gone_not_unsettled() {
+    // Described by id (as nested stacks are), a deleted stack answers.
+    let w = World::new(MemoryNotifier::new("slack"));
+    let app = WorkMessage::stack("App").body();
+    run(&w.scanner(30), sqs(&[&app])).await;
+    let deleted = Live::timeout(30).stuck("App", "DELETE_COMPLETE");
+    let out = run(&w.scanner_over(&deleted), sqs(&[&app])).await;
+    assert!(failed_ids(&out).is_empty(), "{out}");
+    assert_eq!(w.kinds(), vec!["coverage-lost"]);
+    assert!(w.sns.sent()[0].document.contains("no longer exists"));
+}
+
+#[tokio::test]
+async fn the_schedule_prunes_the_index_and_queues_gone_stacks_that_have_state() {
+    let w = World::new(MemoryNotifier::new("slack"));
+    let app = WorkMessage::stack("App").body();
+    let other = WorkMessage::stack("Other").body();
+    run(&w.scanner(30), sqs(&[&app, &other])).await;
+    let gone = Live::timeout(30).only(&["Other"]);
+    let out = run(&w.scanner_over(&gone), scheduled()).await;
+    assert_eq!(out["dispatched"], json!(["Other"]));
+    assert_eq!(out["gone"], json!(["App"]));
+    assert_eq!(index_stacks(&w), vec!["Other"], "pruned at dispatch");
+    assert_eq!(
+        w.queue.sent(),
+        vec![WorkMessage::stack("Other"), WorkMessage::stack("App")],
+        "App is queued once more so its state is forgotten with a notice"
+    );
 }
 
 #[tokio::test]

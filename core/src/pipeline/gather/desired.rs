@@ -60,6 +60,8 @@ impl Pipeline {
         if !status_is_checkable(&desc.status) {
             // Named as DescribeStacks names it (a nested stack is asked for by id).
             return Err(PipelineError::NotSettled {
+                account_id: desc.account_id(),
+                region: desc.region(),
                 stack: desc.name,
                 status: desc.status,
             });

@@ -67,6 +67,10 @@ pub enum PipelineError {
         stack: String,
         /// Its DescribeStacks status.
         status: String,
+        /// Its account, from the stack id.
+        account_id: Option<String>,
+        /// Its region, from the stack id.
+        region: Option<String>,
     },
 }
 
