@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates core/data/generated/ (known defaults and compare rules mined from
-# general sources) with scripts/gen_knowledge.py. Deterministic: the same
+# general sources) with the scripts/gen_knowledge/ package. Deterministic: the same
 # pinned packages give identical bytes.
 #
 #   scripts/gen-knowledge.sh            # fetch the pinned packages once into
@@ -39,7 +39,7 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 OUT="$DEST"
 if [[ $CHECK -eq 1 ]]; then OUT="$WORK/out"; fi
-python3 "$ROOT/scripts/gen_knowledge.py" \
+PYTHONPATH="$ROOT/scripts${PYTHONPATH:+:$PYTHONPATH}" python3 -m gen_knowledge \
   --service-spec "$SPEC_DIR/package/db.json.gz" --service-spec-version "$SERVICE_SPEC_VERSION" \
   --botocore "$WHEEL" --botocore-version "$BOTOCORE_VERSION" \
   --snapshot "$ROOT/core/data/schemas/registry-schemas.bin" \
