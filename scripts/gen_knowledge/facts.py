@@ -23,6 +23,8 @@ class Mined:
         self.rules = {k: [] for k in self.RULES}
         # Defaults dropped because another pinned source states another value.
         self.contradicted = []
+        # Guide defaults not taken because a newer source states another value.
+        self.disagreements = []
 
     def drop(self, key, why):
         """Removes a recorded default, keeping why in `contradicted`."""
@@ -30,6 +32,10 @@ class Mined:
         if not any(k[:2] == key[:2] for k in self.defaults):
             self.paths.discard(key[:2])
         self.contradicted.append({"entry": e, "contradictedBy": why})
+
+    def disagree(self, guide, newer):
+        """Records a guide default that a newer source contradicts."""
+        self.disagreements.append({"guide": guide, "newer": {k: newer[k] for k in ("source", "values", "quote") if k in newer}})
 
     def add_default(self, t, path, value, source, quote, chosen=False, when=None, values=None, same_as=None, any_value=False):
         """Records a default (`values` when several spellings of it hold;

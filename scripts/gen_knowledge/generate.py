@@ -1,6 +1,7 @@
 """Every source, in order, for every type the bundled snapshot holds."""
 from .api_model import drop_contradicted, mine_create_member, mine_create_operation, mine_enum_case, mine_key_aliases, mine_read_member, mine_setter_members
 from .docs import mine_all_ports, mine_bag_key, mine_cross_defaults, mine_default_account, mine_docs_defaults, mine_docs_rules, mine_name_or_id, mine_one_member_items, mine_ordered, mine_overridden_items, mine_retained_component, mine_service_defaults, mine_switch_sets_sibling, mine_unit_strings, mine_unsettable_in_mode
+from .guides import mine_guides, owners
 from .facts import Mined, PropFacts, TypeFacts
 from .registry import writable
 from .rules import ORDER_FREE, sentences
@@ -35,9 +36,12 @@ def mine_property(m, tf, path, name, p):
     drop_contradicted(m, tf, pf)
 
 
-def generate(spec, boto, snap):
-    """(defaults, rules) mined from every type the bundled snapshot holds."""
+def generate(spec, boto, snap, guides=None):
+    """(defaults, rules, contradicted, disagreements) mined from every type
+    the bundled snapshot holds; the guides (if given) last, as the oldest
+    source."""
     m = Mined()
+    names = owners(spec, spec.resources) if guides else {}
     borrowed = shared_unordered(snap, sorted(r["cloudFormationType"] for r in spec.resources))
     for r in sorted(spec.resources, key=lambda r: r["cloudFormationType"]):
         doc = snap.load(r["cloudFormationType"])
@@ -54,4 +58,7 @@ def generate(spec, boto, snap):
         mine_write_only(m, tf)
         mine_all_ports(m, tf)
         mine_schema_rules(m, tf, borrowed)
-    return m.result()
+        if guides:
+            mine_guides(m, tf, guides, names, r)
+    key = lambda x: (x["guide"]["type"], x["guide"]["path"])  # noqa: E731
+    return m.result() + (sorted(m.disagreements, key=key),)
