@@ -24,6 +24,7 @@ cargo test --workspace --locked
 
 echo "== generated knowledge (core/data/generated is what scripts/gen-knowledge.sh produces)"
 bash scripts/gen-knowledge.sh --check
+(cd scripts && python3 -m unittest -q gen_knowledge.test_guides)
 python3 scripts/observe_returned.py --check
 
 echo "== emulator suite (moto + Cloud Control endpoint + CDK fixture)"

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// Where a fact comes from. `Schema`, `Docs` and `ApiModel` facts are the
+/// Where a fact comes from. `Schema`, `Docs`, `ApiModel` and `Guide` facts are the
 /// output of a committed generator over pinned packages; `Observed` facts were
 /// seen on real deploys and say what was seen and why it is not
 /// deploy-specific.
@@ -17,6 +17,9 @@ pub enum Source {
     Docs,
     /// A service API model.
     ApiModel,
+    /// The archived AWS developer and user guides (2023; mined after the
+    /// newer sources, which win where they disagree).
+    Guide,
     /// Seen on a real deploy.
     Observed,
 }
@@ -28,6 +31,7 @@ impl Source {
             Source::Schema => "schema",
             Source::Docs => "docs",
             Source::ApiModel => "api-model",
+            Source::Guide => "guide",
             Source::Observed => "observed",
         }
     }

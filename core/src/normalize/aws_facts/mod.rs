@@ -276,8 +276,12 @@ mod tests {
                 ));
             }
         }
-        let mined =
-            |s: Option<Source>| matches!(s, Some(Source::Schema | Source::Docs | Source::ApiModel));
+        let mined = |s: Option<Source>| {
+            matches!(
+                s,
+                Some(Source::Schema | Source::Docs | Source::ApiModel | Source::Guide)
+            )
+        };
         let generated_rules = gr
             .unordered_arrays
             .iter()
