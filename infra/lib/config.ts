@@ -26,10 +26,14 @@ export interface RealdriftConfig {
   readonly trailRetentionDays: number;
   /** Parallel resource reads per stack (REALDRIFT_CONCURRENCY). */
   readonly concurrency: number;
-  /** Managed policy (name or ARN) used as the revert role's permissions boundary. */
+  /** Managed policy (name or ARN) used as the revert role's permissions boundary; undefined = the one the app ships. */
   readonly revertPermissionsBoundary?: string;
-  /** Resource types revert may write (their update/delete handler permissions are granted). */
+  /** Non-IAM resource types revert may write (update handler actions; delete only for out-of-band child types). */
   readonly revertTypes: string[];
+  /** IAM resource types a team opts into (revert may then rewrite their policies and trust). */
+  readonly revertIamTypes: string[];
+  /** Role ARNs (globs allowed) that may invoke revert; nobody else can. Empty = nobody. */
+  readonly revertInvokers: string[];
   /** Role ARNs (globs allowed) revert may pass to a service when it restores a role property. */
   readonly revertPassRoles: string[];
   /** Lambda architecture. */
@@ -63,12 +67,10 @@ export interface RealdriftConfig {
 /** Where relative paths in context are anchored: the infra/ directory. */
 export const INFRA_DIR = path.resolve(__dirname, '..');
 
-/** The types revert may write unless `revertTypes` says otherwise. */
+/** The types revert may write unless `revertTypes` says otherwise (IAM types are opt-in: revertIamTypes). */
 export const DEFAULT_REVERT_TYPES = [
   'AWS::DynamoDB::Table',
   'AWS::Events::Rule',
-  'AWS::IAM::Policy',
-  'AWS::IAM::Role',
   'AWS::Lambda::Function',
   'AWS::Lambda::Permission',
   'AWS::Logs::LogGroup',
@@ -101,6 +103,8 @@ export function loadConfig(get: Lookup): RealdriftConfig {
     concurrency: r.int('concurrency', 16, 1, 128),
     revertPermissionsBoundary: r.optional('revertPermissionsBoundary', /^(arn:aws[a-z-]*:iam::\d{12}:policy\/.+|[\w+=,.@/-]{1,128})$/),
     revertTypes: r.list('revertTypes', DEFAULT_REVERT_TYPES, /^[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+$/),
+    revertIamTypes: r.list('revertIamTypes', [], /^AWS::IAM::[A-Za-z0-9]+$/),
+    revertInvokers: r.list('revertInvokers', [], /^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/),
     revertPassRoles: r.list('revertPassRoles', [], /^arn:aws[a-z-]*:iam::(\d{12}|\*):role\/.+$/),
     architecture: r.oneOf('architecture', 'arm64', ['arm64', 'x86_64']) as Architecture,
     lambdaAssets: r.path('lambdaAssets', '../target/lambda'),

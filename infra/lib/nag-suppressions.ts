@@ -85,8 +85,17 @@ export const ACCEPTED: Acceptance[] = [
     finding: /^AwsSolutions-IAM5\[Resource::\*\]$/,
     path: /^\/Revert\/Role\/DefaultPolicy\/Resource$/,
     reason:
-      'Revert reads like scan and writes through Cloud Control with the update/delete handler actions of the types in ' +
-      'context revertTypes, on whichever resource drifted; narrow it further with context revertPermissionsBoundary.',
+      'Revert reads like scan and writes through Cloud Control with the update handler actions of the types in ' +
+      'context revertTypes on resources tagged with a watched stack name (where IAM can match the tag), and the ' +
+      'delete handler actions of out-of-band child types; the guard policy and the boundary deny realdrift itself.',
+  },
+  {
+    finding: /^AwsSolutions-IAM5(\[(Resource::\*|Action::iam:(Get|List)\*)\])?$/,
+    path: /^\/RevertBoundary\/Resource$/,
+    reason:
+      "The revert role's permissions boundary is a ceiling, not a grant: it allows everything but IAM, STS, " +
+      'Organizations and account calls (NotAction) plus IAM reads, and denies everything on realdrift itself; what ' +
+      'revert may really do is its identity policy, intersected with this.',
   },
   {
     finding: /^AwsSolutions-IAM5\[Action::[a-z0-9-]+:[A-Za-z0-9]+\*\]$/,

@@ -53,17 +53,56 @@ export function readPermissions(): ReadPermissions {
   return data;
 }
 
-/** IAM patterns of the update and delete handler actions of each given type (data/write-permissions.json). */
-export function writePatternsFor(types: string[]): string[] {
-  const data = load<{ types: Record<string, string[]> }>('write-permissions.json');
+/** One type's write patterns in data/write-permissions.json. */
+export interface WriteSet {
+  /** Update handler actions on which IAM matches `aws:ResourceTag`. */
+  readonly update: string[];
+  /** Update handler actions on which it cannot. */
+  readonly untagged: string[];
+  /** Delete handler actions. */
+  readonly delete: string[];
+}
+
+/** A child type whose out-of-band instances a revert plan deletes (data/revert-children.json). */
+export interface RevertChild {
+  readonly type: string;
+  readonly parent: string;
+  readonly deletes: boolean;
+  readonly source: string;
+  readonly reason: string;
+}
+
+/** data/revert-children.json. */
+export function revertChildren(): RevertChild[] {
+  return load<{ children: RevertChild[] }>('revert-children.json').children;
+}
+
+/**
+ * The write patterns revert needs for the given types: update actions of
+ * every type, delete actions only of the child types revert-children.json
+ * lets revert delete (a top-level type never gets its delete handler).
+ */
+export function writeSetFor(types: string[], key: string): WriteSet {
+  const data = load<{ types: Record<string, WriteSet> }>('write-permissions.json');
   const missing = types.filter((t) => !data.types[t]);
   if (missing.length > 0) {
     throw new Error(
-      `context revertTypes: no update/delete handler permissions known for ${missing.join(', ')} ` +
+      `context ${key}: no update/delete handler permissions known for ${missing.join(', ')} ` +
         '(not a registry type, or the type has no update handler)',
     );
   }
-  return [...new Set(types.flatMap((t) => data.types[t]))].sort();
+  const deletable = new Set(revertChildren().filter((c) => c.deletes).map((c) => c.type));
+  const union = (pick: (t: string) => string[]) => [...new Set(types.flatMap(pick))].sort();
+  return {
+    update: union((t) => data.types[t].update),
+    untagged: union((t) => data.types[t].untagged),
+    delete: union((t) => (deletable.has(t) ? data.types[t].delete : [])),
+  };
+}
+
+/** Every pattern of a write set. */
+export function writePatterns(set: WriteSet): string[] {
+  return [...new Set([...set.update, ...set.untagged, ...set.delete])].sort();
 }
 
 /** data/sdk-actions.json. */

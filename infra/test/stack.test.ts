@@ -277,7 +277,7 @@ describe('triggers', () => {
     template.hasResourceProperties('AWS::CloudTrail::Trail', {
       IsLogging: true,
       IncludeGlobalServiceEvents: true,
-      EventSelectors: [Match.objectLike({ IncludeManagementEvents: true, ReadWriteType: 'WriteOnly' })],
+      EventSelectors: Match.arrayWith([Match.objectLike({ IncludeManagementEvents: true, ReadWriteType: 'WriteOnly' })]),
     });
     template.hasResourceProperties('AWS::S3::Bucket', {
       LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 30 })] },
