@@ -59,8 +59,10 @@ export interface WriteSet {
   readonly update: string[];
   /** Update handler actions on which it cannot. */
   readonly untagged: string[];
-  /** Delete handler actions. */
+  /** Delete handler actions on which IAM matches `aws:ResourceTag` (a child's delete acting on its tagged parent). */
   readonly delete: string[];
+  /** Delete handler actions on which it cannot. */
+  readonly deleteUntagged: string[];
 }
 
 /** A child type whose out-of-band instances a revert plan deletes (data/revert-children.json). */
@@ -97,12 +99,13 @@ export function writeSetFor(types: string[], key: string): WriteSet {
     update: union((t) => data.types[t].update),
     untagged: union((t) => data.types[t].untagged),
     delete: union((t) => (deletable.has(t) ? data.types[t].delete : [])),
+    deleteUntagged: union((t) => (deletable.has(t) ? data.types[t].deleteUntagged : [])),
   };
 }
 
 /** Every pattern of a write set. */
 export function writePatterns(set: WriteSet): string[] {
-  return [...new Set([...set.update, ...set.untagged, ...set.delete])].sort();
+  return [...new Set([...set.update, ...set.untagged, ...set.delete, ...set.deleteUntagged])].sort();
 }
 
 /** data/sdk-actions.json. */

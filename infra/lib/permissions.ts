@@ -79,10 +79,11 @@ export function checkRevertTypes(scope: RevertScope): void {
 
 /**
  * What revert may write: Cloud Control writes, the update handler actions of
- * its types (on resources tagged with a watched stack's name where IAM can
- * match the tag), the delete handler actions of the out-of-band child types
- * only, kms:CreateGrant only for grants an AWS service uses, PassRole only
- * on the listed roles.
+ * its types and the delete handler actions of the out-of-band child types
+ * only (both on resources tagged with a watched stack's name where IAM can
+ * match the tag: a child's delete acts on its declared parent),
+ * kms:CreateGrant only for grants an AWS service uses, PassRole only on the
+ * listed roles.
  */
 export function revertWriteStatements(scope: RevertScope): iam.PolicyStatement[] {
   checkRevertTypes(scope);
@@ -96,7 +97,7 @@ export function revertWriteStatements(scope: RevertScope): iam.PolicyStatement[]
   }
   // A grant on a key is checked on the key, which is rarely in the watched stack.
   const isGrant = (p: string) => wildcardMatches(p, 'kms:CreateGrant');
-  const tagged = [...new Set([...set.update, ...sdkActions().writers.map((w) => w.action)])]
+  const tagged = [...new Set([...set.update, ...set.delete, ...sdkActions().writers.map((w) => w.action)])]
     .filter((a) => !CLOUD_CONTROL_WRITE.includes(a) && !isGrant(a))
     .sort();
   const statement = (actions: string[], conditions?: Record<string, unknown>) =>
@@ -105,11 +106,9 @@ export function revertWriteStatements(scope: RevertScope): iam.PolicyStatement[]
     statement(CLOUD_CONTROL_WRITE),
     statement(tagged, { StringLike: { [STACK_NAME_TAG]: scope.stacks.length > 0 ? scope.stacks : ['*'] } }),
   ];
-  const untagged = set.untagged.filter((a) => !isGrant(a));
+  // Actions IAM cannot match a resource tag on cannot carry the condition.
+  const untagged = [...new Set([...set.untagged, ...set.deleteUntagged])].filter((a) => !isGrant(a) && !tagged.includes(a)).sort();
   if (untagged.length > 0) out.push(statement(untagged));
-  // Out-of-band children carry no stack tag: their deletes cannot be conditioned on one.
-  const deletes = set.delete.filter((a) => !isGrant(a));
-  if (deletes.length > 0) out.push(statement(deletes));
   const grants = writePatterns(set).filter(isGrant);
   if (grants.length > 0) out.push(statement(grants, { Bool: { 'kms:GrantIsForAWSResource': 'true' } }));
   if (scope.passRoles.length > 0) {

@@ -56,6 +56,22 @@ describe('storage', () => {
     assert.equal(resourcesOfType(json, 'Custom::CDKBucketDeployment').length, 1);
   });
 
+  it('the baselines deployment writes and deletes objects only under baselines/', () => {
+    const { json } = synth();
+    const [[, deployment]] = resourcesOfType(json, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('CustomCDKBucketDeployment'));
+    const roleId = deployment.Properties.Role['Fn::GetAtt'][0];
+    const statements = resourcesOfType(json, 'AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+    const bucket = logicalId(json, 'AWS::S3::Bucket', 'StorageBucket');
+    const deny = statements.find((st: any) => st.Effect === 'Deny');
+    assert.deepEqual(deny, {
+      Action: ['s3:Abort*', 's3:DeleteObject*', 's3:PutObject*'],
+      Effect: 'Deny',
+      NotResource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucket, 'Arn'] }, '/baselines/*']] },
+    });
+  });
+
   it('fails synth when the baselines directory is missing', () => {
     assert.throws(() => synth({ baselinesDir: '/nonexistent/baselines' }), /context baselinesDir: \/nonexistent\/baselines is not a directory/);
   });
@@ -164,10 +180,13 @@ describe('functions', () => {
     for (const name of ['Scan', 'OnChange', 'Revert']) assert.deepEqual(fn(json, name).Architectures, ['x86_64']);
   });
 
-  it('keep logs 30 days by default, as context logRetentionDays says otherwise', () => {
+  it('keep logs 30 days by default, as context logRetentionDays says otherwise (the baselines deployment too)', () => {
     const days = (ctx: Record<string, unknown>) => resourcesOfType(synth(ctx).json, 'AWS::Logs::LogGroup').map(([, g]) => g.Properties.RetentionInDays);
-    assert.deepEqual(days({}), [30, 30, 30]);
-    assert.deepEqual(days({ logRetentionDays: 90 }), [90, 90, 90]);
+    assert.deepEqual(days({}), [30, 30, 30, 30]);
+    assert.deepEqual(days({ logRetentionDays: 90 }), [90, 90, 90, 90]);
+    const { json } = synth();
+    const [[, deployment]] = resourcesOfType(json, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('CustomCDKBucketDeployment'));
+    assert.deepEqual(deployment.Properties.LoggingConfig.LogGroup, { Ref: logicalId(json, 'AWS::Logs::LogGroup', 'StorageBaselinesLogs') });
   });
 
   it('get the environment the function contract names', () => {
