@@ -62,6 +62,8 @@ export interface RealdriftConfig {
   readonly githubOidcProviderArn?: string;
   /** Emit CDK's bootstrap-version check (off only for the local emulator, which cannot evaluate it). */
   readonly bootstrapVersionRule: boolean;
+  /** CloudFormation termination protection of the realdrift stack. */
+  readonly terminationProtection: boolean;
 }
 
 /** Where relative paths in context are anchored: the infra/ directory. */
@@ -119,6 +121,7 @@ export function loadConfig(get: Lookup): RealdriftConfig {
     githubRef: r.string('githubRef', 'refs/heads/main', /^refs\/[A-Za-z0-9_./*-]+$/),
     githubOidcProviderArn: r.optional('githubOidcProviderArn', /^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/.+$/),
     bootstrapVersionRule: r.bool('bootstrapVersionRule', true),
+    terminationProtection: r.bool('terminationProtection', false),
   };
   return config;
 }

@@ -30,6 +30,13 @@ export const ACCEPTED: Acceptance[] = [
       "bucket's logs to your central one. Object-level API calls are otherwise visible as CloudTrail data events.",
   },
   {
+    finding: /^AwsSolutions-SQS3$/,
+    path: /^\/FailedTriggers\/Queue\/Resource$/,
+    reason:
+      'This queue is itself the dead-letter queue: EventBridge targets and the scan function\'s asynchronous invokes ' +
+      'send what they could not deliver here, and an alarm fires on its first message.',
+  },
+  {
     finding: /^AwsSolutions-SMG4$/,
     path: /^\/Alerts\/SlackWebhook\/Resource$/,
     reason:

@@ -6,6 +6,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { Alerts } from './alerts';
+import { FailureRouting } from './failures';
 import { RealdriftConfig } from './config';
 import { loadEventSources } from './event-sources';
 import { RealdriftFunction } from './functions';
@@ -44,6 +45,7 @@ export class RealdriftStack extends Stack {
   readonly scanQueue: WorkQueue;
   readonly changeQueue: WorkQueue;
   readonly readPolicies: ReadPolicies;
+  readonly failures: FailureRouting;
 
   constructor(scope: Construct, id: string, config: RealdriftConfig, props?: StackProps) {
     super(scope, id, props);
@@ -122,6 +124,8 @@ export class RealdriftStack extends Stack {
     });
 
     this.addOutputs(config);
+    this.failures = new FailureRouting(this, 'FailedTriggers', { alarmTopic: topic, scan: this.scan.function });
+    this.failures.routeRules(this);
     this.guardRevert(config, triggers.trail);
   }
 

@@ -15,6 +15,13 @@ describe('configuration', () => {
     assert.deepEqual(from({}).revertTypes, DEFAULT_REVERT_TYPES);
   });
 
+  it("cdk.json sets every feature flag aws-cdk-lib recommends, at the recommended value (synth reports none unconfigured)", () => {
+    const recommended = JSON.parse(fs.readFileSync(require.resolve('aws-cdk-lib/recommended-feature-flags.json'), 'utf8'));
+    const context = cdkJsonContext();
+    const off = Object.entries(recommended).filter(([k, v]) => JSON.stringify(context[k]) !== JSON.stringify(v));
+    assert.deepEqual(off, []);
+  });
+
   it('documents every context key in docs/deploy.md', () => {
     const doc = fs.readFileSync(path.join(REPO, 'docs', 'deploy.md'), 'utf8');
     const keys = Object.keys(cdkJsonContext()).filter((k) => !k.startsWith('@'));

@@ -28,6 +28,8 @@ function allowance(s: Synth, fn: 'scan' | 'onChange'): Allowance {
     writable: [
       ...['state/*', 'index/*', 'cache/*'].map((p) => r(bucket.arnForObjects(p))),
       r(queue.queueArn),
+      // Scan's failed asynchronous invokes go to the failed-trigger queue.
+      ...(fn === 'scan' ? [r(stack.failures.queue.queueArn)] : []),
       r(stack.alerts.topic.topicArn),
       r(stack.alerts.key.keyArn),
       r(own.logGroup.logGroupArn),

@@ -84,6 +84,14 @@ describe('storage', () => {
 });
 
 describe('alerts', () => {
+  it("the topic key lets CloudWatch use it only for this account's alarms", () => {
+    const { json } = synth();
+    const key = json.Resources[logicalId(json, 'AWS::KMS::Key', 'AlertsKey')].Properties.KeyPolicy.Statement;
+    const cw = key.filter((st: any) => JSON.stringify(st.Principal).includes('cloudwatch.amazonaws.com'));
+    assert.equal(cw.length, 1);
+    assert.deepEqual(cw[0].Condition, { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } });
+  });
+
   it('the topic is KMS-encrypted with a rotating key and TLS-only', () => {
     const { template, json } = synth();
     const key = logicalId(json, 'AWS::KMS::Key', 'AlertsKey');
@@ -151,11 +159,66 @@ describe('queues', () => {
     const dlqDepth = alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
     assert.deepEqual(
       dlqDepth.map(([, a]) => a.Properties.Dimensions[0].Value['Fn::GetAtt'][0].replace(/[0-9A-F]{8}$/, '')).sort(),
-      ['ChangesDeadLetter', 'ScanWorkDeadLetter'],
+      ['ChangesDeadLetter', 'FailedTriggersQueue', 'ScanWorkDeadLetter'],
     );
     for (const [, a] of dlqDepth) assert.equal(a.Properties.Threshold, 1);
     assert.equal(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage').length, 2);
     assert.equal(alarms.filter(([, a]) => a.Properties.MetricName === 'Errors').length, 3);
+  });
+
+  it("alarm on each function's throttles and each rule's failed invocations", () => {
+    const { json } = synth();
+    const alarms = resourcesOfType(json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const throttled = alarms.filter((a) => a.MetricName === 'Throttles').map((a) => a.Dimensions[0].Value.Ref.replace(/Function[0-9A-F]{8}$/, ''));
+    assert.deepEqual(throttled.sort(), ['OnChange', 'Revert', 'Scan']);
+    const rules = resourcesOfType(json, 'AWS::Events::Rule').map(([id]) => id);
+    const failed = alarms.filter((a) => a.MetricName === 'FailedInvocations' && a.Namespace === 'AWS/Events');
+    assert.deepEqual(failed.map((a) => a.Dimensions[0].Value.Ref).sort(), rules.sort());
+    for (const a of failed) assert.equal(a.Threshold, 1);
+  });
+});
+
+describe('the stack', () => {
+  it('is tagged, and termination-protected when context asks', () => {
+    const plain = synth();
+    assert.deepEqual(plain.stack.tags.tagValues(), { app: 'realdrift' });
+    assert.equal(plain.stack.terminationProtection, false);
+    assert.equal(synth({ terminationProtection: true }).stack.terminationProtection, true);
+    // Deployed as stack tags, which CloudFormation propagates to the resources.
+    const artifact = plain.app.synth().getStackArtifact(plain.stack.artifactId);
+    assert.deepEqual(artifact.tags, { app: 'realdrift' });
+  });
+});
+
+describe('failed triggers', () => {
+  const { json } = synth({ createTrail: true });
+  const queue = logicalId(json, 'AWS::SQS::Queue', 'FailedTriggersQueue');
+
+  it('every EventBridge target dead-letters to the failed-trigger queue with a bounded retry policy', () => {
+    const rules = resourcesOfType(json, 'AWS::Events::Rule');
+    assert.ok(rules.length >= 2, 'the schedule and the change rule(s)');
+    for (const [id, rule] of rules) {
+      for (const target of rule.Properties.Targets) {
+        assert.deepEqual(target.DeadLetterConfig, { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } }, id);
+        assert.ok(target.RetryPolicy.MaximumEventAgeInSeconds <= 3600, `${id}: retries for more than an hour`);
+        assert.ok(target.RetryPolicy.MaximumRetryAttempts <= 8, id);
+      }
+    }
+  });
+
+  it('only those rules may send to the queue', () => {
+    const [[, policy]] = resourcesOfType(json, 'AWS::SQS::QueuePolicy').filter(([, p]) => JSON.stringify(p.Properties.Queues).includes(queue));
+    const send = policy.Properties.PolicyDocument.Statement.find((st: any) => st.Effect === 'Allow');
+    assert.deepEqual(send.Principal, { Service: 'events.amazonaws.com' });
+    const rules = resourcesOfType(json, 'AWS::Events::Rule').map(([id]) => ({ 'Fn::GetAtt': [id, 'Arn'] }));
+    assert.deepEqual(send.Condition.ArnEquals['aws:SourceArn'], rules);
+  });
+
+  it("scan's asynchronous invokes (the schedule) go to the queue when they fail every retry", () => {
+    const [[, config]] = resourcesOfType(json, 'AWS::Lambda::EventInvokeConfig');
+    assert.deepEqual(config.Properties.FunctionName, { Ref: logicalId(json, 'AWS::Lambda::Function', 'ScanFunction') });
+    assert.deepEqual(config.Properties.DestinationConfig, { OnFailure: { Destination: { 'Fn::GetAtt': [queue, 'Arn'] } } });
+    assert.equal(config.Properties.MaximumRetryAttempts, 2);
   });
 });
 

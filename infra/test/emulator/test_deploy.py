@@ -39,6 +39,7 @@ ARCHITECTURE = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "arm64", "arm6
 
 MOTO_UNSUPPORTED = {
     "AWS::CloudWatch::Alarm",
+    "AWS::Lambda::EventInvokeConfig",
     "AWS::Lambda::ResourcePolicy",
     "AWS::SNS::TopicPolicy",
 }
