@@ -117,3 +117,20 @@ export function sdkActions(): SdkActions {
 export function dataPlaneActions(): DataPlaneAction[] {
   return load<{ actions: DataPlaneAction[] }>('data-plane-actions.json').actions;
 }
+
+/** A secret or personal-data read (data/sensitive-reads.json). */
+export interface SensitiveRead {
+  readonly action: string;
+  /** Denied only on this resource pattern (`arn:aws:` is the partition placeholder); absent = everywhere. */
+  readonly resource?: string;
+  readonly types: string[];
+  readonly source?: string;
+  readonly reason?: string;
+  readonly returns?: string;
+  readonly masking?: string;
+}
+
+/** data/sensitive-reads.json: the denied and the kept secret / personal-data reads. */
+export function sensitiveReads(): { denied: SensitiveRead[]; kept: SensitiveRead[] } {
+  return load<{ denied: SensitiveRead[]; kept: SensitiveRead[] }>('sensitive-reads.json');
+}

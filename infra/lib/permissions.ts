@@ -3,7 +3,8 @@
 // denies that keep data planes and realdrift's own IAM out of reach.
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { readPermissions, sdkActions, writePatterns, writeSetFor } from './permission-data';
+import { Aws } from 'aws-cdk-lib';
+import { readPermissions, sdkActions, sensitiveReads, writePatterns, writeSetFor } from './permission-data';
 
 /** Cloud Control write calls revert makes (it plans RFC 6902 patches and applies them). */
 export const CLOUD_CONTROL_WRITE = [
@@ -196,5 +197,18 @@ export function denyDataPlaneStatements(own: OwnData): iam.PolicyStatement[] {
       ],
       resources: ['*'],
     }),
+    ...denySensitiveReadStatements(),
   ];
+}
+
+/** Explicit denies of the secret and personal-data reads data/sensitive-reads.json names. */
+export function denySensitiveReadStatements(): iam.PolicyStatement[] {
+  const { denied } = sensitiveReads();
+  const everywhere = denied.filter((d) => !d.resource).map((d) => d.action);
+  const out = [new iam.PolicyStatement({ effect: iam.Effect.DENY, actions: everywhere, resources: ['*'] })];
+  for (const d of denied.filter((x) => x.resource)) {
+    const resource = d.resource!.replace(/^arn:aws:/, `arn:${Aws.PARTITION}:`);
+    out.push(new iam.PolicyStatement({ effect: iam.Effect.DENY, actions: [d.action], resources: [resource] }));
+  }
+  return out;
 }

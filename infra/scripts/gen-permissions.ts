@@ -14,7 +14,8 @@
 // with a handlerSchema, i.e. one that lists the children of a parent), which
 // child enumeration uses. Each listed action is looked up in the catalogue
 // (wildcards in a schema are expanded there) and kept only when IAM classes it
-// Read or List, it is not in data/data-plane-actions.json, and cfn-lint's
+// Read or List, it is not in data/data-plane-actions.json (nor a secret or
+// personal-data read data/sensitive-reads.json denies), and cfn-lint's
 // action list knows it too (a retired service such as Evidently is dropped). The kept set is
 // then written as IAM patterns that match, in the catalogue, exactly the kept
 // actions and nothing else (prefix wildcards only where every action under the
@@ -84,7 +85,11 @@ function loadCfnLintActions(cfnLintData: string): Map<string, Set<string>> {
 function loadDenied(): { pattern: string; re: RegExp }[] {
   const file = path.join(__dirname, '..', 'data', 'data-plane-actions.json');
   const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { actions: { pattern: string }[] };
-  return doc.actions.map((a) => ({ pattern: a.pattern, re: wildcardRegExp(a.pattern) }));
+  // Secret and personal-data reads denied everywhere (not only on one resource) are never granted either.
+  const sensitive = path.join(__dirname, '..', 'data', 'sensitive-reads.json');
+  const denied = (JSON.parse(fs.readFileSync(sensitive, 'utf8')) as { denied: { action: string; resource?: string }[] }).denied;
+  const patterns = [...doc.actions.map((a) => a.pattern), ...denied.filter((d) => !d.resource).map((d) => d.action)];
+  return patterns.map((pattern) => ({ pattern, re: wildcardRegExp(pattern) }));
 }
 
 type Reasons = Record<string, string[]>;

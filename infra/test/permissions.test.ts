@@ -4,11 +4,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { IamCatalogue, READ_LEVELS, actionId, wildcardRegExp } from '../tools/iam-catalogue';
-import { dataPlaneActions, readPermissions, sdkActions, writeSetFor } from '../lib/permission-data';
+import * as fs from 'fs';
+import * as path from 'path';
+import { dataPlaneActions, readPermissions, sdkActions, sensitiveReads, writeSetFor } from '../lib/permission-data';
 import { DEFAULT_REVERT_TYPES } from '../lib/config';
 import { CLOUD_CONTROL_WRITE } from '../lib/permissions';
 import { Allowance, Located, Statement, readOnlyViolations, statementsOf } from './iam-walk';
-import { CfnTemplate, Synth, logicalId, resourcesOfType, synth } from './helpers';
+import { CfnTemplate, REPO, Synth, logicalId, resourcesOfType, synth } from './helpers';
 
 const catalogue = new IamCatalogue();
 const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -129,6 +131,23 @@ describe('the generated read policies', () => {
       assert.deepEqual(attached.sort(), policies.map(([id]) => id).sort());
       // The revert guard is attached from the policy side (Roles), and counts too.
       assert.ok(attached.length + (name === 'Revert' ? 1 : 0) <= 10, `${name} has ${attached.length} managed policies (IAM default quota 10)`);
+    }
+  });
+
+  it('hold no Pass* action (cleanrooms:PassMembership is Read-level in IAM, but hands a resource over)', () => {
+    const passes = data.chunks.flat().flatMap((p) => catalogue.expand(p)).filter((a) => /^Pass/.test(a.name));
+    assert.deepEqual(passes.map(actionId), []);
+  });
+
+  it('grant no secret or personal-data read data/sensitive-reads.json denies; each kept one is documented', () => {
+    const patterns = data.chunks.flat().map((p) => wildcardRegExp(p));
+    const granted = (a: string) => patterns.some((re) => re.test(a));
+    const { denied, kept } = sensitiveReads();
+    for (const d of denied.filter((x) => !x.resource)) assert.ok(!granted(d.action), `${d.action} is granted`);
+    const doc = fs.readFileSync(path.join(REPO, 'docs', 'deploy.md'), 'utf8');
+    for (const k of kept) {
+      assert.ok(granted(k.action), `${k.action} is listed as kept but not granted`);
+      for (const t of k.types) assert.ok(doc.includes(`| \`${k.action}\` |`) && doc.includes(t), `docs/deploy.md does not list ${k.action} (${t})`);
     }
   });
 
@@ -333,6 +352,12 @@ describe('explicit denies on every function role', () => {
       const deniedActions = denies.flatMap((d) => list(d.Action));
       for (const a of ['s3:GetObject', 'secretsmanager:GetSecretValue', 'ssm:GetParameter', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan']) {
         assert.ok(deniedActions.includes(a), `${name} lacks a deny of ${a}`);
+      }
+      for (const d of sensitiveReads().denied) {
+        const deny = denies.find((x) => list(x.Action).includes(d.action));
+        assert.ok(deny, `${name} lacks a deny of ${d.action}`);
+        if (d.resource) assert.ok(JSON.stringify(deny!.Resource).includes(d.resource.replace(/^arn:aws:/, '')), JSON.stringify(deny!.Resource));
+        else assert.equal(deny!.Resource, '*');
       }
       const objects = denies.find((d) => list(d.Action).includes('s3:GetObject'))!;
       assert.deepEqual(objects.NotResource, s.stack.resolve(s.stack.storage.bucket.arnForObjects('*')));
