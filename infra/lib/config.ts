@@ -38,7 +38,7 @@ export interface RealdriftConfig {
   readonly revertPassRoles: string[];
   /** Lambda architecture. */
   readonly architecture: Architecture;
-  /** Directory holding <binary>/bootstrap.zip from `cargo lambda build --output-format zip`. */
+  /** Directory holding <binary>/bootstrap.zip from `cargo lambda build --output-format zip` (default ../target/lambda/<architecture>). */
   readonly lambdaAssets: string;
   /** The repository's baselines directory, synced to s3://bucket/baselines/ on deploy. */
   readonly baselinesDir: string;
@@ -93,6 +93,8 @@ type Lookup = (key: string) => unknown;
 /** Reads and validates the configuration through a context lookup (`node.tryGetContext`). */
 export function loadConfig(get: Lookup): RealdriftConfig {
   const r = new Reader(get);
+  // x86_64 by default: the architecture the project builds and tests here.
+  const architecture = r.oneOf('architecture', 'x86_64', ['arm64', 'x86_64']) as Architecture;
   const config: RealdriftConfig = {
     stackName: r.string('stackName', 'Realdrift', /^[A-Za-z][A-Za-z0-9-]{0,127}$/),
     stacks: r.list('stacks', []),
@@ -108,8 +110,8 @@ export function loadConfig(get: Lookup): RealdriftConfig {
     revertIamTypes: r.list('revertIamTypes', [], /^AWS::IAM::[A-Za-z0-9]+$/),
     revertInvokers: r.list('revertInvokers', [], /^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/),
     revertPassRoles: r.list('revertPassRoles', [], /^arn:aws[a-z-]*:iam::(\d{12}|\*):role\/.+$/),
-    architecture: r.oneOf('architecture', 'arm64', ['arm64', 'x86_64']) as Architecture,
-    lambdaAssets: r.path('lambdaAssets', '../target/lambda'),
+    architecture,
+    lambdaAssets: r.path('lambdaAssets', `../target/lambda/${architecture}`),
     baselinesDir: r.path('baselinesDir', '../baselines'),
     cloudtrailEventsFile: r.path('cloudtrailEventsFile', '../core/data/cloudtrail-events.json'),
     noncurrentVersionDays: r.int('noncurrentVersionDays', 90, 1, 3650),

@@ -34,12 +34,12 @@ describe('configuration', () => {
     assert.equal(c.stackName, 'Realdrift');
     assert.deepEqual(c.stacks, []);
     assert.equal(c.schedule, 'rate(1 hour)');
-    assert.equal(c.architecture, 'arm64');
+    assert.equal(c.architecture, 'x86_64');
     assert.equal(c.concurrency, 16);
     assert.equal(c.createTrail, false);
     assert.equal(c.slackSecret, undefined);
     assert.equal(c.revertPermissionsBoundary, undefined);
-    assert.equal(c.lambdaAssets, path.join(REPO, 'target', 'lambda'));
+    assert.equal(c.lambdaAssets, path.join(REPO, 'target', 'lambda', 'x86_64'));
     assert.equal(c.baselinesDir, path.join(REPO, 'baselines'));
     assert.equal(c.cloudtrailEventsFile, path.join(REPO, 'core', 'data', 'cloudtrail-events.json'));
   });

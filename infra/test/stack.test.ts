@@ -6,7 +6,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { describe, it } from 'node:test';
 import { Match } from 'aws-cdk-lib/assertions';
-import { BINARIES, logicalId, resourcesOfType, stubAssets, synth } from './helpers';
+import { loadConfig } from '../lib/config';
+import { BINARIES, REPO, logicalId, resourcesOfType, stubAssets, synth } from './helpers';
 
 const tlsDeny = Match.objectLike({
   Effect: 'Deny',
@@ -225,7 +226,7 @@ describe('failed triggers', () => {
 describe('functions', () => {
   const fn = (json: any, name: string) => json.Resources[logicalId(json, 'AWS::Lambda::Function', `${name}Function`)].Properties;
 
-  it('scan, on-change and revert run on provided.al2023, arm64 by default, with recognisable logical ids', () => {
+  it('scan, on-change and revert run on provided.al2023, x86_64 by default (what the project builds and tests), with recognisable logical ids', () => {
     const { json } = synth();
     const ids = resourcesOfType(json, 'AWS::Lambda::Function').map(([id]) => id).filter((id) => !id.startsWith('CustomCDKBucketDeployment'));
     assert.deepEqual(ids.map((id) => id.replace(/Function[0-9A-F]{8}$/, '')).sort(), ['OnChange', 'Revert', 'Scan']);
@@ -233,14 +234,36 @@ describe('functions', () => {
       const f = fn(json, name);
       assert.equal(f.Runtime, 'provided.al2023');
       assert.equal(f.Handler, 'bootstrap');
-      assert.deepEqual(f.Architectures, ['arm64']);
+      assert.deepEqual(f.Architectures, ['x86_64']);
       assert.deepEqual(f.LoggingConfig, { LogFormat: 'JSON', LogGroup: { Ref: logicalId(json, 'AWS::Logs::LogGroup', `${name}Logs`) } });
     }
   });
 
-  it('switch to x86_64 by context', () => {
-    const { json } = synth({ architecture: 'x86_64' });
-    for (const name of ['Scan', 'OnChange', 'Revert']) assert.deepEqual(fn(json, name).Architectures, ['x86_64']);
+  it('switch to arm64 by context', () => {
+    const { json } = synth({ architecture: 'arm64' });
+    for (const name of ['Scan', 'OnChange', 'Revert']) assert.deepEqual(fn(json, name).Architectures, ['arm64']);
+  });
+
+  it('refuse a zip whose binary is for another machine than the architecture (the ELF header inside the zip)', () => {
+    assert.throws(
+      () => synth({ architecture: 'arm64', lambdaAssets: stubAssets('x86_64') }),
+      /bootstrap\.zip holds a x86_64 binary but the functions are arm64 \(context architecture\): rebuild with scripts\/build-functions\.sh --arm64/,
+    );
+    assert.throws(() => synth({ architecture: 'x86_64', lambdaAssets: stubAssets('arm64') }), /holds a arm64 binary but the functions are x86_64/);
+    const notElf = fs.mkdtempSync(path.join(os.tmpdir(), 'realdrift-notelf-'));
+    for (const b of BINARIES) {
+      fs.mkdirSync(path.join(notElf, b));
+      fs.writeFileSync(path.join(notElf, b, 'bootstrap.zip'), Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]));
+    }
+    assert.throws(() => synth({ lambdaAssets: notElf }), /has no bootstrap entry/);
+  });
+
+  it('read zips from one directory per architecture by default', () => {
+    for (const arch of ['x86_64', 'arm64']) {
+      const app = synth({ architecture: arch }).app;
+      const config = loadConfig((k) => (k === 'lambdaAssets' ? undefined : app.node.tryGetContext(k)));
+      assert.equal(config.lambdaAssets, path.join(REPO, 'target', 'lambda', arch));
+    }
   });
 
   it('keep logs 30 days by default, as context logRetentionDays says otherwise (the baselines deployment too)', () => {
@@ -299,9 +322,13 @@ describe('functions', () => {
     }
   });
 
-  it('fails synth with a clear error when a function zip is missing', () => {
+  it('synthesizes without built zips (diff, destroy) but makes CloudFormation refuse the deploy, with the build hint', () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'realdrift-empty-'));
-    assert.throws(() => synth({ lambdaAssets: empty }), /realdrift-(scan|on-change|revert)\/bootstrap\.zip not found: build the functions first \(scripts\/build-functions\.sh --arm64\)/);
+    const { json } = synth({ lambdaAssets: empty }) as any;
+    const rule = json.Rules.FunctionZipsBuilt;
+    assert.deepEqual(rule.Assertions[0].Assert, { 'Fn::Equals': ['not built', 'built'] });
+    assert.match(rule.Assertions[0].AssertDescription, /build the functions first \(scripts\/build-functions\.sh --x86-64\)/);
+    assert.equal((synth().json as any).Rules?.FunctionZipsBuilt, undefined);
     assert.ok(BINARIES.every((b) => fs.existsSync(path.join(stubAssets(), b, 'bootstrap.zip'))));
   });
 });
