@@ -2,12 +2,14 @@
 # Builds realdrift's three Lambda functions (scan, on-change, revert) as the
 # zips the CDK app in infra/ deploys, with cargo-lambda:
 #
-#   scripts/build-functions.sh [--arm64 | --x86-64] [--debug] [--lambda-dir DIR]
+#   scripts/build-functions.sh [--x86-64 | --arm64] [--debug] [--lambda-dir DIR]
 #   scripts/build-functions.sh --test-build [--lambda-dir DIR]
 #
-#   --arm64       (default) Graviton; needs the aarch64-unknown-linux-gnu
-#                 standard library: rustup target add aarch64-unknown-linux-gnu
-#   --x86-64      matches -c architecture=x86_64 in infra/
+#   --x86-64      (default) matches infra's default architecture, the one the
+#                 project builds and tests
+#   --arm64       Graviton, for -c architecture=arm64; needs the
+#                 aarch64-unknown-linux-gnu standard library:
+#                 rustup target add aarch64-unknown-linux-gnu
 #   --debug       unoptimised, quicker to build (the emulator deploy test);
 #                 otherwise the `lambda` profile (size-optimised, fat LTO)
 #   --test-build  no cargo-lambda: zips the host binaries `cargo test
@@ -17,19 +19,21 @@
 #                 deploy test, which never runs them; never deploy them to AWS.
 #                 The architecture is the host's (uname -m).
 #   --lambda-dir  where <binary>/bootstrap.zip go; default
-#                 ${CARGO_TARGET_DIR:-target}/lambda, which is infra's default
-#                 context lambdaAssets
+#                 ${CARGO_TARGET_DIR:-target}/lambda/<x86_64|arm64>, one
+#                 directory per architecture, which is infra's default context
+#                 lambdaAssets for that architecture (synth refuses a zip whose
+#                 binary is for another machine)
 #
 # Prints the lambda directory on stdout (for cdk -c lambdaAssets=DIR).
 # cargo-lambda comes from PATH or the repository's .venv
 # (.venv/bin/pip install -r infra/requirements.txt installs it with zig).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-ARCH="--arm64"
+ARCH="--x86-64"
 TEST_BUILD=0
 # The lambda profile (Cargo.toml): optimised for size, zips under 10 MB.
 PROFILE=(--profile lambda)
-LAMBDA_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/lambda"
+LAMBDA_DIR=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --arm64 | --x86-64) ARCH="$1" ;;
@@ -41,6 +45,12 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 
+if ((TEST_BUILD)); then
+  case "$(uname -m)" in aarch64 | arm64) ARCH="--arm64" ;; *) ARCH="--x86-64" ;; esac
+fi
+ARCH_DIR="x86_64"
+if [[ "$ARCH" == "--arm64" ]]; then ARCH_DIR="arm64"; fi
+LAMBDA_DIR="${LAMBDA_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/lambda/$ARCH_DIR}"
 BINS=(realdrift-scan realdrift-on-change realdrift-revert)
 
 # Each binary as <dir>/<binary>/bootstrap.zip holding one executable

@@ -32,12 +32,14 @@ export class Alerts extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
       pendingWindow: Duration.days(7),
     });
-    // Alarms publish to the topic through the CloudWatch service principal.
+    // Alarms publish to the topic through the CloudWatch service principal,
+    // on behalf of this account's alarms only (confused deputy).
     this.key.addToResourcePolicy(
       new iam.PolicyStatement({
         principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
         actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
         resources: ['*'],
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
       }),
     );
     this.topic = new sns.Topic(this, 'Topic', {

@@ -26,15 +26,19 @@ export interface RealdriftConfig {
   readonly trailRetentionDays: number;
   /** Parallel resource reads per stack (REALDRIFT_CONCURRENCY). */
   readonly concurrency: number;
-  /** Managed policy (name or ARN) used as the revert role's permissions boundary. */
+  /** Managed policy (name or ARN) used as the revert role's permissions boundary; undefined = the one the app ships. */
   readonly revertPermissionsBoundary?: string;
-  /** Resource types revert may write (their update/delete handler permissions are granted). */
+  /** Non-IAM resource types revert may write (update handler actions; delete only for out-of-band child types). */
   readonly revertTypes: string[];
+  /** IAM resource types a team opts into (revert may then rewrite their policies and trust). */
+  readonly revertIamTypes: string[];
+  /** Role ARNs (globs allowed) that may invoke revert; nobody else can. Empty = nobody. */
+  readonly revertInvokers: string[];
   /** Role ARNs (globs allowed) revert may pass to a service when it restores a role property. */
   readonly revertPassRoles: string[];
   /** Lambda architecture. */
   readonly architecture: Architecture;
-  /** Directory holding <binary>/bootstrap.zip from `cargo lambda build --output-format zip`. */
+  /** Directory holding <binary>/bootstrap.zip from `cargo lambda build --output-format zip` (default ../target/lambda/<architecture>). */
   readonly lambdaAssets: string;
   /** The repository's baselines directory, synced to s3://bucket/baselines/ on deploy. */
   readonly baselinesDir: string;
@@ -58,17 +62,17 @@ export interface RealdriftConfig {
   readonly githubOidcProviderArn?: string;
   /** Emit CDK's bootstrap-version check (off only for the local emulator, which cannot evaluate it). */
   readonly bootstrapVersionRule: boolean;
+  /** CloudFormation termination protection of the realdrift stack. */
+  readonly terminationProtection: boolean;
 }
 
 /** Where relative paths in context are anchored: the infra/ directory. */
 export const INFRA_DIR = path.resolve(__dirname, '..');
 
-/** The types revert may write unless `revertTypes` says otherwise. */
+/** The types revert may write unless `revertTypes` says otherwise (IAM types are opt-in: revertIamTypes). */
 export const DEFAULT_REVERT_TYPES = [
   'AWS::DynamoDB::Table',
   'AWS::Events::Rule',
-  'AWS::IAM::Policy',
-  'AWS::IAM::Role',
   'AWS::Lambda::Function',
   'AWS::Lambda::Permission',
   'AWS::Logs::LogGroup',
@@ -89,6 +93,8 @@ type Lookup = (key: string) => unknown;
 /** Reads and validates the configuration through a context lookup (`node.tryGetContext`). */
 export function loadConfig(get: Lookup): RealdriftConfig {
   const r = new Reader(get);
+  // x86_64 by default: the architecture the project builds and tests here.
+  const architecture = r.oneOf('architecture', 'x86_64', ['arm64', 'x86_64']) as Architecture;
   const config: RealdriftConfig = {
     stackName: r.string('stackName', 'Realdrift', /^[A-Za-z][A-Za-z0-9-]{0,127}$/),
     stacks: r.list('stacks', []),
@@ -101,9 +107,11 @@ export function loadConfig(get: Lookup): RealdriftConfig {
     concurrency: r.int('concurrency', 16, 1, 128),
     revertPermissionsBoundary: r.optional('revertPermissionsBoundary', /^(arn:aws[a-z-]*:iam::\d{12}:policy\/.+|[\w+=,.@/-]{1,128})$/),
     revertTypes: r.list('revertTypes', DEFAULT_REVERT_TYPES, /^[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+$/),
+    revertIamTypes: r.list('revertIamTypes', [], /^AWS::IAM::[A-Za-z0-9]+$/),
+    revertInvokers: r.list('revertInvokers', [], /^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/),
     revertPassRoles: r.list('revertPassRoles', [], /^arn:aws[a-z-]*:iam::(\d{12}|\*):role\/.+$/),
-    architecture: r.oneOf('architecture', 'arm64', ['arm64', 'x86_64']) as Architecture,
-    lambdaAssets: r.path('lambdaAssets', '../target/lambda'),
+    architecture,
+    lambdaAssets: r.path('lambdaAssets', `../target/lambda/${architecture}`),
     baselinesDir: r.path('baselinesDir', '../baselines'),
     cloudtrailEventsFile: r.path('cloudtrailEventsFile', '../core/data/cloudtrail-events.json'),
     noncurrentVersionDays: r.int('noncurrentVersionDays', 90, 1, 3650),
@@ -115,6 +123,7 @@ export function loadConfig(get: Lookup): RealdriftConfig {
     githubRef: r.string('githubRef', 'refs/heads/main', /^refs\/[A-Za-z0-9_./*-]+$/),
     githubOidcProviderArn: r.optional('githubOidcProviderArn', /^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/.+$/),
     bootstrapVersionRule: r.bool('bootstrapVersionRule', true),
+    terminationProtection: r.bool('terminationProtection', false),
   };
   return config;
 }

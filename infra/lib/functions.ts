@@ -1,8 +1,9 @@
 // One realdrift Lambda function: its own role, log group and error alarm, code
 // from the zip `cargo lambda build --output-format zip` wrote.
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Annotations, CfnRule, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -11,6 +12,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { RealdriftConfig } from './config';
+import { zipArchitecture } from './lambda-zip';
 
 /** What differs between the three functions. */
 export interface RealdriftFunctionProps {
@@ -23,16 +25,65 @@ export interface RealdriftFunctionProps {
   readonly alarmTopic: sns.ITopic;
 }
 
-/** The path of a function's zip, or a clear error when it was not built. */
-export function assetZip(config: RealdriftConfig, binary: string): string {
+/** What to tell someone whose zips are missing. */
+function buildHint(config: RealdriftConfig): string {
+  return (
+    `build the functions first (scripts/build-functions.sh --${config.architecture === 'arm64' ? 'arm64' : 'x86-64'}) ` +
+    'or point -c lambdaAssets=DIR at the directory holding <binary>/bootstrap.zip'
+  );
+}
+
+/**
+ * The path of a function's zip, or undefined when it was not built. A zip
+ * whose bootstrap is built for another machine than the function's
+ * architecture fails synth: Lambda would only fail at its first invoke.
+ */
+export function assetZip(config: RealdriftConfig, binary: string): string | undefined {
   const zip = path.join(config.lambdaAssets, binary, 'bootstrap.zip');
-  if (!fs.existsSync(zip)) {
+  if (!fs.existsSync(zip)) return undefined;
+  const built = zipArchitecture(zip);
+  if (built !== config.architecture) {
     throw new Error(
-      `${zip} not found: build the functions first (scripts/build-functions.sh --${config.architecture === 'arm64' ? 'arm64' : 'x86-64'}) ` +
-        'or point -c lambdaAssets=DIR at the directory holding <binary>/bootstrap.zip',
+      `${zip} holds a ${built} binary but the functions are ${config.architecture} (context architecture): ` +
+        `rebuild with scripts/build-functions.sh --${config.architecture === 'arm64' ? 'arm64' : 'x86-64'}, ` +
+        `or deploy with -c architecture=${built}`,
     );
   }
   return zip;
+}
+
+/** An empty zip standing in for functions not built, so `cdk diff` and `cdk destroy` synthesize. */
+function placeholderAsset(): string {
+  const dir = path.join(os.tmpdir(), 'realdrift-unbuilt-function');
+  const zip = path.join(dir, 'placeholder.zip');
+  if (!fs.existsSync(zip)) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(zip, Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]));
+  }
+  return zip;
+}
+
+/**
+ * Code for a function: its zip, or — when it was not built — a placeholder
+ * and a template rule CloudFormation evaluates before any change, so a
+ * deploy is refused with the build hint while diff and destroy still work.
+ */
+export function functionCode(scope: Construct, config: RealdriftConfig, binary: string): lambda.Code {
+  const zip = assetZip(config, binary);
+  if (zip) return lambda.Code.fromAsset(zip);
+  const stack = Stack.of(scope);
+  if (!stack.node.tryFindChild('FunctionZipsBuilt')) {
+    new CfnRule(stack, 'FunctionZipsBuilt', {
+      assertions: [
+        {
+          assert: Fn.conditionEquals('not built', 'built'),
+          assertDescription: `The function zips were not found in ${config.lambdaAssets} at synth: ${buildHint(config)}`,
+        },
+      ],
+    });
+    Annotations.of(stack).addWarningV2('realdrift:unbuiltFunctions', `function zips not found in ${config.lambdaAssets}: deploy will be refused; ${buildHint(config)}`);
+  }
+  return lambda.Code.fromAsset(placeholderAsset());
 }
 
 /** A provided.al2023 function with a dedicated role (no AWS managed policy) and log group. */
@@ -63,7 +114,7 @@ export class RealdriftFunction extends Construct {
       runtime: lambda.Runtime.PROVIDED_AL2023,
       architecture: config.architecture === 'arm64' ? lambda.Architecture.ARM_64 : lambda.Architecture.X86_64,
       handler: 'bootstrap',
-      code: lambda.Code.fromAsset(assetZip(config, props.binary)),
+      code: functionCode(this, config, props.binary),
       memorySize: props.memorySize,
       timeout: props.timeout,
       role: this.role,
@@ -71,6 +122,15 @@ export class RealdriftFunction extends Construct {
       loggingFormat: lambda.LoggingFormat.JSON,
       environment: props.environment,
     });
+    // Throttled invokes are retried and then dropped or dead-lettered: say so early.
+    new cloudwatch.Alarm(this, 'Throttles', {
+      alarmDescription: `realdrift: ${props.binary} was throttled (concurrency limit reached)`,
+      metric: this.function.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    }).addAlarmAction(new cwActions.SnsAction(props.alarmTopic));
     new cloudwatch.Alarm(this, 'Errors', {
       alarmDescription: `realdrift: ${props.binary} failed (function errors)`,
       metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),

@@ -30,6 +30,13 @@ export const ACCEPTED: Acceptance[] = [
       "bucket's logs to your central one. Object-level API calls are otherwise visible as CloudTrail data events.",
   },
   {
+    finding: /^AwsSolutions-SQS3$/,
+    path: /^\/FailedTriggers\/Queue\/Resource$/,
+    reason:
+      'This queue is itself the dead-letter queue: EventBridge targets and the scan function\'s asynchronous invokes ' +
+      'send what they could not deliver here, and an alarm fires on its first message.',
+  },
+  {
     finding: /^AwsSolutions-SMG4$/,
     path: /^\/Alerts\/SlackWebhook\/Resource$/,
     reason:
@@ -85,8 +92,17 @@ export const ACCEPTED: Acceptance[] = [
     finding: /^AwsSolutions-IAM5\[Resource::\*\]$/,
     path: /^\/Revert\/Role\/DefaultPolicy\/Resource$/,
     reason:
-      'Revert reads like scan and writes through Cloud Control with the update/delete handler actions of the types in ' +
-      'context revertTypes, on whichever resource drifted; narrow it further with context revertPermissionsBoundary.',
+      'Revert reads like scan and writes through Cloud Control with the update handler actions of the types in ' +
+      'context revertTypes on resources tagged with a watched stack name (where IAM can match the tag), and the ' +
+      'delete handler actions of out-of-band child types; the guard policy and the boundary deny realdrift itself.',
+  },
+  {
+    finding: /^AwsSolutions-IAM5(\[(Resource::\*|Action::iam:(Get|List)\*)\])?$/,
+    path: /^\/RevertBoundary\/Resource$/,
+    reason:
+      "The revert role's permissions boundary is a ceiling, not a grant: it allows everything but IAM, STS, " +
+      'Organizations and account calls (NotAction) plus IAM reads, and denies everything on realdrift itself; what ' +
+      'revert may really do is its identity policy, intersected with this.',
   },
   {
     finding: /^AwsSolutions-IAM5\[Action::[a-z0-9-]+:[A-Za-z0-9]+\*\]$/,

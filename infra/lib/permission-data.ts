@@ -53,17 +53,59 @@ export function readPermissions(): ReadPermissions {
   return data;
 }
 
-/** IAM patterns of the update and delete handler actions of each given type (data/write-permissions.json). */
-export function writePatternsFor(types: string[]): string[] {
-  const data = load<{ types: Record<string, string[]> }>('write-permissions.json');
+/** One type's write patterns in data/write-permissions.json. */
+export interface WriteSet {
+  /** Update handler actions on which IAM matches `aws:ResourceTag`. */
+  readonly update: string[];
+  /** Update handler actions on which it cannot. */
+  readonly untagged: string[];
+  /** Delete handler actions on which IAM matches `aws:ResourceTag` (a child's delete acting on its tagged parent). */
+  readonly delete: string[];
+  /** Delete handler actions on which it cannot. */
+  readonly deleteUntagged: string[];
+}
+
+/** A child type whose out-of-band instances a revert plan deletes (data/revert-children.json). */
+export interface RevertChild {
+  readonly type: string;
+  readonly parent: string;
+  readonly deletes: boolean;
+  readonly source: string;
+  readonly reason: string;
+}
+
+/** data/revert-children.json. */
+export function revertChildren(): RevertChild[] {
+  return load<{ children: RevertChild[] }>('revert-children.json').children;
+}
+
+/**
+ * The write patterns revert needs for the given types: update actions of
+ * every type, delete actions only of the child types revert-children.json
+ * lets revert delete (a top-level type never gets its delete handler).
+ */
+export function writeSetFor(types: string[], key: string): WriteSet {
+  const data = load<{ types: Record<string, WriteSet> }>('write-permissions.json');
   const missing = types.filter((t) => !data.types[t]);
   if (missing.length > 0) {
     throw new Error(
-      `context revertTypes: no update/delete handler permissions known for ${missing.join(', ')} ` +
+      `context ${key}: no update/delete handler permissions known for ${missing.join(', ')} ` +
         '(not a registry type, or the type has no update handler)',
     );
   }
-  return [...new Set(types.flatMap((t) => data.types[t]))].sort();
+  const deletable = new Set(revertChildren().filter((c) => c.deletes).map((c) => c.type));
+  const union = (pick: (t: string) => string[]) => [...new Set(types.flatMap(pick))].sort();
+  return {
+    update: union((t) => data.types[t].update),
+    untagged: union((t) => data.types[t].untagged),
+    delete: union((t) => (deletable.has(t) ? data.types[t].delete : [])),
+    deleteUntagged: union((t) => (deletable.has(t) ? data.types[t].deleteUntagged : [])),
+  };
+}
+
+/** Every pattern of a write set. */
+export function writePatterns(set: WriteSet): string[] {
+  return [...new Set([...set.update, ...set.untagged, ...set.delete, ...set.deleteUntagged])].sort();
 }
 
 /** data/sdk-actions.json. */
@@ -74,4 +116,21 @@ export function sdkActions(): SdkActions {
 /** data/data-plane-actions.json. */
 export function dataPlaneActions(): DataPlaneAction[] {
   return load<{ actions: DataPlaneAction[] }>('data-plane-actions.json').actions;
+}
+
+/** A secret or personal-data read (data/sensitive-reads.json). */
+export interface SensitiveRead {
+  readonly action: string;
+  /** Denied only on this resource pattern (`arn:aws:` is the partition placeholder); absent = everywhere. */
+  readonly resource?: string;
+  readonly types: string[];
+  readonly source?: string;
+  readonly reason?: string;
+  readonly returns?: string;
+  readonly masking?: string;
+}
+
+/** data/sensitive-reads.json: the denied and the kept secret / personal-data reads. */
+export function sensitiveReads(): { denied: SensitiveRead[]; kept: SensitiveRead[] } {
+  return load<{ denied: SensitiveRead[]; kept: SensitiveRead[] }>('sensitive-reads.json');
 }

@@ -3,7 +3,8 @@
 // denies that keep data planes and realdrift's own IAM out of reach.
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { readPermissions, sdkActions, writePatternsFor } from './permission-data';
+import { Aws } from 'aws-cdk-lib';
+import { readPermissions, sdkActions, sensitiveReads, writePatterns, writeSetFor } from './permission-data';
 
 /** Cloud Control write calls revert makes (it plans RFC 6902 patches and applies them). */
 export const CLOUD_CONTROL_WRITE = [
@@ -49,27 +50,78 @@ export function readerStatement(): iam.PolicyStatement {
   return new iam.PolicyStatement({ actions, resources: ['*'] });
 }
 
-/** What revert may write: Cloud Control writes and the update/delete handler actions of the given types. */
-export function revertWriteStatements(types: string[], passRoles: string[]): iam.PolicyStatement[] {
-  const handlerActions = writePatternsFor(types);
-  const size = handlerActions.reduce((n, a) => n + a.length + 3, 0);
+/** What revert may write: the types, the IAM types opted into, the roles it may pass, the watched stacks. */
+export interface RevertScope {
+  /** Non-IAM types (context revertTypes). */
+  readonly types: string[];
+  /** IAM types a team opted into (context revertIamTypes). */
+  readonly iamTypes: string[];
+  /** Role ARNs revert may pass (context revertPassRoles). */
+  readonly passRoles: string[];
+  /** Stack-name globs of the watched stacks; empty = every stack. */
+  readonly stacks: string[];
+}
+
+/** The tag CloudFormation puts on the resources of a stack (https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-properties-resource-tags.html). */
+export const STACK_NAME_TAG = 'aws:ResourceTag/aws:cloudformation:stack-name';
+
+/** Refuses an IAM type in revertTypes and a non-IAM type in revertIamTypes. */
+export function checkRevertTypes(scope: RevertScope): void {
+  const iam = scope.types.filter((t) => t.startsWith('AWS::IAM::'));
+  if (iam.length > 0) {
+    throw new Error(
+      `context revertTypes: ${iam.join(', ')} would let revert rewrite IAM; IAM writes are opt-in: ` +
+        'list the type in revertIamTypes instead (docs/deploy.md says what that grants)',
+    );
+  }
+  const other = scope.iamTypes.filter((t) => !t.startsWith('AWS::IAM::'));
+  if (other.length > 0) throw new Error(`context revertIamTypes: ${other.join(', ')} is not an AWS::IAM:: type`);
+}
+
+/**
+ * What revert may write: Cloud Control writes, the update handler actions of
+ * its types and the delete handler actions of the out-of-band child types
+ * only (both on resources tagged with a watched stack's name where IAM can
+ * match the tag: a child's delete acts on its declared parent),
+ * kms:CreateGrant only for grants an AWS service uses, PassRole only on the
+ * listed roles.
+ */
+export function revertWriteStatements(scope: RevertScope): iam.PolicyStatement[] {
+  checkRevertTypes(scope);
+  const set = writeSetFor([...scope.types, ...scope.iamTypes], 'revertTypes');
+  const size = writePatterns(set).reduce((n, a) => n + a.length + 3, 0);
   if (size > REVERT_WRITE_BUDGET) {
     throw new Error(
-      `context revertTypes: the ${types.length} types need ${handlerActions.length} write actions ` +
+      `context revertTypes: the ${scope.types.length + scope.iamTypes.length} types need ${writePatterns(set).length} write actions ` +
         `(${size} characters), more than fits revert's inline policy (${REVERT_WRITE_BUDGET}); list fewer types`,
     );
   }
-  const statements = [
-    new iam.PolicyStatement({
-      actions: [...new Set([...CLOUD_CONTROL_WRITE, ...sdkActions().writers.map((w) => w.action)])].sort(),
-      resources: ['*'],
-    }),
-    new iam.PolicyStatement({ actions: handlerActions, resources: ['*'] }),
+  // A grant on a key is checked on the key, which is rarely in the watched stack.
+  const isGrant = (p: string) => wildcardMatches(p, 'kms:CreateGrant');
+  const tagged = [...new Set([...set.update, ...set.delete, ...sdkActions().writers.map((w) => w.action)])]
+    .filter((a) => !CLOUD_CONTROL_WRITE.includes(a) && !isGrant(a))
+    .sort();
+  const statement = (actions: string[], conditions?: Record<string, unknown>) =>
+    new iam.PolicyStatement({ actions, resources: ['*'], conditions });
+  const out = [
+    statement(CLOUD_CONTROL_WRITE),
+    statement(tagged, { StringLike: { [STACK_NAME_TAG]: scope.stacks.length > 0 ? scope.stacks : ['*'] } }),
   ];
-  if (passRoles.length > 0) {
-    statements.push(new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: passRoles }));
+  // Actions IAM cannot match a resource tag on cannot carry the condition.
+  const untagged = [...new Set([...set.untagged, ...set.deleteUntagged])].filter((a) => !isGrant(a) && !tagged.includes(a)).sort();
+  if (untagged.length > 0) out.push(statement(untagged));
+  const grants = writePatterns(set).filter(isGrant);
+  if (grants.length > 0) out.push(statement(grants, { Bool: { 'kms:GrantIsForAWSResource': 'true' } }));
+  if (scope.passRoles.length > 0) {
+    out.push(new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: scope.passRoles }));
   }
-  return statements;
+  return out;
+}
+
+/** Whether an IAM action pattern matches an action (IAM wildcards, case-insensitive). */
+function wildcardMatches(pattern: string, action: string): boolean {
+  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${body}$`, 'i').test(action);
 }
 
 /** Realdrift's own IAM resources, which no function may change. */
@@ -145,5 +197,18 @@ export function denyDataPlaneStatements(own: OwnData): iam.PolicyStatement[] {
       ],
       resources: ['*'],
     }),
+    ...denySensitiveReadStatements(),
   ];
+}
+
+/** Explicit denies of the secret and personal-data reads data/sensitive-reads.json names. */
+export function denySensitiveReadStatements(): iam.PolicyStatement[] {
+  const { denied } = sensitiveReads();
+  const everywhere = denied.filter((d) => !d.resource).map((d) => d.action);
+  const out = [new iam.PolicyStatement({ effect: iam.Effect.DENY, actions: everywhere, resources: ['*'] })];
+  for (const d of denied.filter((x) => x.resource)) {
+    const resource = d.resource!.replace(/^arn:aws:/, `arn:${Aws.PARTITION}:`);
+    out.push(new iam.PolicyStatement({ effect: iam.Effect.DENY, actions: [d.action], resources: [resource] }));
+  }
+  return out;
 }

@@ -1,10 +1,12 @@
 // The one realdrift stack: storage, alerts, queues, the three functions with
 // their permissions, triggers, the optional baselines sync role, and outputs.
-import { CfnOutput, Duration, Fn, Stack, StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, Stack, StackProps, Validations } from 'aws-cdk-lib';
+import * as cloudtrail from 'aws-cdk-lib/aws-cloudtrail';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { Alerts } from './alerts';
+import { FailureRouting } from './failures';
 import { RealdriftConfig } from './config';
 import { loadEventSources } from './event-sources';
 import { RealdriftFunction } from './functions';
@@ -16,6 +18,14 @@ import {
   revertWriteStatements,
 } from './permissions';
 import { WorkQueue } from './queues';
+import {
+  RevertInvokePolicy,
+  boundaryStatements,
+  denyOwnResourcesStatement,
+  ownPolicyName,
+  ownResourceArns,
+  policyArnByName,
+} from './revert-guard';
 import { Storage } from './storage';
 import { SyncRole } from './sync-role';
 import { Triggers } from './triggers';
@@ -35,6 +45,7 @@ export class RealdriftStack extends Stack {
   readonly scanQueue: WorkQueue;
   readonly changeQueue: WorkQueue;
   readonly readPolicies: ReadPolicies;
+  readonly failures: FailureRouting;
 
   constructor(scope: Construct, id: string, config: RealdriftConfig, props?: StackProps) {
     super(scope, id, props);
@@ -106,13 +117,36 @@ export class RealdriftStack extends Stack {
 
     this.readPolicies = new ReadPolicies(this, 'ReadPolicies');
     this.grantPermissions(config);
-    new Triggers(this, 'Triggers', config, {
+    const triggers = new Triggers(this, 'Triggers', config, {
       scan: this.scan.function,
       changeQueue: changes.queue,
       eventSources,
     });
 
     this.addOutputs(config);
+    this.failures = new FailureRouting(this, 'FailedTriggers', { alarmTopic: topic, scan: this.scan.function });
+    this.failures.routeRules(this);
+    this.guardRevert(config, triggers.trail);
+  }
+
+  /**
+   * Runs last, once every resource exists: the explicit deny of realdrift's
+   * own resources for revert, who may invoke it, and (with the app's trail)
+   * a data event for every invoke, which records the caller's identity the
+   * function itself cannot see.
+   */
+  private guardRevert(config: RealdriftConfig, trail?: cloudtrail.Trail): void {
+    new iam.ManagedPolicy(this, 'RevertGuard', {
+      managedPolicyName: ownPolicyName(this, 'revert-guard'),
+      description: "realdrift: denies revert everything on realdrift's own resources but reading its bucket, publishing and logging",
+      statements: [denyOwnResourcesStatement(ownResourceArns(this))],
+      roles: [this.revert.role],
+    });
+    new RevertInvokePolicy(this, 'RevertInvokers', this.revert.function, config.revertInvokers);
+    trail?.addLambdaEventSelector([this.revert.function], {
+      includeManagementEvents: false,
+      readWriteType: cloudtrail.ReadWriteType.ALL,
+    });
   }
 
   /** Each function's grants (reads for all three, writes for revert) and the explicit denies. */
@@ -129,7 +163,12 @@ export class RealdriftStack extends Stack {
     this.alerts.grant(this.scan.role, true);
     this.alerts.grant(this.onChange.role, true);
     this.alerts.grant(this.revert.role, false);
-    for (const s of revertWriteStatements(config.revertTypes, config.revertPassRoles)) {
+    for (const s of revertWriteStatements({
+      types: config.revertTypes,
+      iamTypes: config.revertIamTypes,
+      passRoles: config.revertPassRoles,
+      stacks: config.stacks,
+    })) {
       this.revert.role.addToPrincipalPolicy(s);
     }
 
@@ -137,14 +176,25 @@ export class RealdriftStack extends Stack {
       ? config.revertPermissionsBoundary.startsWith('arn:')
         ? iam.ManagedPolicy.fromManagedPolicyArn(this, 'RevertBoundary', config.revertPermissionsBoundary)
         : iam.ManagedPolicy.fromManagedPolicyName(this, 'RevertBoundary', config.revertPermissionsBoundary)
-      : undefined;
-    if (boundary) iam.PermissionsBoundary.of(this.revert.role).apply(boundary);
+      : new iam.ManagedPolicy(this, 'RevertBoundary', {
+          managedPolicyName: ownPolicyName(this, 'revert-boundary'),
+          description: 'realdrift: permissions boundary of the revert role (no IAM/STS/Organizations writes unless opted in, nothing on realdrift itself)',
+          statements: boundaryStatements(config.revertIamTypes, config.revertPassRoles),
+        });
+    iam.PermissionsBoundary.of(this.revert.role).apply(boundary);
+    if (boundary instanceof iam.ManagedPolicy) {
+      Validations.of(boundary).acknowledge({
+        id: 'CloudFormation-Validate::W2512',
+        reason: 'a permissions boundary is a ceiling: NotAction allows all but IAM, STS, Organizations and account calls',
+      });
+    }
 
     const own = {
       roleArns: all.map((f) => f.role.roleArn),
       policyArns: [
         ...readPolicies.policies.map((p) => p.managedPolicyArn),
-        ...(boundary ? [boundary.managedPolicyArn] : []),
+        boundary.managedPolicyArn,
+        policyArnByName(ownPolicyName(this, 'revert-guard')),
       ],
     };
     for (const fn of all) {

@@ -3,6 +3,7 @@
 import * as fs from 'fs';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
@@ -59,14 +60,27 @@ export class Storage extends Construct {
     }
     // Mirrors baselines/ on every deploy. prune deletes keys that left git, but
     // only under the destination prefix: state/, index/ and cache/ are untouched.
-    new s3deploy.BucketDeployment(this, 'Baselines', {
+    const deployment = new s3deploy.BucketDeployment(this, 'Baselines', {
       sources: [s3deploy.Source.asset(config.baselinesDir, { exclude: ['.gitkeep'] })],
       destinationBucket: this.bucket,
       destinationKeyPrefix: PREFIXES.baselines,
       prune: true,
       retainOnDelete: true,
       memoryLimit: 256,
+      logGroup: new logs.LogGroup(this, 'BaselinesLogs', {
+        retention: config.logRetentionDays as logs.RetentionDays,
+        removalPolicy: RemovalPolicy.DESTROY,
+      }),
     });
+    // aws-cdk-lib grants its handler writes on every object of the bucket;
+    // the deny keeps them under baselines/ (state/, index/, cache/ are the functions').
+    deployment.handlerRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        effect: iam.Effect.DENY,
+        actions: ['s3:PutObject*', 's3:DeleteObject*', 's3:Abort*'],
+        notResources: [this.bucket.arnForObjects(`${PREFIXES.baselines}*`)],
+      }),
+    );
   }
 
   /** ARN pattern of every object under the given prefixes. */

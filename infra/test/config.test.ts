@@ -15,6 +15,13 @@ describe('configuration', () => {
     assert.deepEqual(from({}).revertTypes, DEFAULT_REVERT_TYPES);
   });
 
+  it("cdk.json sets every feature flag aws-cdk-lib recommends, at the recommended value (synth reports none unconfigured)", () => {
+    const recommended = JSON.parse(fs.readFileSync(require.resolve('aws-cdk-lib/recommended-feature-flags.json'), 'utf8'));
+    const context = cdkJsonContext();
+    const off = Object.entries(recommended).filter(([k, v]) => JSON.stringify(context[k]) !== JSON.stringify(v));
+    assert.deepEqual(off, []);
+  });
+
   it('documents every context key in docs/deploy.md', () => {
     const doc = fs.readFileSync(path.join(REPO, 'docs', 'deploy.md'), 'utf8');
     const keys = Object.keys(cdkJsonContext()).filter((k) => !k.startsWith('@'));
@@ -27,12 +34,12 @@ describe('configuration', () => {
     assert.equal(c.stackName, 'Realdrift');
     assert.deepEqual(c.stacks, []);
     assert.equal(c.schedule, 'rate(1 hour)');
-    assert.equal(c.architecture, 'arm64');
+    assert.equal(c.architecture, 'x86_64');
     assert.equal(c.concurrency, 16);
     assert.equal(c.createTrail, false);
     assert.equal(c.slackSecret, undefined);
     assert.equal(c.revertPermissionsBoundary, undefined);
-    assert.equal(c.lambdaAssets, path.join(REPO, 'target', 'lambda'));
+    assert.equal(c.lambdaAssets, path.join(REPO, 'target', 'lambda', 'x86_64'));
     assert.equal(c.baselinesDir, path.join(REPO, 'baselines'));
     assert.equal(c.cloudtrailEventsFile, path.join(REPO, 'core', 'data', 'cloudtrail-events.json'));
   });

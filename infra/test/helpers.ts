@@ -14,21 +14,64 @@ export const REPO = path.resolve(INFRA, '..');
 /** The three function binaries (contract with functions/*). */
 export const BINARIES = ['realdrift-scan', 'realdrift-on-change', 'realdrift-revert'];
 
-let stubDir: string | undefined;
+const stubDirs = new Map<string, string>();
+
+/** A zip holding one stored `bootstrap` entry: the start of an ELF binary for `machine` (e_machine). */
+export function elfZip(machine: number): Buffer {
+  const elf = Buffer.alloc(64);
+  elf.writeUInt32BE(0x7f454c46, 0);
+  elf[4] = 2; // 64-bit
+  elf[5] = 1; // little-endian
+  elf.writeUInt16LE(machine, 18);
+  const name = Buffer.from('bootstrap');
+  const crc = zlibCrc32(elf);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(elf.length, 18);
+  local.writeUInt32LE(elf.length, 22);
+  local.writeUInt16LE(name.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt32LE(crc, 16);
+  central.writeUInt32LE(elf.length, 20);
+  central.writeUInt32LE(elf.length, 24);
+  central.writeUInt16LE(name.length, 28);
+  const centralAt = local.length + name.length + elf.length;
+  const eocd = Buffer.alloc(22);
+  eocd.writeUInt32LE(0x06054b50, 0);
+  eocd.writeUInt16LE(1, 8);
+  eocd.writeUInt16LE(1, 10);
+  eocd.writeUInt32LE(central.length + name.length, 12);
+  eocd.writeUInt32LE(centralAt, 16);
+  return Buffer.concat([local, name, elf, central, name, eocd]);
+}
+
+function zlibCrc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of buf) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}
 
 /**
- * A directory of placeholder `<binary>/bootstrap.zip` files (an empty zip
- * archive each): tests never build the Rust functions, arm64 least of all.
+ * A directory of placeholder `<binary>/bootstrap.zip` files for one
+ * architecture (a zip holding just an ELF header for that machine): tests
+ * never build the Rust functions, arm64 least of all.
  */
-export function stubAssets(): string {
-  if (stubDir) return stubDir;
-  stubDir = fs.mkdtempSync(path.join(os.tmpdir(), 'realdrift-assets-'));
-  const emptyZip = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
+export function stubAssets(architecture: string = 'x86_64'): string {
+  const hit = stubDirs.get(architecture);
+  if (hit) return hit;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `realdrift-assets-${architecture}-`));
+  const zip = elfZip(architecture === 'arm64' ? 183 : 62);
   for (const b of BINARIES) {
-    fs.mkdirSync(path.join(stubDir, b));
-    fs.writeFileSync(path.join(stubDir, b, 'bootstrap.zip'), emptyZip);
+    fs.mkdirSync(path.join(dir, b));
+    fs.writeFileSync(path.join(dir, b, 'bootstrap.zip'), zip);
   }
-  return stubDir;
+  stubDirs.set(architecture, dir);
+  return dir;
 }
 
 /** One synthesized app. */
@@ -57,7 +100,9 @@ export function synth(context: Record<string, unknown> = {}, options: { acknowle
   const key = JSON.stringify([context, acknowledgeNag]);
   const hit = cache.get(key);
   if (hit) return hit;
-  const app = new App({ context: { ...cdkJsonContext(), lambdaAssets: stubAssets(), ...context } });
+  const defaults = cdkJsonContext();
+  const architecture = String(context.architecture ?? defaults.architecture);
+  const app = new App({ context: { ...defaults, lambdaAssets: stubAssets(architecture), ...context } });
   const stack = buildApp(app, { acknowledgeNag });
   const template = Template.fromStack(stack);
   const result = { app, stack, template, json: template.toJSON() as CfnTemplate };

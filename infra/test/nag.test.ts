@@ -19,7 +19,7 @@ const VARIANTS: Record<string, unknown>[] = [
     revertPassRoles: ['arn:aws:iam::123456789012:role/app-*'],
     slackSecret: 'team/realdrift-slack',
     slackSecretKmsKeyArn: 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab',
-    architecture: 'x86_64',
+    architecture: 'arm64',
   },
   { githubRepository: 'acme/platform', githubOidcProviderArn: 'arn:aws:iam::123456789012:oidc-provider/token.actions.githubusercontent.com', accessLogsBucket: 'central-logs' },
 ];

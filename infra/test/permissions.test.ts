@@ -4,11 +4,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { IamCatalogue, READ_LEVELS, actionId, wildcardRegExp } from '../tools/iam-catalogue';
-import { dataPlaneActions, readPermissions, sdkActions, writePatternsFor } from '../lib/permission-data';
+import * as fs from 'fs';
+import * as path from 'path';
+import { dataPlaneActions, readPermissions, sdkActions, sensitiveReads, writeSetFor } from '../lib/permission-data';
 import { DEFAULT_REVERT_TYPES } from '../lib/config';
 import { CLOUD_CONTROL_WRITE } from '../lib/permissions';
 import { Allowance, Located, Statement, readOnlyViolations, statementsOf } from './iam-walk';
-import { CfnTemplate, Synth, logicalId, resourcesOfType, synth } from './helpers';
+import { CfnTemplate, REPO, Synth, logicalId, resourcesOfType, synth } from './helpers';
 
 const catalogue = new IamCatalogue();
 const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -28,6 +30,8 @@ function allowance(s: Synth, fn: 'scan' | 'onChange'): Allowance {
     writable: [
       ...['state/*', 'index/*', 'cache/*'].map((p) => r(bucket.arnForObjects(p))),
       r(queue.queueArn),
+      // Scan's failed asynchronous invokes go to the failed-trigger queue.
+      ...(fn === 'scan' ? [r(stack.failures.queue.queueArn)] : []),
       r(stack.alerts.topic.topicArn),
       r(stack.alerts.key.keyArn),
       r(own.logGroup.logGroupArn),
@@ -115,7 +119,7 @@ describe('the generated read policies', () => {
   });
 
   it('are customer managed policies within 6,144 characters, attached to all three roles', () => {
-    const policies = resourcesOfType(s.json, 'AWS::IAM::ManagedPolicy');
+    const policies = resourcesOfType(s.json, 'AWS::IAM::ManagedPolicy').filter(([id]) => id.startsWith('ReadPolicies'));
     assert.equal(policies.length, data.chunks.length);
     for (const [id, p] of policies) {
       const size = JSON.stringify(p.Properties.PolicyDocument).length;
@@ -125,7 +129,25 @@ describe('the generated read policies', () => {
       const role = s.json.Resources[roleId(s.json, name)];
       const attached = list(role.Properties.ManagedPolicyArns).map((a: any) => a.Ref);
       assert.deepEqual(attached.sort(), policies.map(([id]) => id).sort());
-      assert.ok(attached.length <= 10, `${name} has ${attached.length} managed policies (IAM default quota 10)`);
+      // The revert guard is attached from the policy side (Roles), and counts too.
+      assert.ok(attached.length + (name === 'Revert' ? 1 : 0) <= 10, `${name} has ${attached.length} managed policies (IAM default quota 10)`);
+    }
+  });
+
+  it('hold no Pass* action (cleanrooms:PassMembership is Read-level in IAM, but hands a resource over)', () => {
+    const passes = data.chunks.flat().flatMap((p) => catalogue.expand(p)).filter((a) => /^Pass/.test(a.name));
+    assert.deepEqual(passes.map(actionId), []);
+  });
+
+  it('grant no secret or personal-data read data/sensitive-reads.json denies; each kept one is documented', () => {
+    const patterns = data.chunks.flat().map((p) => wildcardRegExp(p));
+    const granted = (a: string) => patterns.some((re) => re.test(a));
+    const { denied, kept } = sensitiveReads();
+    for (const d of denied.filter((x) => !x.resource)) assert.ok(!granted(d.action), `${d.action} is granted`);
+    const doc = fs.readFileSync(path.join(REPO, 'docs', 'deploy.md'), 'utf8');
+    for (const k of kept) {
+      assert.ok(granted(k.action), `${k.action} is listed as kept but not granted`);
+      for (const t of k.types) assert.ok(doc.includes(`| \`${k.action}\` |`) && doc.includes(t), `docs/deploy.md does not list ${k.action} (${t})`);
     }
   });
 
@@ -142,22 +164,23 @@ describe('the generated read policies', () => {
 });
 
 describe('revert', () => {
-  it('alone holds Cloud Control write and the update/delete handler actions of revertTypes', () => {
-    const s = synth();
-    const statements = statementsOf(s.json, roleId(s.json, 'Revert'));
+  const s = synth();
+  const statements = statementsOf(s.json, roleId(s.json, 'Revert'));
+  /** The action patterns of revert's Allow statements, with the statement each came from. */
+  const allowed = (st: Located[]) => allows(st).flatMap((x) => list(x.Action).map((a) => ({ a: a as string, st: x })));
+  const grantsIn = (st: Located[], action: string) => allowed(st).filter(({ a }) => wildcardRegExp(a).test(action));
+
+  it('holds Cloud Control write and the update handler actions of revertTypes', () => {
     const revert = allowedActions(statements);
-    for (const a of [...CLOUD_CONTROL_WRITE, ...writePatternsFor(DEFAULT_REVERT_TYPES)]) assert.ok(revert.has(a), `revert lacks ${a}`);
-    // What revert may do on any resource (its own bucket reads are granted on the bucket alone).
-    const anywhere = allows(statements)
-      .filter((st) => list(st.Resource).includes('*'))
-      .flatMap((st) => list(st.Action));
-    const grants = (a: string) => anywhere.some((p) => wildcardRegExp(p).test(a));
-    for (const a of ['s3:PutBucketPolicy', 'sqs:SetQueueAttributes', 'iam:PutRolePolicy', 'lambda:UpdateFunctionConfiguration']) {
-      assert.ok(grants(a), `revert cannot ${a}`);
+    const set = writeSetFor(DEFAULT_REVERT_TYPES, 'revertTypes');
+    for (const a of [...CLOUD_CONTROL_WRITE, ...set.update, ...set.untagged].filter((x) => !/^kms:Create/i.test(x))) {
+      assert.ok(revert.has(a), `revert lacks ${a}`);
     }
-    assert.ok(!grants('iam:PassRole'), 'no PassRole unless revertPassRoles lists roles');
-    for (const a of ['s3:PutObject', 's3:GetObject', 'dynamodb:PutItem', 'dynamodb:GetItem', 'kms:Decrypt']) {
-      assert.ok(!grants(a), `revert can ${a} (data plane)`);
+    for (const a of ['s3:PutBucketPolicy', 'sqs:SetQueueAttributes', 'lambda:UpdateFunctionConfiguration']) {
+      assert.ok(grantsIn(statements, a).length > 0, `revert cannot ${a}`);
+    }
+    for (const a of ['iam:PassRole', 's3:PutObject', 's3:GetObject', 'dynamodb:PutItem', 'dynamodb:GetItem', 'kms:Decrypt']) {
+      assert.ok(grantsIn(statements, a).every(({ st }) => !list(st.Resource).includes('*')), `revert can ${a} anywhere`);
     }
     for (const name of ['Scan', 'OnChange'] as const) {
       const granted = allowedActions(statementsOf(s.json, roleId(s.json, name)));
@@ -167,12 +190,55 @@ describe('revert', () => {
     }
   });
 
+  it('deletes no top-level resource: delete handler actions only for out-of-band child types', () => {
+    for (const a of ['s3:DeleteBucket', 'sqs:DeleteQueue', 'sns:DeleteTopic', 'lambda:DeleteFunction', 'dynamodb:DeleteTable', 'logs:DeleteLogGroup', 'events:DeleteRule']) {
+      assert.deepEqual(grantsIn(statements, a).map(({ a: p }) => p), [], `revert can ${a}`);
+    }
+    for (const a of ['s3:DeleteBucketPolicy', 'lambda:RemovePermission', 'sns:Unsubscribe']) {
+      assert.ok(grantsIn(statements, a).length > 0, `revert cannot delete the child: ${a}`);
+    }
+  });
+
+  it('writes IAM only for the types context revertIamTypes opts into, and refuses IAM types in revertTypes', () => {
+    for (const a of ['iam:PutRolePolicy', 'iam:UpdateAssumeRolePolicy', 'iam:AttachRolePolicy', 'iam:DeleteRolePolicy', 'iam:PutUserPolicy']) {
+      assert.deepEqual(grantsIn(statements, a).map(({ a: p }) => p), [], `revert can ${a} by default`);
+    }
+    const opted = synth({ revertIamTypes: ['AWS::IAM::Role'] });
+    const optedStatements = statementsOf(opted.json, roleId(opted.json, 'Revert'));
+    assert.ok(grantsIn(optedStatements, 'iam:PutRolePolicy').length > 0);
+    assert.deepEqual(grantsIn(optedStatements, 'iam:DeleteRole').map(({ a }) => a), [], 'a role itself is never deleted');
+    assert.throws(() => synth({ revertTypes: ['AWS::IAM::Role'] }), /context revertTypes: AWS::IAM::Role would let revert rewrite IAM; IAM writes are opt-in/);
+    assert.throws(() => synth({ revertIamTypes: ['AWS::SQS::Queue'] }), /context revertIamTypes/);
+  });
+
+  it('updates only resources tagged with a watched stack name, where IAM can match the tag', () => {
+    const watched = synth({ stacks: ['Prod*', 'Api'] });
+    const st = statementsOf(watched.json, roleId(watched.json, 'Revert'));
+    const [{ st: update }] = grantsIn(st, 'sqs:SetQueueAttributes');
+    assert.deepEqual(update.Condition, { StringLike: { 'aws:ResourceTag/aws:cloudformation:stack-name': ['Prod*', 'Api'] } });
+    const [{ st: any }] = grantsIn(statements, 'lambda:UpdateFunctionConfiguration');
+    assert.deepEqual(any.Condition, { StringLike: { 'aws:ResourceTag/aws:cloudformation:stack-name': ['*'] } });
+    // Every unconditioned write action is one IAM cannot match a resource tag on, or a child's delete.
+    const set = writeSetFor(DEFAULT_REVERT_TYPES, 'revertTypes');
+    const free = allows(statements).filter((x) => list(x.Resource).includes('*') && !x.Condition);
+    const writes = (a: string) => catalogue.expand(a).some((x) => !READ_LEVELS.has(x.level));
+    const freeActions = free.flatMap((x) => list(x.Action)).filter((a) => !CLOUD_CONTROL_WRITE.includes(a) && writes(a));
+    assert.ok(freeActions.length > 0, 'the check sees the unconditioned writes');
+    assert.deepEqual(freeActions.filter((a) => !set.untagged.includes(a) && !set.delete.includes(a)), []);
+  });
+
+  it('creates KMS grants only for AWS resources', () => {
+    const table = synth({ revertTypes: ['AWS::DynamoDB::Table'] });
+    const grants = grantsIn(statementsOf(table.json, roleId(table.json, 'Revert')), 'kms:CreateGrant');
+    assert.ok(grants.length > 0, 'DynamoDB table updates need kms:CreateGrant');
+    for (const { st } of grants) assert.deepEqual(st.Condition, { Bool: { 'kms:GrantIsForAWSResource': 'true' } });
+  });
+
   it('writes only the types context revertTypes lists', () => {
-    const s = synth({ revertTypes: ['AWS::SQS::Queue'] });
-    const revert = [...allowedActions(statementsOf(s.json, roleId(s.json, 'Revert')))];
-    const grants = (a: string) => revert.some((p) => wildcardRegExp(p).test(a));
-    assert.ok(grants('sqs:SetQueueAttributes'));
-    assert.ok(!grants('s3:PutBucketPolicy'));
+    const one = synth({ revertTypes: ['AWS::SQS::Queue'] });
+    const st = statementsOf(one.json, roleId(one.json, 'Revert'));
+    assert.ok(grantsIn(st, 'sqs:SetQueueAttributes').length > 0);
+    assert.deepEqual(grantsIn(st, 's3:PutBucketPolicy'), []);
   });
 
   it('refuses an unknown type and a type list too large for its inline policy', () => {
@@ -184,26 +250,81 @@ describe('revert', () => {
   });
 
   it('passes only the roles context revertPassRoles lists', () => {
-    const s = synth({ revertPassRoles: ['arn:aws:iam::123456789012:role/app-*'] });
-    const pass = allows(statementsOf(s.json, roleId(s.json, 'Revert'))).filter((st) => list(st.Action).includes('iam:PassRole'));
+    const p = synth({ revertPassRoles: ['arn:aws:iam::123456789012:role/app-*'] });
+    const pass = allows(statementsOf(p.json, roleId(p.json, 'Revert'))).filter((st) => list(st.Action).includes('iam:PassRole'));
     assert.deepEqual(pass.map((st) => st.Resource), ['arn:aws:iam::123456789012:role/app-*']);
   });
 
-  it('takes the permissions boundary from context (name or ARN), and only revert does', () => {
+  it('carries the shipped permissions boundary by default, or the one context names; only revert does', () => {
+    const role = (x: Synth, n: string) => x.json.Resources[roleId(x.json, n as 'Revert')].Properties;
+    const shipped = logicalId(s.json, 'AWS::IAM::ManagedPolicy', 'RevertBoundary');
+    assert.deepEqual(role(s, 'Revert').PermissionsBoundary, { Ref: shipped });
+    const doc = s.json.Resources[shipped].Properties.PolicyDocument.Statement as Statement[];
+    const allow = doc.find((d) => d.Effect === 'Allow' && d.NotAction)!;
+    assert.deepEqual(list(allow.NotAction), ['iam:*', 'sts:*', 'organizations:*', 'account:*']);
+    assert.ok(!doc.some((d) => d.Effect === 'Allow' && list(d.Action).some((a) => /^iam:(Put|Update|Attach|Delete|Create)/.test(a))), 'no IAM write in the default boundary');
+    assert.ok(doc.some((d) => d.Effect === 'Deny' && JSON.stringify(d.Condition).includes('aws:cloudformation:stack-name')));
+    const opted = synth({ revertIamTypes: ['AWS::IAM::Role'] });
+    const optedDoc = opted.json.Resources[logicalId(opted.json, 'AWS::IAM::ManagedPolicy', 'RevertBoundary')].Properties.PolicyDocument.Statement as Statement[];
+    assert.ok(optedDoc.some((d) => d.Effect === 'Allow' && list(d.Action).some((a) => wildcardRegExp(a).test('iam:PutRolePolicy'))));
     for (const [value, expected] of [
       ['arn:aws:iam::123456789012:policy/RealdriftRevertBoundary', 'arn:aws:iam::123456789012:policy/RealdriftRevertBoundary'],
       ['RealdriftRevertBoundary', ':policy/RealdriftRevertBoundary'],
     ]) {
-      const s = synth({ revertPermissionsBoundary: value });
-      const boundary = JSON.stringify(s.json.Resources[roleId(s.json, 'Revert')].Properties.PermissionsBoundary);
+      const b = synth({ revertPermissionsBoundary: value });
+      const boundary = JSON.stringify(role(b, 'Revert').PermissionsBoundary);
       assert.ok(boundary.includes(expected), boundary);
-      for (const name of ['Scan', 'OnChange'] as const) {
-        assert.equal(s.json.Resources[roleId(s.json, name)].Properties.PermissionsBoundary, undefined);
-      }
+      for (const name of ['Scan', 'OnChange'] as const) assert.equal(role(b, name).PermissionsBoundary, undefined);
       // The boundary policy itself is protected like realdrift's own policies.
-      const denies = statementsOf(s.json, roleId(s.json, 'Revert')).filter((l) => l.statement.Effect === 'Deny');
+      const denies = statementsOf(b.json, roleId(b.json, 'Revert')).filter((l) => l.statement.Effect === 'Deny');
       assert.ok(denies.some((d) => list(d.statement.Action).includes('iam:CreatePolicyVersion') && JSON.stringify(d.statement.Resource).includes('RealdriftRevertBoundary')));
     }
+  });
+
+  it("is denied everything but reading its bucket, publishing and logging on every realdrift resource", () => {
+    const guardId = logicalId(s.json, 'AWS::IAM::ManagedPolicy', 'RevertGuard');
+    const guard = s.json.Resources[guardId].Properties;
+    assert.deepEqual(guard.Roles, [{ Ref: roleId(s.json, 'Revert') }]);
+    const [deny] = guard.PolicyDocument.Statement as Statement[];
+    assert.equal(deny.Effect, 'Deny');
+    assert.ok(!list(deny.NotAction).some((a) => /(Put|Delete|Update|Create|Set|Tag|Untag|Add|Remove)[A-Z]/.test(a.split(':')[1]) && !['logs:CreateLogStream', 'logs:PutLogEvents'].includes(a)));
+    const refs = JSON.stringify(deny.Resource);
+    const types = ['AWS::Lambda::Function', 'AWS::IAM::Role', 'AWS::Events::Rule', 'AWS::SQS::Queue', 'AWS::SNS::Topic', 'AWS::S3::Bucket', 'AWS::KMS::Key', 'AWS::Logs::LogGroup', 'AWS::SecretsManager::Secret'];
+    for (const type of types) {
+      const ids = resourcesOfType(s.json, type).map(([id]) => id);
+      assert.ok(ids.length > 0, type);
+      for (const id of ids) assert.ok(refs.includes(`"${id}"`), `the guard does not cover ${type} ${id}`);
+    }
+  });
+
+  it('is invokable only by context revertInvokers, and by nobody when none is listed', () => {
+    const fn = logicalId(s.json, 'AWS::Lambda::Function', 'RevertFunction');
+    const policyOf = (x: Synth) => {
+      const [[, p]] = resourcesOfType(x.json, 'AWS::Lambda::ResourcePolicy');
+      assert.deepEqual(p.Properties.ResourceArn, { 'Fn::GetAtt': [fn, 'Arn'] });
+      return p.Properties.PolicyDocument.Statement as any[];
+    };
+    assert.deepEqual(policyOf(s).map((st) => [st.Effect, st.Principal, st.Action, st.Condition]), [['Deny', '*', 'lambda:InvokeFunction', undefined]]);
+    const invokers = ['arn:aws:iam::123456789012:role/platform-oncall', 'arn:aws:iam::123456789012:role/ci-*'];
+    const withInvokers = policyOf(synth({ revertInvokers: invokers }));
+    assert.deepEqual(withInvokers[0], { Sid: 'RevertInvokers', Effect: 'Allow', Principal: { AWS: invokers }, Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [fn, 'Arn'] } });
+    assert.deepEqual(withInvokers[1].Condition, { ArnNotLike: { 'aws:PrincipalArn': invokers } });
+    assert.equal(withInvokers[1].Effect, 'Deny');
+    // No other resource policy statement lets anything invoke revert.
+    const perms = resourcesOfType(s.json, 'AWS::Lambda::Permission').filter(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(fn));
+    assert.deepEqual(perms, []);
+    assert.throws(() => synth({ revertInvokers: ['arn:aws:iam::123456789012:user/bob'] }), /context revertInvokers/);
+  });
+
+  it("logs every revert invoke as a CloudTrail data event when the app creates the trail", () => {
+    const t = synth({ createTrail: true });
+    const [[, trail]] = resourcesOfType(t.json, 'AWS::CloudTrail::Trail');
+    const data = (trail.Properties.EventSelectors as any[]).find((e) => e.DataResources);
+    assert.deepEqual(data, {
+      DataResources: [{ Type: 'AWS::Lambda::Function', Values: [{ 'Fn::GetAtt': [logicalId(t.json, 'AWS::Lambda::Function', 'RevertFunction'), 'Arn'] }] }],
+      IncludeManagementEvents: false,
+      ReadWriteType: 'All',
+    });
   });
 });
 
@@ -231,6 +352,12 @@ describe('explicit denies on every function role', () => {
       const deniedActions = denies.flatMap((d) => list(d.Action));
       for (const a of ['s3:GetObject', 'secretsmanager:GetSecretValue', 'ssm:GetParameter', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan']) {
         assert.ok(deniedActions.includes(a), `${name} lacks a deny of ${a}`);
+      }
+      for (const d of sensitiveReads().denied) {
+        const deny = denies.find((x) => list(x.Action).includes(d.action));
+        assert.ok(deny, `${name} lacks a deny of ${d.action}`);
+        if (d.resource) assert.ok(JSON.stringify(deny!.Resource).includes(d.resource.replace(/^arn:aws:/, '')), JSON.stringify(deny!.Resource));
+        else assert.equal(deny!.Resource, '*');
       }
       const objects = denies.find((d) => list(d.Action).includes('s3:GetObject'))!;
       assert.deepEqual(objects.NotResource, s.stack.resolve(s.stack.storage.bucket.arnForObjects('*')));

@@ -6,7 +6,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { describe, it } from 'node:test';
 import { Match } from 'aws-cdk-lib/assertions';
-import { BINARIES, logicalId, resourcesOfType, stubAssets, synth } from './helpers';
+import { loadConfig } from '../lib/config';
+import { BINARIES, REPO, logicalId, resourcesOfType, stubAssets, synth } from './helpers';
 
 const tlsDeny = Match.objectLike({
   Effect: 'Deny',
@@ -56,6 +57,22 @@ describe('storage', () => {
     assert.equal(resourcesOfType(json, 'Custom::CDKBucketDeployment').length, 1);
   });
 
+  it('the baselines deployment writes and deletes objects only under baselines/', () => {
+    const { json } = synth();
+    const [[, deployment]] = resourcesOfType(json, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('CustomCDKBucketDeployment'));
+    const roleId = deployment.Properties.Role['Fn::GetAtt'][0];
+    const statements = resourcesOfType(json, 'AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+    const bucket = logicalId(json, 'AWS::S3::Bucket', 'StorageBucket');
+    const deny = statements.find((st: any) => st.Effect === 'Deny');
+    assert.deepEqual(deny, {
+      Action: ['s3:Abort*', 's3:DeleteObject*', 's3:PutObject*'],
+      Effect: 'Deny',
+      NotResource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucket, 'Arn'] }, '/baselines/*']] },
+    });
+  });
+
   it('fails synth when the baselines directory is missing', () => {
     assert.throws(() => synth({ baselinesDir: '/nonexistent/baselines' }), /context baselinesDir: \/nonexistent\/baselines is not a directory/);
   });
@@ -68,6 +85,14 @@ describe('storage', () => {
 });
 
 describe('alerts', () => {
+  it("the topic key lets CloudWatch use it only for this account's alarms", () => {
+    const { json } = synth();
+    const key = json.Resources[logicalId(json, 'AWS::KMS::Key', 'AlertsKey')].Properties.KeyPolicy.Statement;
+    const cw = key.filter((st: any) => JSON.stringify(st.Principal).includes('cloudwatch.amazonaws.com'));
+    assert.equal(cw.length, 1);
+    assert.deepEqual(cw[0].Condition, { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } });
+  });
+
   it('the topic is KMS-encrypted with a rotating key and TLS-only', () => {
     const { template, json } = synth();
     const key = logicalId(json, 'AWS::KMS::Key', 'AlertsKey');
@@ -135,18 +160,73 @@ describe('queues', () => {
     const dlqDepth = alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
     assert.deepEqual(
       dlqDepth.map(([, a]) => a.Properties.Dimensions[0].Value['Fn::GetAtt'][0].replace(/[0-9A-F]{8}$/, '')).sort(),
-      ['ChangesDeadLetter', 'ScanWorkDeadLetter'],
+      ['ChangesDeadLetter', 'FailedTriggersQueue', 'ScanWorkDeadLetter'],
     );
     for (const [, a] of dlqDepth) assert.equal(a.Properties.Threshold, 1);
     assert.equal(alarms.filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage').length, 2);
     assert.equal(alarms.filter(([, a]) => a.Properties.MetricName === 'Errors').length, 3);
+  });
+
+  it("alarm on each function's throttles and each rule's failed invocations", () => {
+    const { json } = synth();
+    const alarms = resourcesOfType(json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const throttled = alarms.filter((a) => a.MetricName === 'Throttles').map((a) => a.Dimensions[0].Value.Ref.replace(/Function[0-9A-F]{8}$/, ''));
+    assert.deepEqual(throttled.sort(), ['OnChange', 'Revert', 'Scan']);
+    const rules = resourcesOfType(json, 'AWS::Events::Rule').map(([id]) => id);
+    const failed = alarms.filter((a) => a.MetricName === 'FailedInvocations' && a.Namespace === 'AWS/Events');
+    assert.deepEqual(failed.map((a) => a.Dimensions[0].Value.Ref).sort(), rules.sort());
+    for (const a of failed) assert.equal(a.Threshold, 1);
+  });
+});
+
+describe('the stack', () => {
+  it('is tagged, and termination-protected when context asks', () => {
+    const plain = synth();
+    assert.deepEqual(plain.stack.tags.tagValues(), { app: 'realdrift' });
+    assert.equal(plain.stack.terminationProtection, false);
+    assert.equal(synth({ terminationProtection: true }).stack.terminationProtection, true);
+    // Deployed as stack tags, which CloudFormation propagates to the resources.
+    const artifact = plain.app.synth().getStackArtifact(plain.stack.artifactId);
+    assert.deepEqual(artifact.tags, { app: 'realdrift' });
+  });
+});
+
+describe('failed triggers', () => {
+  const { json } = synth({ createTrail: true });
+  const queue = logicalId(json, 'AWS::SQS::Queue', 'FailedTriggersQueue');
+
+  it('every EventBridge target dead-letters to the failed-trigger queue with a bounded retry policy', () => {
+    const rules = resourcesOfType(json, 'AWS::Events::Rule');
+    assert.ok(rules.length >= 2, 'the schedule and the change rule(s)');
+    for (const [id, rule] of rules) {
+      for (const target of rule.Properties.Targets) {
+        assert.deepEqual(target.DeadLetterConfig, { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } }, id);
+        assert.ok(target.RetryPolicy.MaximumEventAgeInSeconds <= 3600, `${id}: retries for more than an hour`);
+        assert.ok(target.RetryPolicy.MaximumRetryAttempts <= 8, id);
+      }
+    }
+  });
+
+  it('only those rules may send to the queue', () => {
+    const [[, policy]] = resourcesOfType(json, 'AWS::SQS::QueuePolicy').filter(([, p]) => JSON.stringify(p.Properties.Queues).includes(queue));
+    const send = policy.Properties.PolicyDocument.Statement.find((st: any) => st.Effect === 'Allow');
+    assert.deepEqual(send.Principal, { Service: 'events.amazonaws.com' });
+    const rules = resourcesOfType(json, 'AWS::Events::Rule').map(([id]) => ({ 'Fn::GetAtt': [id, 'Arn'] }));
+    assert.deepEqual(send.Condition.ArnEquals['aws:SourceArn'], rules);
+  });
+
+  it("scan's asynchronous invokes (the schedule) go to the queue when they fail every retry", () => {
+    const [[, config]] = resourcesOfType(json, 'AWS::Lambda::EventInvokeConfig');
+    assert.deepEqual(config.Properties.FunctionName, { Ref: logicalId(json, 'AWS::Lambda::Function', 'ScanFunction') });
+    assert.deepEqual(config.Properties.DestinationConfig, { OnFailure: { Destination: { 'Fn::GetAtt': [queue, 'Arn'] } } });
+    assert.equal(config.Properties.MaximumRetryAttempts, 2);
   });
 });
 
 describe('functions', () => {
   const fn = (json: any, name: string) => json.Resources[logicalId(json, 'AWS::Lambda::Function', `${name}Function`)].Properties;
 
-  it('scan, on-change and revert run on provided.al2023, arm64 by default, with recognisable logical ids', () => {
+  it('scan, on-change and revert run on provided.al2023, x86_64 by default (what the project builds and tests), with recognisable logical ids', () => {
     const { json } = synth();
     const ids = resourcesOfType(json, 'AWS::Lambda::Function').map(([id]) => id).filter((id) => !id.startsWith('CustomCDKBucketDeployment'));
     assert.deepEqual(ids.map((id) => id.replace(/Function[0-9A-F]{8}$/, '')).sort(), ['OnChange', 'Revert', 'Scan']);
@@ -154,20 +234,45 @@ describe('functions', () => {
       const f = fn(json, name);
       assert.equal(f.Runtime, 'provided.al2023');
       assert.equal(f.Handler, 'bootstrap');
-      assert.deepEqual(f.Architectures, ['arm64']);
+      assert.deepEqual(f.Architectures, ['x86_64']);
       assert.deepEqual(f.LoggingConfig, { LogFormat: 'JSON', LogGroup: { Ref: logicalId(json, 'AWS::Logs::LogGroup', `${name}Logs`) } });
     }
   });
 
-  it('switch to x86_64 by context', () => {
-    const { json } = synth({ architecture: 'x86_64' });
-    for (const name of ['Scan', 'OnChange', 'Revert']) assert.deepEqual(fn(json, name).Architectures, ['x86_64']);
+  it('switch to arm64 by context', () => {
+    const { json } = synth({ architecture: 'arm64' });
+    for (const name of ['Scan', 'OnChange', 'Revert']) assert.deepEqual(fn(json, name).Architectures, ['arm64']);
   });
 
-  it('keep logs 30 days by default, as context logRetentionDays says otherwise', () => {
+  it('refuse a zip whose binary is for another machine than the architecture (the ELF header inside the zip)', () => {
+    assert.throws(
+      () => synth({ architecture: 'arm64', lambdaAssets: stubAssets('x86_64') }),
+      /bootstrap\.zip holds a x86_64 binary but the functions are arm64 \(context architecture\): rebuild with scripts\/build-functions\.sh --arm64/,
+    );
+    assert.throws(() => synth({ architecture: 'x86_64', lambdaAssets: stubAssets('arm64') }), /holds a arm64 binary but the functions are x86_64/);
+    const notElf = fs.mkdtempSync(path.join(os.tmpdir(), 'realdrift-notelf-'));
+    for (const b of BINARIES) {
+      fs.mkdirSync(path.join(notElf, b));
+      fs.writeFileSync(path.join(notElf, b, 'bootstrap.zip'), Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]));
+    }
+    assert.throws(() => synth({ lambdaAssets: notElf }), /has no bootstrap entry/);
+  });
+
+  it('read zips from one directory per architecture by default', () => {
+    for (const arch of ['x86_64', 'arm64']) {
+      const app = synth({ architecture: arch }).app;
+      const config = loadConfig((k) => (k === 'lambdaAssets' ? undefined : app.node.tryGetContext(k)));
+      assert.equal(config.lambdaAssets, path.join(REPO, 'target', 'lambda', arch));
+    }
+  });
+
+  it('keep logs 30 days by default, as context logRetentionDays says otherwise (the baselines deployment too)', () => {
     const days = (ctx: Record<string, unknown>) => resourcesOfType(synth(ctx).json, 'AWS::Logs::LogGroup').map(([, g]) => g.Properties.RetentionInDays);
-    assert.deepEqual(days({}), [30, 30, 30]);
-    assert.deepEqual(days({ logRetentionDays: 90 }), [90, 90, 90]);
+    assert.deepEqual(days({}), [30, 30, 30, 30]);
+    assert.deepEqual(days({ logRetentionDays: 90 }), [90, 90, 90, 90]);
+    const { json } = synth();
+    const [[, deployment]] = resourcesOfType(json, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('CustomCDKBucketDeployment'));
+    assert.deepEqual(deployment.Properties.LoggingConfig.LogGroup, { Ref: logicalId(json, 'AWS::Logs::LogGroup', 'StorageBaselinesLogs') });
   });
 
   it('get the environment the function contract names', () => {
@@ -217,9 +322,13 @@ describe('functions', () => {
     }
   });
 
-  it('fails synth with a clear error when a function zip is missing', () => {
+  it('synthesizes without built zips (diff, destroy) but makes CloudFormation refuse the deploy, with the build hint', () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'realdrift-empty-'));
-    assert.throws(() => synth({ lambdaAssets: empty }), /realdrift-(scan|on-change|revert)\/bootstrap\.zip not found: build the functions first \(scripts\/build-functions\.sh --arm64\)/);
+    const { json } = synth({ lambdaAssets: empty }) as any;
+    const rule = json.Rules.FunctionZipsBuilt;
+    assert.deepEqual(rule.Assertions[0].Assert, { 'Fn::Equals': ['not built', 'built'] });
+    assert.match(rule.Assertions[0].AssertDescription, /build the functions first \(scripts\/build-functions\.sh --x86-64\)/);
+    assert.equal((synth().json as any).Rules?.FunctionZipsBuilt, undefined);
     assert.ok(BINARIES.every((b) => fs.existsSync(path.join(stubAssets(), b, 'bootstrap.zip'))));
   });
 });
@@ -277,7 +386,7 @@ describe('triggers', () => {
     template.hasResourceProperties('AWS::CloudTrail::Trail', {
       IsLogging: true,
       IncludeGlobalServiceEvents: true,
-      EventSelectors: [Match.objectLike({ IncludeManagementEvents: true, ReadWriteType: 'WriteOnly' })],
+      EventSelectors: Match.arrayWith([Match.objectLike({ IncludeManagementEvents: true, ReadWriteType: 'WriteOnly' })]),
     });
     template.hasResourceProperties('AWS::S3::Bucket', {
       LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 30 })] },

@@ -42,7 +42,7 @@ describe('baselines sync role', () => {
         Resource: { 'Fn::GetAtt': [bucket, 'Arn'] },
       },
       {
-        Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+        Action: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'],
         Effect: 'Allow',
         Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucket, 'Arn'] }, '/baselines/*']] },
       },

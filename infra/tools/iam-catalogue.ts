@@ -15,6 +15,28 @@ export interface CatalogueAction {
   readonly name: string;
   /** IAM's access level (`Read`, `List`, `Write`, `Tagging, Write`, ...). */
   readonly level: string;
+  /**
+   * True when IAM evaluates `aws:ResourceTag/<key>` for the action: every
+   * resource type it acts on lists the key (or the action does itself).
+   */
+  readonly resourceTag: boolean;
+}
+
+/** The condition key that matches a resource's tags. */
+export const RESOURCE_TAG_KEY = 'aws:ResourceTag/${TagKey}';
+
+interface RawAction {
+  name: string;
+  accessLevel: string;
+  resourceTypes?: { name: string }[];
+  conditionKeys?: string[];
+}
+
+/** Whether IAM can match the resource's tags on this action (see CatalogueAction.resourceTag). */
+function supportsResourceTag(action: RawAction, types: Record<string, { conditionKeys?: string[] }>): boolean {
+  if ((action.conditionKeys ?? []).includes(RESOURCE_TAG_KEY)) return true;
+  const rts = action.resourceTypes ?? [];
+  return rts.length > 0 && rts.every((rt) => (types[rt.name]?.conditionKeys ?? []).includes(RESOURCE_TAG_KEY));
 }
 
 /** `service:Name` of a catalogued action. */
@@ -35,13 +57,17 @@ export class IamCatalogue {
     for (const file of fs.readdirSync(actionsDir).sort()) {
       if (!file.endsWith('.json')) continue;
       const service = file.slice(0, -'.json'.length);
-      const raw = JSON.parse(fs.readFileSync(path.join(actionsDir, file), 'utf8')) as Record<
-        string,
-        { name: string; accessLevel: string }
-      >;
+      const raw = JSON.parse(fs.readFileSync(path.join(actionsDir, file), 'utf8')) as Record<string, RawAction>;
+      const typesFile = path.join(dataDir, 'resourceTypes', file);
+      const types = fs.existsSync(typesFile) ? JSON.parse(fs.readFileSync(typesFile, 'utf8')) : {};
       const actions = new Map<string, CatalogueAction>();
       for (const [key, value] of Object.entries(raw)) {
-        actions.set(key.toLowerCase(), { service, name: value.name, level: value.accessLevel });
+        actions.set(key.toLowerCase(), {
+          service,
+          name: value.name,
+          level: value.accessLevel,
+          resourceTag: supportsResourceTag(value, types),
+        });
       }
       this.byService.set(service, actions);
     }
