@@ -950,3 +950,32 @@ fn a_name_echoed_from_a_declared_arn_folds_but_another_name_surfaces() {
         "Registry.Name",
     );
 }
+
+#[test]
+fn an_imported_keys_comment_ec2_replaces_folds_but_another_key_is_drift() {
+    // EC2 keeps an imported public key with the key pair's name as comment.
+    let key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEj7azlDjVHAsSxgcpCRZ3oWnTm0nAFM64y9jd22ioI1";
+    let r = resource(
+        "AWS::EC2::KeyPair",
+        "deploy-key",
+        json!({"KeyName": "deploy-key", "PublicKeyMaterial": format!("{key} me@laptop")}),
+    );
+    let live = |material: String| json!({"KeyName": "deploy-key", "PublicKeyMaterial": material});
+    let fs = run(
+        &r,
+        live(format!("{key} deploy-key")),
+        &SchemaFacts::default(),
+    );
+    assert!(
+        fs.iter().all(|f| f.tier != Tier::Declared),
+        "{:?}",
+        tiers(&fs)
+    );
+    let other = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPx9OtherKeyOtherKeyOtherKeyOtherKeyOth";
+    let fs = run(
+        &r,
+        live(format!("{other} deploy-key")),
+        &SchemaFacts::default(),
+    );
+    only(&fs, Tier::Declared, "PublicKeyMaterial");
+}

@@ -22,8 +22,8 @@ use crate::normalize::scalars::{
     is_access_string_equal, is_case_insensitive_equal, is_declared_stringly_equal,
     is_dns_name_equal, is_epoch_hour_floor, is_intelligent_tier_match, is_latest_sentinel_match,
     is_numeric_string_equal, is_pem_equal, is_properties_text_equal, is_rate_expression_equal,
-    is_same_address, is_same_instant, is_unit_string_equal, is_version_prefix_match,
-    parse_document_text, parse_json_text, typed_like,
+    is_same_address, is_same_instant, is_ssh_public_key_equal, is_unit_string_equal,
+    is_version_prefix_match, parse_document_text, parse_json_text, typed_like,
 };
 use crate::normalize::shapes::{
     identity_value, is_address_range_set, is_dns_record_set, is_header_name_equal, is_pair_name,
@@ -158,6 +158,7 @@ impl<'s, 'a> Cmp<'s, 'a> {
             Equivalence::NumericString => is_numeric_string_equal(ds, ls),
             Equivalence::IntelligentTiering => is_intelligent_tier_match(ds, ls),
             Equivalence::PropertiesText => is_properties_text_equal(ds, ls),
+            Equivalence::SshPublicKey => is_ssh_public_key_equal(ds, ls),
             Equivalence::UnitString => self
                 .scope
                 .unit_scales_at(path)

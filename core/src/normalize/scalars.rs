@@ -329,6 +329,17 @@ pub fn is_properties_text_equal(a: &str, b: &str) -> bool {
     matches!((parse(a), parse(b)), (Some(x), Some(y)) if x == y)
 }
 
+/// Two OpenSSH public keys (`<type> <base64 key> [comment]`) that hold the
+/// same key: the comment is a label, which EC2 replaces on import. A text
+/// that is no such key (one field) is never equal this way.
+pub fn is_ssh_public_key_equal(a: &str, b: &str) -> bool {
+    fn key(s: &str) -> Option<(&str, &str)> {
+        let mut f = s.split_whitespace();
+        Some((f.next()?, f.next()?))
+    }
+    matches!((key(a), key(b)), (Some(x), Some(y)) if x == y)
+}
+
 /// CloudFormation's GetTemplate replaces every non-ASCII character with
 /// `?`: a declared string that equals live except where it holds `?` for a
 /// non-ASCII live character cannot be verified (never drift, never equal).
@@ -411,6 +422,23 @@ pub fn is_unit_string_equal(declared: &str, live: &str, unit: &str, factor: u32)
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn ssh_public_keys_compare_by_key_not_comment() {
+        use super::is_ssh_public_key_equal as eq;
+        let mine = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk me@laptop";
+        assert!(eq(
+            mine,
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk my-key-pair"
+        ));
+        assert!(eq(mine, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHk"));
+        assert!(!eq(
+            mine,
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIXX me@laptop"
+        ));
+        assert!(!eq(mine, "ssh-rsa AAAAC3NzaC1lZDI1NTE5AAAAIHk me@laptop"));
+        assert!(!eq("me@laptop", "me@laptop"));
+    }
+
     use super::*;
     use serde_json::json;
 

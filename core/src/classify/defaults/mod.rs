@@ -8,7 +8,7 @@ use crate::normalize::aws_facts::{Equivalence, KnownDefault, Source};
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::generated::is_stack_minted_name;
-use crate::normalize::path::{Path, Seg};
+use crate::normalize::path::{Path, Pattern, Seg};
 use crate::normalize::scalars::{
     is_case_insensitive_equal, is_same_address, is_same_instant, is_stringly_equal, parse_json_text,
 };
@@ -54,6 +54,11 @@ const MEMBER_WISE_DEPTH: usize = 16;
 /// An object whose every set member is itself at a known default is at its
 /// default as a whole (AWS filled a configuration block with defaults): each
 /// member is equality-gated, so one changed member keeps the whole visible.
+/// A member's default says what AWS does inside a block someone declared:
+/// a block holding only such values acts as if it were absent, except where
+/// one switches something on. A block with a switch on folds so only where
+/// it is known present on a fresh resource; elsewhere it was added out of
+/// band (S3's `EventBridgeConfiguration {EventBridgeEnabled: true}`).
 fn default_member_wise(
     scope: &Scope<'_>,
     live: &Map<String, Value>,
@@ -84,6 +89,11 @@ fn default_member_wise(
     {
         return None;
     }
+    // A switch turned on in a block nobody declared is explained by its
+    // member default only where AWS itself creates the block.
+    if o.values().any(is_switched_on) && !present_on_fresh(scope, live, path) {
+        return None;
+    }
     // An unset member where AWS's known default is set (a switch AWS turns
     // on, found off) is a change, not the block at its defaults.
     let contradicted = o.iter().any(|(k, x)| {
@@ -97,6 +107,69 @@ fn default_member_wise(
         let member = known_default_here(scope, live, &p, x)
             .or_else(|| default_member_wise(scope, live, &p, x))?;
         Some(fold.max(member))
+    })
+}
+
+/// True for a value that turns a feature on: `true`, or an enabled state
+/// spelled as a word (`ENABLED`, `Enabled`, `enabled`).
+fn is_switched_on(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        Value::String(s) => s.eq_ignore_ascii_case("enabled"),
+        _ => false,
+    }
+}
+
+/// True when the live-only block at `path` is known present on a fresh
+/// resource: only there do its members' defaults explain it. A member's
+/// default says what AWS does inside a block someone declared, not that
+/// the block exists (an S3 `EventBridgeConfiguration` holding its default
+/// `EventBridgeEnabled: true` is notifications turned on out of band).
+/// The evidence: a set default stated for the block itself, an observed
+/// default at or below it (seen on a deploy that left it out), or a block
+/// the documentation says AWS fills (`present-on-create.json`).
+fn present_on_fresh(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path) -> bool {
+    let at_or_below = |p: &Pattern| p.matches(path) || p.extends(path);
+    let set = |d: &Value| !is_trivially_empty(d);
+    scope.facts.present_on_create.iter().any(at_or_below)
+        || schema_defaults_at(scope, path).any(set)
+        || type_defaults_for(scope, path).any(|kd| {
+            if kd.entry.source == Some(Source::Observed)
+                && (kd.pattern.extends(path) || observed_holds(kd, path))
+            {
+                return true;
+            }
+            kd.pattern.matches(path)
+                && (kd.entry.source == Some(Source::Observed) || kd.entry.values.iter().any(set))
+                && kd
+                    .entry
+                    .when
+                    .as_ref()
+                    .is_none_or(|w| when_holds(scope, live, path, w))
+        })
+}
+
+/// True when an observed default of an ancestor of `path` holds a value
+/// there: the block was seen inside the ancestor AWS filled.
+fn observed_holds(kd: &KnownDefault, path: &Path) -> bool {
+    let n = kd.pattern.len();
+    if n >= path.len() || !kd.pattern.prefix_of(path) {
+        return false;
+    }
+    let rest: Option<Vec<&str>> = path.segs()[n..]
+        .iter()
+        .map(|s| match s {
+            Seg::Key(k) => Some(k.as_str()),
+            _ => None,
+        })
+        .collect();
+    let Some(rest) = rest else {
+        return false;
+    };
+    kd.entry.values.iter().any(|v| {
+        rest.iter()
+            .try_fold(v, |at, k| at.get(*k))
+            .is_some_and(|x| !is_trivially_empty(x))
     })
 }
 

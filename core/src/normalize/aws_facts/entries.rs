@@ -154,6 +154,9 @@ pub enum Equivalence {
     IntelligentTiering,
     /// Java-properties text compared as a key/value map.
     PropertiesText,
+    /// An OpenSSH public key compared by key type and key, not comment
+    /// (EC2 stores an imported key with the key pair's name as comment).
+    SshPublicKey,
     /// A string in a larger unit the service stores as the integer it
     /// converts to (`1 vCPU` as `1024`); the rule's `unit` and `factor`.
     UnitString,

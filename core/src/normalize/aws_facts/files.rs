@@ -17,6 +17,53 @@ pub(super) const DOC_DEFAULTS: &str = include_str!("../../../data/schemas/doc-de
 pub(super) const GENERATED_DEFAULTS: &str = include_str!("../../../data/generated/defaults.json");
 /// Compare rules mined by `scripts/gen-knowledge.sh`.
 pub(super) const GENERATED_RULES: &str = include_str!("../../../data/generated/type-rules.json");
+/// Blocks AWS fills on a fresh resource, each with the documentation that
+/// says so.
+pub(super) const PRESENT_ON_CREATE: &str = include_str!("../../../data/present-on-create.json");
+
+/// Values AWS rewrites on write, each with the documentation that shows it.
+pub(super) const AWS_REWRITES: &str = include_str!("../../../data/aws-rewrites.json");
+
+/// One value AWS rewrites on write: compared by the equivalence `rule`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RewriteEntry {
+    #[serde(rename = "type")]
+    pub(super) type_name: String,
+    pub(super) path: String,
+    pub(super) rule: Equivalence,
+    /// The URL of the AWS documentation that shows it.
+    pub(super) source: String,
+    pub(super) reason: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RewritesFile {
+    #[serde(default, rename = "_doc")]
+    pub(super) _doc: Option<String>,
+    pub(super) rewrites: Vec<RewriteEntry>,
+}
+
+/// One block AWS fills on a fresh resource.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PresentEntry {
+    #[serde(rename = "type")]
+    pub(super) type_name: String,
+    pub(super) path: String,
+    /// The URL of the AWS documentation that states it.
+    pub(super) source: String,
+    pub(super) reason: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PresentFile {
+    #[serde(default, rename = "_doc")]
+    pub(super) _doc: Option<String>,
+    pub(super) present: Vec<PresentEntry>,
+}
 
 /// One generated default: a constant, a value AWS chooses at create time,
 /// the value of a sibling the documentation leaves as the only one, or

@@ -102,6 +102,9 @@ pub struct TypeFacts {
     pub service_attached: Vec<KnownDefault>,
     /// Switches whose OFF state is a divergence.
     pub meaningful_when_off: Vec<(Pattern, OffRule)>,
+    /// Blocks AWS fills on a fresh resource (`present-on-create.json`):
+    /// each pattern names the deepest block, its ancestors are present too.
+    pub present_on_create: Vec<Pattern>,
 }
 
 /// The loaded registry.

@@ -21,8 +21,34 @@ pub(super) fn load_admitting(
     };
     facts.cross_type_defaults = index_defaults(&mut facts.by_type, merged.defaults);
     index_type_rules(&mut facts.by_type, merged.rules);
+    index_present(&mut facts.by_type)?;
+    index_rewrites(&mut facts.by_type)?;
     facts.doc_defaults = doc_defaults()?;
     Ok(facts)
+}
+
+/// Indexes the values AWS rewrites on write as equivalences. Documentation
+/// facts: kept whatever `knowledge` admits.
+fn index_rewrites(by: &mut HashMap<String, TypeFacts>) -> Result<(), FactsError> {
+    let file: RewritesFile = parse("aws-rewrites.json", AWS_REWRITES)?;
+    for e in file.rewrites {
+        type_entry(by, &e.type_name)
+            .equivalences
+            .push((Pattern::parse(&e.path), e.rule));
+    }
+    Ok(())
+}
+
+/// Indexes the blocks AWS fills on a fresh resource. Documentation facts:
+/// kept whatever `knowledge` admits.
+fn index_present(by: &mut HashMap<String, TypeFacts>) -> Result<(), FactsError> {
+    let file: PresentFile = parse("present-on-create.json", PRESENT_ON_CREATE)?;
+    for e in file.present {
+        type_entry(by, &e.type_name)
+            .present_on_create
+            .push(Pattern::parse(&e.path));
+    }
+    Ok(())
 }
 
 /// The bundled files once the generated facts are merged into the

@@ -167,6 +167,19 @@ pub fn all_reasons() -> Result<Vec<(String, String)>, FactsError> {
     for n in mf.names {
         out.push((format!("managed field {}", n.name), n.reason));
     }
+    let present: PresentFile = parse("present-on-create.json", PRESENT_ON_CREATE)?;
+    for e in present.present {
+        let what = format!(
+            "present on create {} {} ({})",
+            e.type_name, e.path, e.source
+        );
+        out.push((what, e.reason));
+    }
+    let rewrites: RewritesFile = parse("aws-rewrites.json", AWS_REWRITES)?;
+    for e in rewrites.rewrites {
+        let what = format!("rewritten {} {} ({})", e.type_name, e.path, e.source);
+        out.push((what, e.reason));
+    }
     Ok(out)
 }
 
@@ -486,6 +499,50 @@ mod tests {
             assert!(
                 kinds.iter().filter(|k| **k).count() == 1,
                 "{} {}: exactly one of `values` / `any` / `chosenAtCreate` / `sameAs` / `sameAsFields` / `stackMintedKey`",
+                e.type_name,
+                e.path
+            );
+        }
+    }
+
+    /// Every block said to be present on a fresh resource cites the AWS
+    /// documentation that says so, and why.
+    #[test]
+    fn every_present_block_cites_aws_documentation() {
+        let f: PresentFile = parse("present-on-create.json", PRESENT_ON_CREATE).expect("parses");
+        assert!(!f.present.is_empty());
+        for e in &f.present {
+            assert!(
+                e.source.starts_with("https://docs.aws.amazon.com/"),
+                "{} {}: source is no AWS documentation URL",
+                e.type_name,
+                e.path
+            );
+            assert!(
+                !e.reason.trim().is_empty(),
+                "{} {}: no reason",
+                e.type_name,
+                e.path
+            );
+        }
+    }
+
+    /// Every value said to be rewritten by AWS cites the AWS documentation
+    /// that shows it, and why.
+    #[test]
+    fn every_rewrite_cites_aws_documentation() {
+        let f: RewritesFile = parse("aws-rewrites.json", AWS_REWRITES).expect("parses");
+        assert!(!f.rewrites.is_empty());
+        for e in &f.rewrites {
+            assert!(
+                e.source.starts_with("https://docs.aws.amazon.com/"),
+                "{} {}: source is no AWS documentation URL",
+                e.type_name,
+                e.path
+            );
+            assert!(
+                !e.reason.trim().is_empty(),
+                "{} {}: no reason",
                 e.type_name,
                 e.path
             );
