@@ -6,7 +6,8 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { Alerts } from './alerts';
 import { RealdriftConfig } from './config';
-import { loadEventSources } from './event-sources';
+import { ChangePattern, changePatterns, loadChangeRuleFacts } from './change-patterns';
+import { loadEventNames } from './event-sources';
 import { RealdriftFunction } from './functions';
 import {
   ReadPolicies,
@@ -35,10 +36,12 @@ export class RealdriftStack extends Stack {
   readonly scanQueue: WorkQueue;
   readonly changeQueue: WorkQueue;
   readonly readPolicies: ReadPolicies;
+  /** The change rules' patterns, generated from the event table. */
+  readonly changePatterns: ChangePattern[];
 
   constructor(scope: Construct, id: string, config: RealdriftConfig, props?: StackProps) {
     super(scope, id, props);
-    const eventSources = loadEventSources(config.cloudtrailEventsFile);
+    this.changePatterns = changePatterns(loadEventNames(config.cloudtrailEventsFile), loadChangeRuleFacts());
 
     this.storage = new Storage(this, 'Storage', config);
     this.alerts = new Alerts(this, 'Alerts', config);
@@ -109,7 +112,7 @@ export class RealdriftStack extends Stack {
     new Triggers(this, 'Triggers', config, {
       scan: this.scan.function,
       changeQueue: changes.queue,
-      eventSources,
+      patterns: this.changePatterns,
     });
 
     this.addOutputs(config);
