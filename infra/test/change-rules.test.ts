@@ -10,7 +10,8 @@ import { describe, it } from 'node:test';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { globalEventsStackName } from '../lib/app';
-import { loadChangeRuleFacts, patternSize } from '../lib/change-patterns';
+import { changePatterns, loadChangeRuleFacts, patternSize } from '../lib/change-patterns';
+import { loadEventNames } from '../lib/event-sources';
 import { GlobalEventsStack } from '../lib/global-events';
 import { CfnTemplate, REPO, resourcesOfType, synth } from './helpers';
 
@@ -63,6 +64,12 @@ describe('change rules', () => {
     for (const [source, names] of table) {
       assert.deepEqual([...rules.get(source)!.exact].sort(), [...names].sort(), source);
     }
+  });
+
+  it('are the patterns change-patterns.ts generates (what tests/emulator/test_change_rules.py evaluates)', () => {
+    const synthesized = patternRules(synth().json).map(([, r]) => JSON.stringify(r.Properties.EventPattern));
+    const generated = changePatterns(loadEventNames(TABLE), FACTS).map((p) => JSON.stringify(p.pattern));
+    assert.deepEqual(synthesized.sort(), generated.sort());
   });
 
   it('match the API-version-suffixed names of Lambda only, by the name plus "20"', () => {
