@@ -1,22 +1,65 @@
 // Builds the app from context: shared by bin/realdrift.ts and the tests.
-import { App, DefaultStackSynthesizer } from 'aws-cdk-lib';
+import { Annotations, App, DefaultStackSynthesizer } from 'aws-cdk-lib';
+import { loadChangeRuleFacts } from './change-patterns';
 import { loadConfig } from './config';
+import { loadGlobalSources } from './event-sources';
+import { GlobalEventsStack, planGlobalEvents } from './global-events';
 import { acknowledgeAccepted } from './nag-suppressions';
 import { RealdriftStack } from './realdrift-stack';
 
 /** Tags of the stack and its resources. */
 export const STACK_TAGS = { app: 'realdrift' };
 
-/** Adds the realdrift stack to an app, configured from the app's context. */
-export function buildApp(app: App, options: { acknowledgeNag?: boolean } = {}): RealdriftStack {
-  const config = loadConfig((key) => app.node.tryGetContext(key));
+/** Options of `buildApp`. */
+export interface BuildOptions {
+  /** Apply the accepted cdk-nag findings (default true). */
+  readonly acknowledgeNag?: boolean;
+  /** The CLI's default Region (default: CDK_DEFAULT_REGION of the environment). */
+  readonly defaultRegion?: string;
+}
+
+/** The id of the us-east-1 forwarder stack of a realdrift stack. */
+export function globalEventsStackName(stackName: string): string {
+  return `${stackName}GlobalEvents`;
+}
+
+/**
+ * Adds the realdrift stack to an app, configured from the app's context, and
+ * the us-east-1 forwarder of global services' events when the home Region
+ * is elsewhere (throws when that cannot be decided; docs/deploy.md).
+ */
+export function buildApp(app: App, options: BuildOptions = {}): RealdriftStack {
+  const config = loadConfig((key) => app.node.tryGetContext(key), options.defaultRegion ?? process.env.CDK_DEFAULT_REGION);
+  const synthesizer = () => new DefaultStackSynthesizer({ generateBootstrapVersionRule: config.bootstrapVersionRule });
   const stack = new RealdriftStack(app, config.stackName, config, {
     description: 'realdrift: drift detection for CloudFormation / CDK stacks (scan, on-change, revert)',
-    synthesizer: new DefaultStackSynthesizer({ generateBootstrapVersionRule: config.bootstrapVersionRule }),
+    synthesizer: synthesizer(),
     terminationProtection: config.terminationProtection,
     // Stack tags, which CloudFormation propagates to the resources: what a bill or an inventory groups realdrift by.
     tags: STACK_TAGS,
+    // An explicit -c region pins the stack there; else it deploys where the CLI points.
+    env: config.regionFromContext ? { region: config.region } : undefined,
   });
+  const plan = planGlobalEvents({
+    homeRegion: config.region,
+    forwarder: config.globalEventsForwarder,
+    patterns: stack.changePatterns,
+    globalSources: loadGlobalSources(config.cloudtrailFactsFile),
+    facts: loadChangeRuleFacts(),
+  });
+  if (plan.kind === 'forward') {
+    const forwarder = new GlobalEventsStack(app, globalEventsStackName(config.stackName), {
+      description: `realdrift: forwards global services' CloudTrail change events from ${plan.from} to ${plan.to}`,
+      synthesizer: synthesizer(),
+      env: { region: plan.from },
+      tags: STACK_TAGS,
+      homeRegion: plan.to,
+      patterns: plan.patterns,
+    });
+    if (options.acknowledgeNag ?? true) acknowledgeAccepted(forwarder);
+  } else if (!config.globalEventsForwarder) {
+    Annotations.of(stack).addWarningV2('realdrift:globalEvents', plan.why);
+  }
   if (options.acknowledgeNag ?? true) acknowledgeAccepted(stack);
   return stack;
 }

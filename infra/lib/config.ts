@@ -60,6 +60,14 @@ export interface RealdriftConfig {
   readonly githubRef: string;
   /** ARN of the account's existing GitHub OIDC provider; undefined = create one. */
   readonly githubOidcProviderArn?: string;
+  /** The on-change record facts (core/data/cloudtrail-facts.json): which services are global. */
+  readonly cloudtrailFactsFile: string;
+  /** The home Region: `-c region`, else CDK_DEFAULT_REGION (the CLI's); undefined = unknown. */
+  readonly region?: string;
+  /** True when `region` came from context: the stack is then pinned to it. */
+  readonly regionFromContext: boolean;
+  /** Deploy the us-east-1 forwarder of global services' events when the home Region is elsewhere. */
+  readonly globalEventsForwarder: boolean;
   /** Emit CDK's bootstrap-version check (off only for the local emulator, which cannot evaluate it). */
   readonly bootstrapVersionRule: boolean;
   /** CloudFormation termination protection of the realdrift stack. */
@@ -90,11 +98,19 @@ const LOG_RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400,
 
 type Lookup = (key: string) => unknown;
 
-/** Reads and validates the configuration through a context lookup (`node.tryGetContext`). */
-export function loadConfig(get: Lookup): RealdriftConfig {
+/** A Region name (`eu-west-1`, `us-gov-west-1`). */
+const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
+
+/**
+ * Reads and validates the configuration through a context lookup
+ * (`node.tryGetContext`); `defaultRegion` is the CLI's CDK_DEFAULT_REGION.
+ */
+export function loadConfig(get: Lookup, defaultRegion?: string): RealdriftConfig {
   const r = new Reader(get);
   // x86_64 by default: the architecture the project builds and tests here.
   const architecture = r.oneOf('architecture', 'x86_64', ['arm64', 'x86_64']) as Architecture;
+  const contextRegion = r.optional('region', REGION);
+  const region = contextRegion ?? (defaultRegion && REGION.test(defaultRegion) ? defaultRegion : undefined);
   const config: RealdriftConfig = {
     stackName: r.string('stackName', 'Realdrift', /^[A-Za-z][A-Za-z0-9-]{0,127}$/),
     stacks: r.list('stacks', []),
@@ -122,6 +138,10 @@ export function loadConfig(get: Lookup): RealdriftConfig {
     githubRepository: r.optional('githubRepository', /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/),
     githubRef: r.string('githubRef', 'refs/heads/main', /^refs\/[A-Za-z0-9_./*-]+$/),
     githubOidcProviderArn: r.optional('githubOidcProviderArn', /^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/.+$/),
+    cloudtrailFactsFile: r.path('cloudtrailFactsFile', '../core/data/cloudtrail-facts.json'),
+    region,
+    regionFromContext: contextRegion !== undefined,
+    globalEventsForwarder: r.bool('globalEventsForwarder', true),
     bootstrapVersionRule: r.bool('bootstrapVersionRule', true),
     terminationProtection: r.bool('terminationProtection', false),
   };

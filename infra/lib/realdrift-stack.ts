@@ -8,7 +8,8 @@ import { Construct } from 'constructs';
 import { Alerts } from './alerts';
 import { FailureRouting } from './failures';
 import { RealdriftConfig } from './config';
-import { loadEventSources } from './event-sources';
+import { ChangePattern, changePatterns, loadChangeRuleFacts } from './change-patterns';
+import { loadEventNames } from './event-sources';
 import { RealdriftFunction } from './functions';
 import {
   ReadPolicies,
@@ -46,10 +47,12 @@ export class RealdriftStack extends Stack {
   readonly changeQueue: WorkQueue;
   readonly readPolicies: ReadPolicies;
   readonly failures: FailureRouting;
+  /** The change rules' patterns, generated from the event table. */
+  readonly changePatterns: ChangePattern[];
 
   constructor(scope: Construct, id: string, config: RealdriftConfig, props?: StackProps) {
     super(scope, id, props);
-    const eventSources = loadEventSources(config.cloudtrailEventsFile);
+    this.changePatterns = changePatterns(loadEventNames(config.cloudtrailEventsFile), loadChangeRuleFacts());
 
     this.storage = new Storage(this, 'Storage', config);
     this.alerts = new Alerts(this, 'Alerts', config);
@@ -120,7 +123,7 @@ export class RealdriftStack extends Stack {
     const triggers = new Triggers(this, 'Triggers', config, {
       scan: this.scan.function,
       changeQueue: changes.queue,
-      eventSources,
+      patterns: this.changePatterns,
     });
 
     this.addOutputs(config);

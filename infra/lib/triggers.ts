@@ -9,31 +9,17 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { ChangePattern, patternId } from './change-patterns';
 import { RealdriftConfig } from './config';
 
-/**
- * EventBridge caps an event pattern at 4,096 characters; sources are split
- * over several rules well below that.
- */
-export const PATTERN_SOURCES_BUDGET = 3000;
-
-/** Splits event sources into groups whose JSON list stays under the budget. */
-export function groupSources(sources: string[], budget: number = PATTERN_SOURCES_BUDGET): string[][] {
-  const groups: string[][] = [];
-  let current: string[] = [];
-  let size = 0;
-  for (const s of sources) {
-    const cost = s.length + 3;
-    if (size + cost > budget && current.length > 0) {
-      groups.push(current);
-      current = [];
-      size = 0;
-    }
-    current.push(s);
-    size += cost;
-  }
-  if (current.length > 0) groups.push(current);
-  return groups;
+/** A rule on the default bus matching one change pattern. */
+export function changeRule(scope: Construct, id: string, p: ChangePattern, verb: string, target: events.IRuleTarget): events.Rule {
+  const part = p.parts === 1 ? '' : ` (part ${p.part} of ${p.parts})`;
+  return new events.Rule(scope, id, {
+    description: `realdrift: ${verb} the ${p.eventSource} calls on-change maps${part}`,
+    eventPattern: p.pattern as events.EventPattern,
+    targets: [target],
+  });
 }
 
 /** The schedule, the change rules, and the optional trail. */
@@ -46,7 +32,7 @@ export class Triggers extends Construct {
     scope: Construct,
     id: string,
     config: RealdriftConfig,
-    props: { scan: lambda.IFunction; changeQueue: sqs.IQueue; eventSources: string[] },
+    props: { scan: lambda.IFunction; changeQueue: sqs.IQueue; patterns: ChangePattern[] },
   ) {
     super(scope, id);
     this.schedule = new events.Rule(this, 'Schedule', {
@@ -55,20 +41,12 @@ export class Triggers extends Construct {
       targets: [new targets.LambdaFunction(props.scan, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
     });
 
-    // Write calls only: a read changes nothing. Each message is one whole
-    // EventBridge event; on-change filters CloudFormation's and revert's own calls.
-    const groups = groupSources(props.eventSources);
-    this.changeRules = groups.map(
-      (sources, i) =>
-        new events.Rule(this, groups.length === 1 ? 'Changes' : `Changes${i + 1}`, {
-          description: `realdrift: write API calls of the services on-change maps${groups.length === 1 ? '' : ` (part ${i + 1})`}`,
-          eventPattern: {
-            detailType: ['AWS API Call via CloudTrail'],
-            detail: { readOnly: [false], eventSource: sources },
-          },
-          targets: [new targets.SqsQueue(props.changeQueue)],
-        }),
-    );
+    // One rule per service (more where its names pass the pattern size
+    // limit), generated from the event table (change-patterns.ts). Each
+    // message is one whole EventBridge event; on-change screens out
+    // CloudFormation's and revert's own calls.
+    const target = new targets.SqsQueue(props.changeQueue);
+    this.changeRules = props.patterns.map((p) => changeRule(this, `Changes${patternId(p)}`, p, 'queues for on-change', target));
 
     if (config.createTrail) {
       const logs = new s3.Bucket(this, 'TrailLogs', {
@@ -83,8 +61,10 @@ export class Triggers extends Construct {
         bucket: logs,
         // Write management events are what EventBridge forwards to on-change.
         managementEvents: cloudtrail.ReadWriteType.WRITE_ONLY,
+        // Global services' events happen in us-east-1: a single-Region trail
+        // elsewhere does not record them (docs/on-change-events.md).
         includeGlobalServiceEvents: true,
-        isMultiRegionTrail: false,
+        isMultiRegionTrail: true,
         enableFileValidation: true,
       });
     }

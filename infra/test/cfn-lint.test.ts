@@ -6,6 +6,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { describe, it } from 'node:test';
+import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { globalEventsStackName } from '../lib/app';
 import { CFN_LINT_MISSING, cfnLintPath, synth } from './helpers';
 
 const VARIANTS: Record<string, unknown>[] = [
@@ -30,6 +33,11 @@ describe('cfn-lint', () => {
       fs.writeFileSync(file, JSON.stringify(synth(context).json, null, 1));
       return file;
     });
+    // The us-east-1 forwarder of a home Region elsewhere.
+    const forwarder = synth({ region: 'eu-west-1' }).app.node.findChild(globalEventsStackName('Realdrift')) as Stack;
+    const forwarderFile = path.join(dir, 'RealdriftGlobalEvents.template.json');
+    fs.writeFileSync(forwarderFile, JSON.stringify(Template.fromStack(forwarder).toJSON(), null, 1));
+    files.push(forwarderFile);
     // W3005 (a DependsOn that a GetAtt already implies) is how aws-cdk-lib
     // writes every Lambda function's dependency on its role, including its own
     // BucketDeployment handler; the redundancy is harmless and not ours to edit.

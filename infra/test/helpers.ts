@@ -95,15 +95,20 @@ const cache = new Map<string, Synth>();
  * (cdk.json) and stub assets. cdk-nag acknowledgments change no template, so
  * only the nag tests ask for them (they cost a pass of the rule pack).
  */
-export function synth(context: Record<string, unknown> = {}, options: { acknowledgeNag?: boolean } = {}): Synth {
+export function synth(
+  context: Record<string, unknown> = {},
+  options: { acknowledgeNag?: boolean; defaultRegion?: string | null } = {},
+): Synth {
   const acknowledgeNag = options.acknowledgeNag ?? false;
-  const key = JSON.stringify([context, acknowledgeNag]);
+  // As the CLI would set CDK_DEFAULT_REGION (null: unset), never from the test's environment.
+  const defaultRegion = options.defaultRegion === null ? '' : (options.defaultRegion ?? 'us-east-1');
+  const key = JSON.stringify([context, acknowledgeNag, defaultRegion]);
   const hit = cache.get(key);
   if (hit) return hit;
   const defaults = cdkJsonContext();
   const architecture = String(context.architecture ?? defaults.architecture);
   const app = new App({ context: { ...defaults, lambdaAssets: stubAssets(architecture), ...context } });
-  const stack = buildApp(app, { acknowledgeNag });
+  const stack = buildApp(app, { acknowledgeNag, defaultRegion });
   const template = Template.fromStack(stack);
   const result = { app, stack, template, json: template.toJSON() as CfnTemplate };
   cache.set(key, result);

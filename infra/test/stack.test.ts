@@ -345,31 +345,17 @@ describe('triggers', () => {
     assert.equal(other![1].Properties.ScheduleExpression, 'rate(15 minutes)');
   });
 
-  it('write API calls of the services in the event table go to the change queue', () => {
+  it('the change rules (change-rules.test.ts) all feed the change queue, whole events', () => {
     const { json } = synth();
-    const table = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../core/data/cloudtrail-events.json'), 'utf8'));
-    const sources = [...new Set<string>(table.events.map((e: any) => e.eventSource))].sort();
     const rules = resourcesOfType(json, 'AWS::Events::Rule').filter(([, r]) => r.Properties.EventPattern);
-    assert.equal(rules.length, 1);
-    const [, rule] = rules[0];
-    assert.deepEqual(rule.Properties.EventPattern, {
-      'detail-type': ['AWS API Call via CloudTrail'],
-      detail: { readOnly: [false], eventSource: sources },
-    });
-    assert.deepEqual(rule.Properties.Targets[0].Arn, { 'Fn::GetAtt': [logicalId(json, 'AWS::SQS::Queue', 'ChangesQueue'), 'Arn'] });
-    // The whole event is the message body (no input transformation).
-    assert.equal(rule.Properties.Targets[0].InputTransformer, undefined);
-  });
-
-  it('splits many event sources over rules that each stay under the 4,096-character pattern limit', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'realdrift-events-'));
-    const file = path.join(dir, 'cloudtrail-events.json');
-    const sources = Array.from({ length: 250 }, (_, i) => `service-number-${i}.amazonaws.com`);
-    fs.writeFileSync(file, JSON.stringify({ events: sources.map((s) => ({ eventSource: s, eventName: 'Put' })) }));
-    const rules = resourcesOfType(synth({ cloudtrailEventsFile: file }).json, 'AWS::Events::Rule').filter(([, r]) => r.Properties.EventPattern);
     assert.ok(rules.length > 1);
-    for (const [, r] of rules) assert.ok(JSON.stringify(r.Properties.EventPattern).length < 4096);
-    assert.deepEqual(rules.flatMap(([, r]) => r.Properties.EventPattern.detail.eventSource).sort(), [...sources].sort());
+    for (const [, rule] of rules) {
+      assert.deepEqual(rule.Properties.Targets.map((t: any) => t.Arn), [
+        { 'Fn::GetAtt': [logicalId(json, 'AWS::SQS::Queue', 'ChangesQueue'), 'Arn'] },
+      ]);
+      // The whole event is the message body (no input transformation).
+      assert.equal(rule.Properties.Targets[0].InputTransformer, undefined);
+    }
   });
 
   it('fails synth naming the event table when it is missing or empty', () => {
@@ -380,12 +366,14 @@ describe('triggers', () => {
     assert.throws(() => synth({ cloudtrailEventsFile: file }), /no "events" entries/);
   });
 
-  it('creates a trail logging write management events only when context asks', () => {
+  it('creates a multi-Region trail logging write management events only when context asks', () => {
     assert.equal(resourcesOfType(synth().json, 'AWS::CloudTrail::Trail').length, 0);
     const { template } = synth({ createTrail: true, trailRetentionDays: 30 });
     template.hasResourceProperties('AWS::CloudTrail::Trail', {
       IsLogging: true,
       IncludeGlobalServiceEvents: true,
+      // Global services' events happen in us-east-1: only a multi-Region trail records them from elsewhere.
+      IsMultiRegionTrail: true,
       EventSelectors: Match.arrayWith([Match.objectLike({ IncludeManagementEvents: true, ReadWriteType: 'WriteOnly' })]),
     });
     template.hasResourceProperties('AWS::S3::Bucket', {

@@ -165,16 +165,19 @@ def test_queues_feed_scan_and_on_change(deployed):
 def test_rules_schedule_scan_and_route_changes(deployed):
     events = boto3.client("events")
     rules = physical_ids(deployed["stack"], "AWS::Events::Rule")
-    assert len(rules) == 2
+    # The schedule plus one change rule per pattern the template holds.
+    assert len(rules) == template_count(deployed["template"], "AWS::Events::Rule") > 2
     described = {r: events.describe_rule(Name=r) for r in rules}
     schedule = next(r for r, d in described.items() if d.get("ScheduleExpression"))
     assert described[schedule]["ScheduleExpression"] == "rate(1 hour)"
     assert "Scan" in events.list_targets_by_rule(Rule=schedule)["Targets"][0]["Arn"]
-    changes = next(r for r, d in described.items() if d.get("EventPattern"))
-    pattern = json.loads(described[changes]["EventPattern"])
-    assert pattern["detail-type"] == ["AWS API Call via CloudTrail"]
-    assert pattern["detail"]["readOnly"] == [False]
-    assert "ChangesQueue" in events.list_targets_by_rule(Rule=changes)["Targets"][0]["Arn"]
+    changes = [r for r, d in described.items() if d.get("EventPattern")]
+    assert len(changes) == len(rules) - 1
+    for rule in changes:
+        pattern = json.loads(described[rule]["EventPattern"])
+        assert pattern["detail-type"] == ["AWS API Call via CloudTrail"]
+        assert len(pattern["detail"]["eventSource"]) == 1 and pattern["detail"]["eventName"]
+        assert "ChangesQueue" in events.list_targets_by_rule(Rule=rule)["Targets"][0]["Arn"]
 
 
 def test_bucket_and_topic_exist(deployed):
