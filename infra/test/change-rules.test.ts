@@ -150,7 +150,8 @@ describe('global services forwarder', () => {
         rules.map(([, r]) => r.Properties.EventPattern),
         homeIam.map(([, r]) => r.Properties.EventPattern),
       );
-      const bus = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':events:eu-west-1:', { Ref: 'AWS::AccountId' }, ':event-bus/default']] };
+      // The stack's Region is concrete (us-east-1), so the recommended flags render its partition literally.
+      const bus = { 'Fn::Join': ['', ['arn:aws:events:eu-west-1:', { Ref: 'AWS::AccountId' }, ':event-bus/default']] };
       for (const [, r] of rules) {
         assert.deepEqual(r.Properties.Targets.map((t: any) => t.Arn), [bus]);
         assert.ok(r.Properties.Targets[0].RoleArn, 'a cross-Region bus target needs a role');

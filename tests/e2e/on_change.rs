@@ -85,18 +85,26 @@ fn alert_documents(w: &World, a: &Around) -> Vec<Value> {
         .collect()
 }
 
-/// stratus-red-team's UpdateAssumeRolePolicy record (a backdoored trust
-/// policy) with the role, account and region swapped for the fixture's.
-fn trust_record(role: &str, event_id: &str) -> Value {
+/// The first successful `name` record of a file of shared/cloudtrail.
+fn real_record(file: &str, name: &str) -> Value {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/cloudtrail/datadog_stratus-red-team_detonation-logs.json");
+        .join("../../shared/cloudtrail")
+        .join(file);
     let all: Vec<Value> =
         serde_json::from_str(&std::fs::read_to_string(&path).expect("cloudtrail set"))
             .expect("cloudtrail JSON");
-    let mut r = all
-        .into_iter()
-        .find(|r| r["eventName"] == "UpdateAssumeRolePolicy")
-        .expect("an UpdateAssumeRolePolicy record");
+    all.into_iter()
+        .find(|r| r["eventName"] == name && r.get("errorCode").is_none())
+        .unwrap_or_else(|| panic!("a {name} record in {file}"))
+}
+
+/// stratus-red-team's UpdateAssumeRolePolicy record (a backdoored trust
+/// policy) with the role, account and region swapped for the fixture's.
+fn trust_record(role: &str, event_id: &str) -> Value {
+    let mut r = real_record(
+        "datadog_stratus-red-team_detonation-logs.json",
+        "UpdateAssumeRolePolicy",
+    );
     r["requestParameters"]["roleName"] = json!(role);
     r["userIdentity"]["accountId"] = json!(ACCOUNT);
     r["userIdentity"]["arn"] = json!(format!("arn:aws:iam::{ACCOUNT}:user/christophe"));
@@ -137,15 +145,10 @@ fn now_iso() -> String {
 /// streamalert's SetQueueAttributes record setting a queue's policy, as
 /// CloudFormation makes it for `deployer`'s stack operation.
 fn queue_policy_record(queue_url: &str, deployer: &str, event_id: &str) -> Value {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/cloudtrail/airbnb_streamalert_rule-test-events.json");
-    let all: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("cloudtrail set"))
-            .expect("cloudtrail JSON");
-    let mut r = all
-        .into_iter()
-        .find(|r| r["eventName"] == "SetQueueAttributes" && r.get("errorCode").is_none())
-        .expect("a SetQueueAttributes record");
+    let mut r = real_record(
+        "airbnb_streamalert_rule-test-events.json",
+        "SetQueueAttributes",
+    );
     r["requestParameters"] = json!({"queueUrl": queue_url, "attributes": {"Policy": "{}"}});
     r["userIdentity"] = json!({
         "type": "AssumedRole", "principalId": "AROAEXAMPLEDEPLOYER:deployer",
