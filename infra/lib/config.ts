@@ -26,6 +26,10 @@ export interface RealdriftConfig {
   readonly trailRetentionDays: number;
   /** Parallel resource reads per stack (REALDRIFT_CONCURRENCY). */
   readonly concurrency: number;
+  /** Consecutive failed reads of a resource before coverage-lost (REALDRIFT_COVERAGE_LOST_AFTER). */
+  readonly coverageLostAfter: number;
+  /** Seconds on-change remembers that no stack owns a physical id (REALDRIFT_LOOKUP_CACHE_SECONDS). */
+  readonly lookupCacheSeconds: number;
   /** Managed policy (name or ARN) used as the revert role's permissions boundary; undefined = the one the app ships. */
   readonly revertPermissionsBoundary?: string;
   /** Non-IAM resource types revert may write (update handler actions; delete only for out-of-band child types). */
@@ -121,6 +125,8 @@ export function loadConfig(get: Lookup, defaultRegion?: string): RealdriftConfig
     createTrail: r.bool('createTrail', false),
     trailRetentionDays: r.int('trailRetentionDays', 90, 1, 3650),
     concurrency: r.int('concurrency', 16, 1, 128),
+    coverageLostAfter: r.int('coverageLostAfter', 2, 1, 100),
+    lookupCacheSeconds: r.int('lookupCacheSeconds', 300, 0, 86400),
     revertPermissionsBoundary: r.optional('revertPermissionsBoundary', /^(arn:aws[a-z-]*:iam::\d{12}:policy\/.+|[\w+=,.@/-]{1,128})$/),
     revertTypes: r.list('revertTypes', DEFAULT_REVERT_TYPES, /^[A-Za-z0-9]+::[A-Za-z0-9]+::[A-Za-z0-9]+$/),
     revertIamTypes: r.list('revertIamTypes', [], /^AWS::IAM::[A-Za-z0-9]+$/),

@@ -83,6 +83,7 @@ export class RealdriftStack extends Stack {
     const reading = {
       REALDRIFT_SLACK_SECRET_ID: this.alerts.slackSecretId,
       REALDRIFT_CONCURRENCY: String(config.concurrency),
+      REALDRIFT_COVERAGE_LOST_AFTER: String(config.coverageLostAfter),
     };
 
     this.revert = new RealdriftFunction(this, 'Revert', config, {
@@ -106,7 +107,12 @@ export class RealdriftStack extends Stack {
       description: 'realdrift: re-reads the resources a CloudTrail write event touched',
       memorySize: 256,
       timeout: ON_CHANGE_TIMEOUT,
-      environment: { ...common, ...reading, REALDRIFT_REVERT_ROLE_ARN: this.revert.role.roleArn },
+      environment: {
+        ...common,
+        ...reading,
+        REALDRIFT_REVERT_ROLE_ARN: this.revert.role.roleArn,
+        REALDRIFT_LOOKUP_CACHE_SECONDS: String(config.lookupCacheSeconds),
+      },
       alarmTopic: topic,
     });
 

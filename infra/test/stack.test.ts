@@ -276,12 +276,12 @@ describe('functions', () => {
   });
 
   it('get the environment the function contract names', () => {
-    const { json } = synth({ stacks: ['Prod*', 'Api'], concurrency: 8, logLevel: 'debug' });
+    const { json } = synth({ stacks: ['Prod*', 'Api'], concurrency: 8, logLevel: 'debug', coverageLostAfter: 3, lookupCacheSeconds: 0 });
     const bucket = { Ref: logicalId(json, 'AWS::S3::Bucket', 'StorageBucket') };
     const topic = { Ref: logicalId(json, 'AWS::SNS::Topic', 'AlertsTopic') };
     const common = { REALDRIFT_BUCKET: bucket, REALDRIFT_TOPIC_ARN: topic, REALDRIFT_STACKS: 'Prod*,Api', RUST_LOG: 'debug' };
     const secret = { Ref: logicalId(json, 'AWS::SecretsManager::Secret', 'AlertsSlackWebhook') };
-    const reading = { REALDRIFT_SLACK_SECRET_ID: secret, REALDRIFT_CONCURRENCY: '8' };
+    const reading = { REALDRIFT_SLACK_SECRET_ID: secret, REALDRIFT_CONCURRENCY: '8', REALDRIFT_COVERAGE_LOST_AFTER: '3' };
     assert.deepEqual(fn(json, 'Scan').Environment.Variables, {
       ...common,
       ...reading,
@@ -291,12 +291,15 @@ describe('functions', () => {
       ...common,
       ...reading,
       REALDRIFT_REVERT_ROLE_ARN: { 'Fn::GetAtt': [logicalId(json, 'AWS::IAM::Role', 'RevertRole'), 'Arn'] },
+      REALDRIFT_LOOKUP_CACHE_SECONDS: '0',
     });
     assert.deepEqual(fn(json, 'Revert').Environment.Variables, common);
     // Empty stack list = every CDK stack of the region; concurrency defaults to 16.
     const defaults = fn(synth().json, 'Scan').Environment.Variables;
     assert.equal(defaults.REALDRIFT_STACKS, '');
     assert.equal(defaults.REALDRIFT_CONCURRENCY, '16');
+    assert.equal(defaults.REALDRIFT_COVERAGE_LOST_AFTER, '2');
+    assert.equal(fn(synth().json, 'OnChange').Environment.Variables.REALDRIFT_LOOKUP_CACHE_SECONDS, '300');
   });
 
   it('scan reads its work queue and on-change the change queue, reporting partial batch failures; revert has no event source', () => {
