@@ -512,19 +512,17 @@ mod tests {
         let f: PresentFile = parse("present-on-create.json", PRESENT_ON_CREATE).expect("parses");
         assert!(!f.present.is_empty());
         for e in &f.present {
-            assert!(
-                e.source.starts_with("https://docs.aws.amazon.com/"),
-                "{} {}: source is no AWS documentation URL",
-                e.type_name,
-                e.path
-            );
-            assert!(
-                !e.reason.trim().is_empty(),
-                "{} {}: no reason",
-                e.type_name,
-                e.path
-            );
+            assert_cites_aws(&e.type_name, &e.path, &e.source, &e.reason);
         }
+    }
+
+    /// An entry's source is an AWS documentation URL and it gives a reason.
+    fn assert_cites_aws(type_name: &str, path: &str, source: &str, reason: &str) {
+        assert!(
+            source.starts_with("https://docs.aws.amazon.com/"),
+            "{type_name} {path}: source is no AWS documentation URL"
+        );
+        assert!(!reason.trim().is_empty(), "{type_name} {path}: no reason");
     }
 
     /// Every value said to be rewritten by AWS cites the AWS documentation
@@ -534,18 +532,7 @@ mod tests {
         let f: RewritesFile = parse("aws-rewrites.json", AWS_REWRITES).expect("parses");
         assert!(!f.rewrites.is_empty());
         for e in &f.rewrites {
-            assert!(
-                e.source.starts_with("https://docs.aws.amazon.com/"),
-                "{} {}: source is no AWS documentation URL",
-                e.type_name,
-                e.path
-            );
-            assert!(
-                !e.reason.trim().is_empty(),
-                "{} {}: no reason",
-                e.type_name,
-                e.path
-            );
+            assert_cites_aws(&e.type_name, &e.path, &e.source, &e.reason);
         }
     }
 }
