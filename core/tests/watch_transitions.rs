@@ -751,3 +751,57 @@ fn a_stack_not_settled_is_announced_not_checked_once_and_its_drift_is_kept() {
     assert!(t.detected.is_empty() && t.resolved.is_empty(), "{t:?}");
     assert_eq!(steps[4].state.not_checked, None);
 }
+
+#[test]
+fn a_value_added_to_a_resource_read_without_it_is_a_change_and_resolves_when_removed() {
+    // An inline policy put on a watched role out of band: nothing declares
+    // it and no baseline covers it, and the previous check read the role
+    // without it.
+    let before = obs(H1, vec![]);
+    let added = obs(
+        H1,
+        vec![potential("Data", "Policies", json!([{"PolicyName": "x"}]))],
+    );
+    let steps = run(vec![before.clone(), added.clone(), added, before]);
+    assert_eq!(
+        keys(&steps[1].transitions.detected),
+        vec![key(Tier::Undeclared, "Data", "Policies")]
+    );
+    let f = &steps[1].transitions.detected[0];
+    assert_eq!(f.desired, None, "nothing to revert to");
+    assert!(
+        f.note.as_deref().unwrap_or_default().contains("was absent"),
+        "{f:?}"
+    );
+    assert!(steps[2].transitions.is_empty(), "announced once");
+    assert_eq!(
+        keys(&steps[3].transitions.resolved),
+        vec![key(Tier::Undeclared, "Data", "Policies")],
+        "removing it resolves it"
+    );
+    assert!(steps[3].state.observations.is_empty());
+}
+
+#[test]
+fn a_new_value_after_a_deploy_or_on_a_resource_not_read_before_is_inventory() {
+    let value = || vec![potential("Data", "Policies", json!([{"PolicyName": "x"}]))];
+    let deployed = run(vec![obs(H1, vec![]), obs(H2, value())]);
+    assert!(
+        deployed[1].transitions.detected.is_empty(),
+        "a deploy re-observes"
+    );
+
+    let mut unread = obs(H1, vec![]);
+    unread
+        .resources
+        .insert("Data".into(), seen(ReadStatus::NotRead));
+    let steps = run(vec![unread, obs(H1, value())]);
+    assert!(
+        steps[1].transitions.detected.is_empty(),
+        "never read before: nothing to compare with"
+    );
+    assert_eq!(
+        steps[1].state.observations[0].value,
+        json!([{"PolicyName": "x"}])
+    );
+}

@@ -150,8 +150,17 @@ def queue_policy_stack(aws, stack, queue_url):
     aws.cloudformation.create_stack(StackName=stack, TemplateBody=json.dumps(template))
 
 
+def role_policy_stack(aws, stack, role):
+    # Another stack holding an inline policy attached to a watched role: a
+    # deployer widens the role's rights through CloudFormation.
+    template = {"Resources": {"Extra": {"Type": "AWS::IAM::Policy", "Properties": {
+        "PolicyName": "extra-rights", "PolicyDocument": ROGUE_POLICY, "Roles": [role]}}}}
+    aws.cloudformation.create_stack(StackName=stack, TemplateBody=json.dumps(template))
+
+
 OPS = {
     "stack-description": stack_description,
+    "role-policy-stack": role_policy_stack,
     "queue-policy-stack": queue_policy_stack,
     "versioning": versioning,
     "accelerate": accelerate,

@@ -324,6 +324,7 @@ fn on_change_alerts_once(w: &World) {
     }
     assert!(log.contains("\"AlertLatency\""), "latency metric");
     through_another_stack(w, &a, &slack, &l, stack.id(ids::QUEUE));
+    policy_through_another_stack(w, &a, &slack, &l, &role);
     assert!(
         !l.log().contains(&slack.url()),
         "the webhook URL is never logged"
@@ -364,6 +365,64 @@ fn through_another_stack(
         "{}",
         posted[0]
     );
+}
+
+/// CloudFormation's PutRolePolicy for a second stack's `AWS::IAM::Policy`
+/// on `role` (the record invictus-ir recorded, made by CloudFormation for
+/// a deployer).
+fn put_role_policy_record(role: &str, deployer: &str, event_id: &str) -> Value {
+    let mut r = real_record("invictus-ir_aws_dataset.json", "PutRolePolicy");
+    r["requestParameters"]["roleName"] = json!(role);
+    r["requestParameters"]["policyName"] = json!("extra-rights");
+    r["userIdentity"] = json!({
+        "type": "AssumedRole", "principalId": "AROAEXAMPLEDEPLOYER:deployer",
+        "arn": deployer, "accountId": ACCOUNT, "invokedBy": "cloudformation.amazonaws.com"
+    });
+    r["sourceIPAddress"] = json!("cloudformation.amazonaws.com");
+    r["userAgent"] = json!("cloudformation.amazonaws.com");
+    r["recipientAccountId"] = json!(ACCOUNT);
+    r["awsRegion"] = json!("us-east-1");
+    r["eventID"] = json!(event_id);
+    r["eventTime"] = json!(now_iso());
+    r
+}
+
+/// A second stack attaches an inline policy to the watched role, whose
+/// template declares none: one alert, a value new since the role was last
+/// read, made by CloudFormation for the deployer.
+fn policy_through_another_stack(
+    w: &World,
+    a: &Around,
+    slack: &SlackReceiver,
+    l: &LocalLambda,
+    role: &str,
+) {
+    slack.clear();
+    let before = alert_documents(w, a).len();
+    w.mutate(json!([["role-policy-stack", "OtherRoleApp", role]]));
+    let deployer = format!("arn:aws:sts::{ACCOUNT}:assumed-role/Deployer/mallory");
+    on_change(
+        l,
+        &put_role_policy_record(role, &deployer, "7c2e-role-policy"),
+    );
+    let docs = alert_documents(w, a);
+    assert_eq!(docs.len(), before + 1, "{docs:?}");
+    let doc = &docs[before];
+    assert_eq!(doc["kind"], "drift-detected", "{doc}");
+    let f = &doc["findings"][0];
+    assert_eq!(f["logicalId"], ids::ROLE, "{doc}");
+    assert!(
+        f["path"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("Policies"),
+        "{doc}"
+    );
+    assert_eq!(doc["cause"]["through"]["kind"], "cloudFormation", "{doc}");
+    assert_eq!(doc["cause"]["actor"]["arn"], deployer.as_str(), "{doc}");
+    let posted = slack.bodies();
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    assert!(posted[0].contains("by CloudFormation for"), "{}", posted[0]);
 }
 
 /// Event -> alert over 50 changes (flipping the trust policy), from the

@@ -9,6 +9,12 @@
 //!
 //! - A value seen for the first time (or after a deploy) becomes its own
 //!   reference: inventory, not an alert.
+//! - A value that appears on a resource the previous check under the same
+//!   template read without it is an observed change ("was absent or at its
+//!   default"): its reference is absent (JSON null), so removing the value
+//!   resolves it. Without this, anything added out of band to a resource no
+//!   baseline covers (an inline policy on a role, notifications turned on)
+//!   would be taken as inventory and never announced.
 //! - A value that differs from its reference, or is gone from a resource
 //!   that was read, is an observed change. The reference stays, so putting
 //!   the value back resolves it.
@@ -18,7 +24,7 @@
 //!   is dropped: the baseline (or the rule) speaks for it from now on.
 
 use super::observe::{is_value_tier, Observation};
-use super::state::{DriftEntry, ObservedValue, ValueKey};
+use super::state::{DriftEntry, ListStatus, ObservedValue, ReadStatus, ResourceCoverage, ValueKey};
 use crate::finding::{Finding, Tier};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -36,6 +42,10 @@ pub struct Recall {
 fn change_note(reference: &Value, now: Option<&Value>) -> String {
     let show = |v: &Value| crate::report::render_value(v);
     match now {
+        Some(v) if reference.is_null() => format!(
+            "changed since last observed: was absent or at its default, now {}",
+            show(v)
+        ),
         Some(v) => format!(
             "changed since last observed: was {}, now {}",
             show(reference),
@@ -49,8 +59,15 @@ fn change_note(reference: &Value, now: Option<&Value>) -> String {
 }
 
 /// Applies memory: `previous` references (empty after a deploy) against
-/// what `obs` saw. References outside the observation's scope are kept.
-pub fn recall(previous: &[ObservedValue], obs: &Observation) -> Recall {
+/// what `obs` saw. `read_before` is the previous check's coverage under the
+/// same template (`None` on a first check or after a deploy): a value new
+/// on a resource it read is a change, not inventory. References outside the
+/// observation's scope are kept.
+pub fn recall(
+    previous: &[ObservedValue],
+    read_before: Option<&BTreeMap<String, ResourceCoverage>>,
+    obs: &Observation,
+) -> Recall {
     let mut out = Recall::default();
     let mut prev: BTreeMap<ValueKey, &ObservedValue> =
         previous.iter().map(|o| (o.key(), o)).collect();
@@ -67,19 +84,33 @@ pub fn recall(previous: &[ObservedValue], obs: &Observation) -> Recall {
                 }
                 out.references.push(r.clone());
             }
-            None => out.references.push(ObservedValue {
-                logical_id: f.logical_id.clone(),
-                resource_type: f.resource_type.clone(),
-                path: f.path.clone(),
-                // A choice AWS made is a live-only value once it moves.
-                tier: if f.tier == Tier::Added {
-                    Tier::Added
+            None => {
+                let added = f.tier == Tier::Added;
+                let read = was_read(
+                    read_before,
+                    obs.owner(&f.logical_id, parent.as_deref()),
+                    added,
+                );
+                let reference = ObservedValue {
+                    logical_id: f.logical_id.clone(),
+                    resource_type: f.resource_type.clone(),
+                    path: f.path.clone(),
+                    // A choice AWS made is a live-only value once it moves.
+                    tier: if added { Tier::Added } else { Tier::Undeclared },
+                    value: actual.clone(),
+                    parent,
+                };
+                if read {
+                    let absent = ObservedValue {
+                        value: Value::Null,
+                        ..reference
+                    };
+                    out.changes.push(changed(f, &absent, Some(&actual)));
+                    out.references.push(absent);
                 } else {
-                    Tier::Undeclared
-                },
-                value: actual,
-                parent,
-            }),
+                    out.references.push(reference);
+                }
+            }
         }
     }
     for (key, r) in prev {
@@ -87,6 +118,9 @@ pub fn recall(previous: &[ObservedValue], obs: &Observation) -> Recall {
         let owner = obs.owner(&r.logical_id, r.parent.as_deref());
         if !obs.covers(owner) || !obs.value_was_read(owner, added) {
             out.references.push(r.clone());
+        } else if r.value.is_null() {
+            // Absent again, as it was before it appeared: resolved, and the
+            // previous read's coverage remembers the resource from now on.
         } else if obs.raw_values.contains(&key) || covered_elsewhere(obs, &key) {
             // A baseline entry or an ignore rule speaks for it now.
         } else {
@@ -108,6 +142,20 @@ pub fn recall(previous: &[ObservedValue], obs: &Observation) -> Recall {
         }
     }
     out
+}
+
+/// True when the previous check read `owner`'s values (`added`: listed its
+/// children completely), so a value it did not see there was absent.
+fn was_read(
+    read_before: Option<&BTreeMap<String, ResourceCoverage>>,
+    owner: &str,
+    added: bool,
+) -> bool {
+    match read_before.and_then(|c| c.get(owner)) {
+        Some(c) if added => c.children == ListStatus::Complete,
+        Some(c) => c.read == ReadStatus::Read,
+        None => false,
+    }
 }
 
 /// Potential drift: an undeclared or added value no baseline entry covers.
@@ -134,7 +182,8 @@ fn covered_elsewhere(obs: &Observation, key: &ValueKey) -> bool {
 fn changed(f: &Finding, r: &ObservedValue, now: Option<&Value>) -> DriftEntry {
     let mut finding = f.clone();
     finding.tier = r.tier;
-    finding.desired = Some(r.value.clone());
+    // An absent reference has no desired value to show or to revert to.
+    finding.desired = (!r.value.is_null()).then(|| r.value.clone());
     finding.actual = now.cloned();
     // Drift by memory, not by a baseline: counted as drift in alerts.
     finding.unrecorded = false;

@@ -148,7 +148,11 @@ pub fn advance(previous: Option<&StackState>, obs: &Observation) -> Step {
         .cloned()
         .unwrap_or_else(|| StackState::empty(&obs.identity, &obs.template_hash));
     let redeployed = !first && prev.template_hash != obs.template_hash;
-    let memory = recall(if redeployed { &[] } else { &prev.observations }, obs);
+    let memory = if redeployed {
+        recall(&[], None, obs)
+    } else {
+        recall(&prev.observations, (!first).then_some(&prev.coverage), obs)
+    };
 
     let mut now: BTreeMap<DriftKey, DriftEntry> =
         memory.changes.into_iter().map(|e| (e.key(), e)).collect();
