@@ -59,8 +59,6 @@ export interface MemberFindingsTarget {
   readonly alerts: Alerts;
   /** The hub's findings bus: every transition is also put there as an event (docs/organization.md). */
   readonly findingsBusArn?: string;
-  /** Import findings into the account's AWS Security Hub (ASFF). */
-  readonly securityHub?: boolean;
 }
 
 /** Typed, validated props of a member. */
@@ -229,12 +227,11 @@ export class RealdriftMember extends Construct {
     });
   }
 
-  /** The variables that send findings to the hub's bus, Security Hub and baselines bucket, when set. */
+  /** The variables that send findings to the hub's bus and read baselines from its bucket, when set. */
   private orgEnvironment(): Record<string, string> {
     const p = this.props;
     const env: Record<string, string> = {};
     if (p.findings.findingsBusArn) env.REALDRIFT_EVENT_BUS_ARN = p.findings.findingsBusArn;
-    if (p.findings.securityHub) env.REALDRIFT_SECURITY_HUB = 'true';
     if (p.baselinesBucket) env.REALDRIFT_BASELINES_BUCKET = p.baselinesBucket.bucketName;
     return env;
   }
@@ -292,23 +289,12 @@ export class RealdriftMember extends Construct {
     }
   }
 
-  /** PutEvents on the hub's bus and Security Hub imports, for the functions that announce transitions. */
+  /** PutEvents on the hub's bus, for the functions that announce transitions. */
   private grantFindingsTargets(fns: RealdriftFunction[]): void {
     const f = this.props.findings;
     for (const fn of fns) {
       if (f.findingsBusArn) {
         events.EventBus.fromEventBusArn(this, `${fn.node.id}FindingsBus`, f.findingsBusArn).grantPutEventsTo(fn.role);
-      }
-      if (f.securityHub) {
-        // BatchImportFindings acts on the account's own default product (the
-        // finding's AwsAccountId must be the caller's account).
-        const stack = Stack.of(this);
-        fn.role.addToPrincipalPolicy(
-          new iam.PolicyStatement({
-            actions: ['securityhub:BatchImportFindings'],
-            resources: [`arn:${stack.partition}:securityhub:${stack.region}:${stack.account}:product/${stack.account}/default`],
-          }),
-        );
       }
     }
   }

@@ -23,7 +23,7 @@ const ORG = {
 function synthOrg(extra: Record<string, unknown> = {}): { stack: RealdriftOrganizationStack; json: any; member: any } {
   const app = new App({ context: { ...cdkJsonContext(), lambdaAssets: stubAssets(), ...ORG, ...extra } });
   const stack = buildOrganizationApp(app, { acknowledgeNag: false, defaultRegion: 'eu-west-1' })!;
-  const json = Template.fromStack(stack).toJSON();
+  const json = Template.fromStack(stack).toJSON() as any;
   const [[, set]] = resourcesOfType(json, 'AWS::CloudFormation::StackSet');
   const member = JSON.parse(fs.readFileSync(stack.memberTemplateFile, 'utf8'));
   return { stack, json: { ...json, set }, member };
