@@ -210,3 +210,53 @@ async fn the_webhook_url_is_read_once_and_an_empty_secret_means_none() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn eventbridge_puts_the_document_on_the_hub_bus_and_a_refused_entry_fails() {
+    use aws_sdk_eventbridge::operation::put_events::PutEventsOutput;
+    use aws_sdk_eventbridge::types::PutEventsResultEntry;
+    use aws_sdk_eventbridge::Client as Eb;
+    use realdrift_aws::notify::EventBusNotifier;
+    let bus = "arn:aws:events:us-east-1:999999999999:event-bus/realdrift-findings";
+    let ok = mock!(Eb::put_events)
+        .match_requests(move |r| {
+            let e = &r.entries()[0];
+            r.entries().len() == 1
+                && e.event_bus_name() == Some(bus)
+                && e.source() == Some("realdrift")
+                && e.detail_type() == Some("realdrift drift transition")
+                && e.detail() == Some(r#"{"kind":"drift-detected","version":1}"#)
+        })
+        .then_output(|| {
+            PutEventsOutput::builder()
+                .failed_entry_count(0)
+                .entries(PutEventsResultEntry::builder().event_id("e1").build())
+                .build()
+        });
+    let client = mock_client!(aws_sdk_eventbridge, RuleMode::MatchAny, [&ok]);
+    let eb = EventBusNotifier::new(&client, bus).unwrap();
+    eb.send(&notice()).await.unwrap();
+    assert_eq!(ok.num_calls(), 1);
+
+    // PutEvents answers 200 with the entry's error: still a failed delivery.
+    let refused = mock!(Eb::put_events).then_output(|| {
+        PutEventsOutput::builder()
+            .failed_entry_count(1)
+            .entries(
+                PutEventsResultEntry::builder()
+                    .error_code("AccessDeniedException")
+                    .error_message("not in the organization")
+                    .build(),
+            )
+            .build()
+    });
+    let client = mock_client!(aws_sdk_eventbridge, RuleMode::MatchAny, [&refused]);
+    let err = EventBusNotifier::new(&client, bus)
+        .unwrap()
+        .send(&notice())
+        .await
+        .unwrap_err();
+    assert_eq!(err.channel, "eventbridge");
+    assert!(err.message.contains("AccessDeniedException"), "{err}");
+    assert!(EventBusNotifier::new(&client, "realdrift-findings").is_none());
+}

@@ -9,6 +9,9 @@ import * as subs from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { RealdriftConfig } from './config';
 
+/** What the alert topic and the Slack secret are made from (context alertEmails, slackSecret, slackSecretKmsKeyArn). */
+export type AlertSettings = Pick<RealdriftConfig, 'alertEmails' | 'slackSecret' | 'slackSecretKmsKeyArn'>;
+
 /** The alert topic, its key, and the Slack secret. */
 export class Alerts extends Construct {
   /** Customer managed key of the topic (CloudWatch alarms can publish to it, unlike aws/sns). */
@@ -24,7 +27,7 @@ export class Alerts extends Construct {
   /** Customer managed key of an existing Slack secret, when context names one. */
   readonly slackSecretKmsKeyArn?: string;
 
-  constructor(scope: Construct, id: string, config: RealdriftConfig) {
+  constructor(scope: Construct, id: string, config: AlertSettings) {
     super(scope, id);
     this.key = new kms.Key(this, 'Key', {
       description: 'realdrift: encrypts the alert topic',

@@ -1,11 +1,12 @@
 // Builds the app from context: shared by bin/realdrift.ts and the tests.
 import { Annotations, App, DefaultStackSynthesizer } from 'aws-cdk-lib';
-import { loadChangeRuleFacts } from './change-patterns';
+import { changePatterns, loadChangeRuleFacts } from './change-patterns';
 import { loadConfig } from './config';
-import { loadGlobalSources } from './event-sources';
+import { loadEventNames, loadGlobalSources } from './event-sources';
 import { GlobalEventsStack, planGlobalEvents } from './global-events';
 import { acknowledgeAccepted } from './nag-suppressions';
 import { RealdriftStack } from './realdrift-stack';
+import { RealdriftOrganizationStack, loadOrganizationContext } from './organization';
 
 /** Tags of the stack and its resources. */
 export const STACK_TAGS = { app: 'realdrift' };
@@ -31,7 +32,9 @@ export function globalEventsStackName(stackName: string): string {
 export function buildApp(app: App, options: BuildOptions = {}): RealdriftStack {
   const config = loadConfig((key) => app.node.tryGetContext(key), options.defaultRegion ?? process.env.CDK_DEFAULT_REGION);
   const synthesizer = () => new DefaultStackSynthesizer({ generateBootstrapVersionRule: config.bootstrapVersionRule });
-  const stack = new RealdriftStack(app, config.stackName, config, {
+  const facts = loadChangeRuleFacts();
+  const patterns = changePatterns(loadEventNames(config.cloudtrailEventsFile), facts);
+  const stack = new RealdriftStack(app, config.stackName, config, patterns, {
     description: 'realdrift: drift detection for CloudFormation / CDK stacks (scan, on-change, revert)',
     synthesizer: synthesizer(),
     terminationProtection: config.terminationProtection,
@@ -45,7 +48,7 @@ export function buildApp(app: App, options: BuildOptions = {}): RealdriftStack {
     forwarder: config.globalEventsForwarder,
     patterns: stack.changePatterns,
     globalSources: loadGlobalSources(config.cloudtrailFactsFile),
-    facts: loadChangeRuleFacts(),
+    facts,
   });
   if (plan.kind === 'forward') {
     const forwarder = new GlobalEventsStack(app, globalEventsStackName(config.stackName), {
@@ -60,6 +63,30 @@ export function buildApp(app: App, options: BuildOptions = {}): RealdriftStack {
   } else if (!config.globalEventsForwarder) {
     Annotations.of(stack).addWarningV2('realdrift:globalEvents', plan.why);
   }
+  if (options.acknowledgeNag ?? true) acknowledgeAccepted(stack);
+  return stack;
+}
+
+/**
+ * Adds the Organization's hub stack (with the member StackSet) when context
+ * `organizationId` is set (docs/organization.md); undefined otherwise.
+ */
+export function buildOrganizationApp(app: App, options: BuildOptions = {}): RealdriftOrganizationStack | undefined {
+  const get = (key: string) => app.node.tryGetContext(key);
+  const org = loadOrganizationContext(get);
+  if (!org) return undefined;
+  const config = loadConfig(get, options.defaultRegion ?? process.env.CDK_DEFAULT_REGION);
+  const patterns = changePatterns(loadEventNames(config.cloudtrailEventsFile), loadChangeRuleFacts());
+  const stack = new RealdriftOrganizationStack(app, `${config.stackName}Hub`, {
+    description: 'realdrift hub: findings bus, baselines bucket, alert delivery and the member StackSet of the Organization',
+    synthesizer: new DefaultStackSynthesizer({ generateBootstrapVersionRule: config.bootstrapVersionRule }),
+    terminationProtection: config.terminationProtection,
+    tags: STACK_TAGS,
+    env: config.regionFromContext ? { region: config.region } : undefined,
+    config,
+    patterns,
+    ...org,
+  });
   if (options.acknowledgeNag ?? true) acknowledgeAccepted(stack);
   return stack;
 }

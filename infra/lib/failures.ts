@@ -63,8 +63,9 @@ export class FailureRouting extends Construct {
         rule.addPropertyOverride(`Targets.${i}.DeadLetterConfig`, { Arn: this.queue.queueArn });
         if (!target.RetryPolicy) rule.addPropertyOverride(`Targets.${i}.RetryPolicy`, RULE_RETRY);
       });
-      // The rule's construct path below the stack (`Triggers/Schedule`) names its alarm.
-      const where = rule.node.path.split('/').slice(1, -1);
+      // The rule's construct path below the stack (`Triggers/Schedule`) names its
+      // alarm; `Default` levels (the member in the one-account stack) are left out, as in logical ids.
+      const where = rule.node.path.split('/').slice(1, -1).filter((c) => c !== 'Default');
       new cloudwatch.Alarm(this, `Failed${where.join('')}`, {
         alarmDescription: `realdrift: EventBridge could not invoke the target of rule ${where.join('/')}`,
         metric: new cloudwatch.Metric({

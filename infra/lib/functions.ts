@@ -14,6 +14,9 @@ import { Construct } from 'constructs';
 import { RealdriftConfig } from './config';
 import { zipArchitecture } from './lambda-zip';
 
+/** The settings every function shares (context architecture, lambdaAssets, logRetentionDays). */
+export type FunctionSettings = Pick<RealdriftConfig, 'architecture' | 'lambdaAssets' | 'logRetentionDays'>;
+
 /** What differs between the three functions. */
 export interface RealdriftFunctionProps {
   /** The cargo binary name (`realdrift-scan`); its zip is `<lambdaAssets>/<binary>/bootstrap.zip`. */
@@ -23,10 +26,12 @@ export interface RealdriftFunctionProps {
   readonly timeout: Duration;
   readonly environment: Record<string, string>;
   readonly alarmTopic: sns.ITopic;
+  /** Where the code comes from instead of the zip under lambdaAssets (a StackSet member reads it from a regional bucket). */
+  readonly code?: lambda.Code;
 }
 
 /** What to tell someone whose zips are missing. */
-function buildHint(config: RealdriftConfig): string {
+function buildHint(config: Pick<RealdriftConfig, 'architecture'>): string {
   return (
     `build the functions first (scripts/build-functions.sh --${config.architecture === 'arm64' ? 'arm64' : 'x86-64'}) ` +
     'or point -c lambdaAssets=DIR at the directory holding <binary>/bootstrap.zip'
@@ -38,7 +43,7 @@ function buildHint(config: RealdriftConfig): string {
  * whose bootstrap is built for another machine than the function's
  * architecture fails synth: Lambda would only fail at its first invoke.
  */
-export function assetZip(config: RealdriftConfig, binary: string): string | undefined {
+export function assetZip(config: Pick<RealdriftConfig, 'architecture' | 'lambdaAssets'>, binary: string): string | undefined {
   const zip = path.join(config.lambdaAssets, binary, 'bootstrap.zip');
   if (!fs.existsSync(zip)) return undefined;
   const built = zipArchitecture(zip);
@@ -68,7 +73,7 @@ function placeholderAsset(): string {
  * and a template rule CloudFormation evaluates before any change, so a
  * deploy is refused with the build hint while diff and destroy still work.
  */
-export function functionCode(scope: Construct, config: RealdriftConfig, binary: string): lambda.Code {
+export function functionCode(scope: Construct, config: Pick<RealdriftConfig, 'architecture' | 'lambdaAssets'>, binary: string): lambda.Code {
   const zip = assetZip(config, binary);
   if (zip) return lambda.Code.fromAsset(zip);
   const stack = Stack.of(scope);
@@ -92,7 +97,7 @@ export class RealdriftFunction extends Construct {
   readonly function: lambda.Function;
   readonly logGroup: logs.LogGroup;
 
-  constructor(scope: Construct, id: string, config: RealdriftConfig, props: RealdriftFunctionProps) {
+  constructor(scope: Construct, id: string, config: FunctionSettings, props: RealdriftFunctionProps) {
     super(scope, id);
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: config.logRetentionDays as logs.RetentionDays,
@@ -114,7 +119,7 @@ export class RealdriftFunction extends Construct {
       runtime: lambda.Runtime.PROVIDED_AL2023,
       architecture: config.architecture === 'arm64' ? lambda.Architecture.ARM_64 : lambda.Architecture.X86_64,
       handler: 'bootstrap',
-      code: functionCode(this, config, props.binary),
+      code: props.code ?? functionCode(this, config, props.binary),
       memorySize: props.memorySize,
       timeout: props.timeout,
       role: this.role,

@@ -129,6 +129,17 @@ export const ACCEPTED: Acceptance[] = [
 ];
 
 /**
+ * A path below the stack without the constructs' own levels (the member's
+ * `Default`, the hub's `Hub`), as logical ids leave them out: one entry
+ * covers the one-account stack and the Organization's stacks alike.
+ */
+export function belowLevels(relative: string): string {
+  const parts = relative.split('/');
+  const kept = parts.filter((c, i) => c !== 'Default' && !(i === 1 && c === 'Hub'));
+  return kept.join('/');
+}
+
+/**
  * Runs the AwsSolutions pack once over the stack and acknowledges each finding
  * that an ACCEPTED entry covers, with that entry's reason.
  */
@@ -139,7 +150,7 @@ export function acknowledgeAccepted(stack: Stack): void {
   for (const violation of report.violations) {
     for (const resource of violation.violatingResources) {
       const fullPath = resource.constructPath ?? '';
-      const relative = fullPath.startsWith(prefix) ? fullPath.slice(prefix.length) : fullPath;
+      const relative = belowLevels(fullPath.startsWith(prefix) ? fullPath.slice(prefix.length) : fullPath);
       const accepted = ACCEPTED.find((a) => a.finding.test(violation.ruleName) && a.path.test(relative));
       const construct = byPath.get(fullPath);
       if (accepted && construct) {

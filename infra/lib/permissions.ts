@@ -166,6 +166,8 @@ export function denyOwnIamStatements(own: OwnIam): iam.PolicyStatement[] {
 export interface OwnData {
   /** ARN pattern of the realdrift bucket's objects. */
   readonly bucketObjects: string;
+  /** ARN pattern of the hub's baselines a member reads, when they live in another bucket. */
+  readonly baselineObjects?: string;
   /** The Slack secret's ARN (pattern), when the function reads it. */
   readonly slackSecretArn?: string;
 }
@@ -179,7 +181,7 @@ export function denyDataPlaneStatements(own: OwnData): iam.PolicyStatement[] {
   const deny = (props: Omit<iam.PolicyStatementProps, 'effect'>) =>
     new iam.PolicyStatement({ effect: iam.Effect.DENY, ...props });
   return [
-    deny({ actions: ['s3:GetObject', 's3:GetObjectVersion'], notResources: [own.bucketObjects] }),
+    deny({ actions: ['s3:GetObject', 's3:GetObjectVersion'], notResources: [own.bucketObjects, ...(own.baselineObjects ? [own.baselineObjects] : [])] }),
     own.slackSecretArn
       ? deny({ actions: ['secretsmanager:GetSecretValue'], notResources: [own.slackSecretArn] })
       : deny({ actions: ['secretsmanager:GetSecretValue'], resources: ['*'] }),

@@ -1,43 +1,59 @@
-// The one realdrift stack: storage, alerts, queues, the three functions with
-// their permissions, triggers, the optional baselines sync role, and outputs.
-import { CfnOutput, Duration, Fn, Stack, StackProps, Validations } from 'aws-cdk-lib';
-import * as cloudtrail from 'aws-cdk-lib/aws-cloudtrail';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+// The one-account install: a RealdriftHub (bucket, alert topic, Slack
+// secret) and a RealdriftMember (the functions, queues, rules, roles) in one
+// stack, the optional baselines sync role, and the outputs.
+import { CfnElement, CfnOutput, Fn, Stack, StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { Alerts } from './alerts';
-import { FailureRouting } from './failures';
+import { ChangePattern } from './change-patterns';
 import { RealdriftConfig } from './config';
-import { ChangePattern, changePatterns, loadChangeRuleFacts } from './change-patterns';
-import { loadEventNames } from './event-sources';
+import { FailureRouting } from './failures';
 import { RealdriftFunction } from './functions';
-import {
-  ReadPolicies,
-  denyDataPlaneStatements,
-  denyOwnIamStatements,
-  readerStatement,
-  revertWriteStatements,
-} from './permissions';
+import { RealdriftHub } from './hub';
+import { makeUniqueId } from './logical-ids';
+import { RealdriftMember, RealdriftMemberProps } from './member';
+import { ReadPolicies } from './permissions';
 import { WorkQueue } from './queues';
-import {
-  RevertInvokePolicy,
-  boundaryStatements,
-  denyOwnResourcesStatement,
-  ownPolicyName,
-  ownResourceArns,
-  policyArnByName,
-} from './revert-guard';
 import { Storage } from './storage';
 import { SyncRole } from './sync-role';
-import { Triggers } from './triggers';
 
-/** Function timeouts; queue visibility follows AWS's advice of six times the consumer's timeout. */
-const SCAN_TIMEOUT = Duration.minutes(15);
-const ON_CHANGE_TIMEOUT = Duration.minutes(2);
-const REVERT_TIMEOUT = Duration.minutes(10);
+/**
+ * The hub's construct id in the one-account stack. Its level is left out of
+ * the logical ids (allocateLogicalId), and the member's id is `Default`,
+ * which CDK leaves out of every id: the stack keeps the logical ids it had
+ * before the two constructs existed, so an existing install updates in place.
+ */
+const HUB_ID = 'Hub';
 
-/** realdrift, installed in one account and region. */
+/** The member's props a context configuration gives (shared with the Organization app). */
+export function memberSettings(config: RealdriftConfig, changePatterns: ChangePattern[]): Omit<RealdriftMemberProps, 'bucket' | 'findings'> {
+  return {
+    stacks: config.stacks,
+    schedule: config.schedule,
+    changePatterns,
+    concurrency: config.concurrency,
+    coverageLostAfter: config.coverageLostAfter,
+    lookupCacheSeconds: config.lookupCacheSeconds,
+    changeDelaySeconds: config.changeDelaySeconds,
+    logLevel: config.logLevel,
+    logRetentionDays: config.logRetentionDays,
+    architecture: config.architecture,
+    lambdaAssets: config.lambdaAssets,
+    createTrail: config.createTrail,
+    trailRetentionDays: config.trailRetentionDays,
+    revert: {
+      types: config.revertTypes,
+      iamTypes: config.revertIamTypes,
+      invokers: config.revertInvokers,
+      passRoles: config.revertPassRoles,
+      permissionsBoundary: config.revertPermissionsBoundary,
+    },
+  };
+}
+
+/** realdrift, installed in one account and Region. */
 export class RealdriftStack extends Stack {
+  readonly hub: RealdriftHub;
+  readonly member: RealdriftMember;
   readonly storage: Storage;
   readonly alerts: Alerts;
   readonly scan: RealdriftFunction;
@@ -50,172 +66,37 @@ export class RealdriftStack extends Stack {
   /** The change rules' patterns, generated from the event table. */
   readonly changePatterns: ChangePattern[];
 
-  constructor(scope: Construct, id: string, config: RealdriftConfig, props?: StackProps) {
+  constructor(scope: Construct, id: string, config: RealdriftConfig, changePatterns: ChangePattern[], props?: StackProps) {
     super(scope, id, props);
-    this.changePatterns = changePatterns(loadEventNames(config.cloudtrailEventsFile), loadChangeRuleFacts());
-
-    this.storage = new Storage(this, 'Storage', config);
-    this.alerts = new Alerts(this, 'Alerts', config);
-    const topic = this.alerts.topic;
-
-    const work = (this.scanQueue = new WorkQueue(this, 'ScanWork', {
-      purpose: 'stack scans',
-      visibilityTimeout: Duration.seconds(SCAN_TIMEOUT.toSeconds() * 6),
-      maxReceiveCount: 3,
-      maxAge: Duration.hours(2),
-      alarmTopic: topic,
-    }));
-    const changes = (this.changeQueue = new WorkQueue(this, 'Changes', {
-      purpose: 'change events',
-      visibilityTimeout: Duration.seconds(ON_CHANGE_TIMEOUT.toSeconds() * 6),
-      deliveryDelay: Duration.seconds(config.changeDelaySeconds),
-      maxReceiveCount: 3,
-      maxAge: Duration.minutes(30),
-      alarmTopic: topic,
-    }));
-
-    const common = {
-      REALDRIFT_BUCKET: this.storage.bucket.bucketName,
-      REALDRIFT_TOPIC_ARN: topic.topicArn,
-      REALDRIFT_STACKS: config.stacks.join(','),
-      RUST_LOG: config.logLevel,
-    };
-    const reading = {
-      REALDRIFT_SLACK_SECRET_ID: this.alerts.slackSecretId,
-      REALDRIFT_CONCURRENCY: String(config.concurrency),
-      REALDRIFT_COVERAGE_LOST_AFTER: String(config.coverageLostAfter),
-    };
-
-    this.revert = new RealdriftFunction(this, 'Revert', config, {
-      binary: 'realdrift-revert',
-      description: 'realdrift: writes the intended values back (dry run, then apply)',
-      memorySize: 512,
-      timeout: REVERT_TIMEOUT,
-      environment: common,
-      alarmTopic: topic,
+    this.hub = new RealdriftHub(this, HUB_ID, {
+      storage: config,
+      alerts: config,
     });
-    this.scan = new RealdriftFunction(this, 'Scan', config, {
-      binary: 'realdrift-scan',
-      description: 'realdrift: scheduled scan (dispatch one message per stack, then scan each)',
-      memorySize: 512,
-      timeout: SCAN_TIMEOUT,
-      environment: { ...common, ...reading, REALDRIFT_SCAN_QUEUE_URL: work.queue.queueUrl },
-      alarmTopic: topic,
+    this.member = new RealdriftMember(this, 'Default', {
+      ...memberSettings(config, changePatterns),
+      bucket: this.hub.storage.bucket,
+      findings: { alerts: this.hub.alerts },
     });
-    this.onChange = new RealdriftFunction(this, 'OnChange', config, {
-      binary: 'realdrift-on-change',
-      description: 'realdrift: re-reads the resources a CloudTrail write event touched',
-      memorySize: 256,
-      timeout: ON_CHANGE_TIMEOUT,
-      environment: {
-        ...common,
-        ...reading,
-        REALDRIFT_REVERT_ROLE_ARN: this.revert.role.roleArn,
-        REALDRIFT_LOOKUP_CACHE_SECONDS: String(config.lookupCacheSeconds),
-      },
-      alarmTopic: topic,
-    });
-
-    this.scan.function.addEventSource(
-      new SqsEventSource(work.queue, { batchSize: 5, reportBatchItemFailures: true, maxConcurrency: 5 }),
-    );
-    work.queue.grantSendMessages(this.scan.role);
-    this.onChange.function.addEventSource(
-      new SqsEventSource(changes.queue, { batchSize: 10, reportBatchItemFailures: true }),
-    );
-
-    this.readPolicies = new ReadPolicies(this, 'ReadPolicies');
-    this.grantPermissions(config);
-    const triggers = new Triggers(this, 'Triggers', config, {
-      scan: this.scan.function,
-      changeQueue: changes.queue,
-      patterns: this.changePatterns,
-    });
-
+    ({ storage: this.storage, alerts: this.alerts } = this.hub);
+    const m = this.member;
+    this.scan = m.scan;
+    this.onChange = m.onChange;
+    this.revert = m.revert;
+    this.scanQueue = m.scanQueue;
+    this.changeQueue = m.changeQueue;
+    this.readPolicies = m.readPolicies;
+    this.failures = m.failures;
+    this.changePatterns = m.changePatterns;
     this.addOutputs(config);
-    this.failures = new FailureRouting(this, 'FailedTriggers', { alarmTopic: topic, scan: this.scan.function });
-    this.failures.routeRules(this);
-    this.guardRevert(config, triggers.trail);
+    m.finish();
   }
 
-  /**
-   * Runs last, once every resource exists: the explicit deny of realdrift's
-   * own resources for revert, who may invoke it, and (with the app's trail)
-   * a data event for every invoke, which records the caller's identity the
-   * function itself cannot see.
-   */
-  private guardRevert(config: RealdriftConfig, trail?: cloudtrail.Trail): void {
-    new iam.ManagedPolicy(this, 'RevertGuard', {
-      managedPolicyName: ownPolicyName(this, 'revert-guard'),
-      description: "realdrift: denies revert everything on realdrift's own resources but reading its bucket, publishing and logging",
-      statements: [denyOwnResourcesStatement(ownResourceArns(this))],
-      roles: [this.revert.role],
-    });
-    new RevertInvokePolicy(this, 'RevertInvokers', this.revert.function, config.revertInvokers);
-    trail?.addLambdaEventSelector([this.revert.function], {
-      includeManagementEvents: false,
-      readWriteType: cloudtrail.ReadWriteType.ALL,
-    });
-  }
-
-  /** Each function's grants (reads for all three, writes for revert) and the explicit denies. */
-  private grantPermissions(config: RealdriftConfig): void {
-    const readPolicies = this.readPolicies;
-    const all = [this.scan, this.onChange, this.revert];
-    for (const fn of all) {
-      readPolicies.attachTo(fn.role);
-      fn.role.addToPrincipalPolicy(readerStatement());
-    }
-    this.storage.grant(this.scan.role, ['baselines', 'state', 'index', 'cache'], ['state', 'index', 'cache']);
-    this.storage.grant(this.onChange.role, ['baselines', 'state', 'index', 'cache'], ['state', 'index', 'cache']);
-    this.storage.grant(this.revert.role, ['baselines', 'state', 'index'], []);
-    this.alerts.grant(this.scan.role, true);
-    this.alerts.grant(this.onChange.role, true);
-    this.alerts.grant(this.revert.role, false);
-    for (const s of revertWriteStatements({
-      types: config.revertTypes,
-      iamTypes: config.revertIamTypes,
-      passRoles: config.revertPassRoles,
-      stacks: config.stacks,
-    })) {
-      this.revert.role.addToPrincipalPolicy(s);
-    }
-
-    const boundary = config.revertPermissionsBoundary
-      ? config.revertPermissionsBoundary.startsWith('arn:')
-        ? iam.ManagedPolicy.fromManagedPolicyArn(this, 'RevertBoundary', config.revertPermissionsBoundary)
-        : iam.ManagedPolicy.fromManagedPolicyName(this, 'RevertBoundary', config.revertPermissionsBoundary)
-      : new iam.ManagedPolicy(this, 'RevertBoundary', {
-          managedPolicyName: ownPolicyName(this, 'revert-boundary'),
-          description: 'realdrift: permissions boundary of the revert role (no IAM/STS/Organizations writes unless opted in, nothing on realdrift itself)',
-          statements: boundaryStatements(config.revertIamTypes, config.revertPassRoles),
-        });
-    iam.PermissionsBoundary.of(this.revert.role).apply(boundary);
-    if (boundary instanceof iam.ManagedPolicy) {
-      Validations.of(boundary).acknowledge({
-        id: 'CloudFormation-Validate::W2512',
-        reason: 'a permissions boundary is a ceiling: NotAction allows all but IAM, STS, Organizations and account calls',
-      });
-    }
-
-    const own = {
-      roleArns: all.map((f) => f.role.roleArn),
-      policyArns: [
-        ...readPolicies.policies.map((p) => p.managedPolicyArn),
-        boundary.managedPolicyArn,
-        policyArnByName(ownPolicyName(this, 'revert-guard')),
-      ],
-    };
-    for (const fn of all) {
-      const slack = fn !== this.revert ? this.alerts.slackSecretPolicyArn : undefined;
-      for (const s of [
-        ...denyOwnIamStatements(own),
-        ...denyDataPlaneStatements({ bucketObjects: this.storage.bucket.arnForObjects('*'), slackSecretArn: slack }),
-      ]) {
-        fn.role.addToPrincipalPolicy(s);
-      }
-    }
-
+  /** Logical ids without the hub's level (see HUB_ID). */
+  protected allocateLogicalId(element: CfnElement): string {
+    const scopes = element.node.scopes;
+    const ids = scopes.slice(scopes.indexOf(this) + 1).map((s) => s.node.id);
+    if (ids.length > 1 && ids[0] === HUB_ID) return makeUniqueId(ids.slice(1));
+    return super.allocateLogicalId(element);
   }
 
   /** The outputs an operator needs after deploy. */

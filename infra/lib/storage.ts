@@ -24,12 +24,21 @@ export const PREFIXES = {
 /** A prefix name of the realdrift bucket. */
 export type Prefix = keyof typeof PREFIXES;
 
+/**
+ * What the bucket is made from (context noncurrentVersionDays, logRetentionDays,
+ * accessLogsBucket); `baselinesDir` undefined = no baselines/ sync on deploy
+ * (a member's own bucket: its baselines live in the hub's).
+ */
+export type StorageSettings = Pick<RealdriftConfig, 'noncurrentVersionDays' | 'logRetentionDays' | 'accessLogsBucket'> & {
+  readonly baselinesDir?: string;
+};
+
 /** The versioned, encrypted, TLS-only bucket, and the BucketDeployment of baselines/. */
 export class Storage extends Construct {
   /** The realdrift bucket. */
   readonly bucket: s3.Bucket;
 
-  constructor(scope: Construct, id: string, config: RealdriftConfig) {
+  constructor(scope: Construct, id: string, config: StorageSettings) {
     super(scope, id);
     const accessLogs = config.accessLogsBucket
       ? s3.Bucket.fromBucketName(this, 'AccessLogs', config.accessLogsBucket)
@@ -55,20 +64,25 @@ export class Storage extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
-    if (!fs.existsSync(config.baselinesDir) || !fs.statSync(config.baselinesDir).isDirectory()) {
-      throw new Error(`context baselinesDir: ${config.baselinesDir} is not a directory`);
+    if (config.baselinesDir !== undefined) this.syncBaselines(config.baselinesDir, config.logRetentionDays);
+  }
+
+  /** The deploy-time mirror of the repository's baselines/ into baselines/ of the bucket. */
+  private syncBaselines(baselinesDir: string, logRetentionDays: number): void {
+    if (!fs.existsSync(baselinesDir) || !fs.statSync(baselinesDir).isDirectory()) {
+      throw new Error(`context baselinesDir: ${baselinesDir} is not a directory`);
     }
     // Mirrors baselines/ on every deploy. prune deletes keys that left git, but
     // only under the destination prefix: state/, index/ and cache/ are untouched.
     const deployment = new s3deploy.BucketDeployment(this, 'Baselines', {
-      sources: [s3deploy.Source.asset(config.baselinesDir, { exclude: ['.gitkeep'] })],
+      sources: [s3deploy.Source.asset(baselinesDir, { exclude: ['.gitkeep'] })],
       destinationBucket: this.bucket,
       destinationKeyPrefix: PREFIXES.baselines,
       prune: true,
       retainOnDelete: true,
       memoryLimit: 256,
       logGroup: new logs.LogGroup(this, 'BaselinesLogs', {
-        retention: config.logRetentionDays as logs.RetentionDays,
+        retention: logRetentionDays as logs.RetentionDays,
         removalPolicy: RemovalPolicy.DESTROY,
       }),
     });
@@ -85,25 +99,37 @@ export class Storage extends Construct {
 
   /** ARN pattern of every object under the given prefixes. */
   objectArns(prefixes: Prefix[]): string[] {
-    return prefixes.map((p) => this.bucket.arnForObjects(`${PREFIXES[p]}*`));
+    return objectArns(this.bucket, prefixes);
   }
 
-  /**
-   * Object reads under `read`, writes under `write`, and ListBucket (so a
-   * missing key answers 404, not 403: a stack without a baseline is not an
-   * access error).
-   */
+  /** See `grantPrefixes`. */
   grant(grantee: iam.IGrantable, read: Prefix[], write: Prefix[]): void {
+    grantPrefixes(grantee, this.bucket, read, write);
+  }
+}
+
+/** ARN pattern of every object under the given prefixes of a bucket. */
+export function objectArns(bucket: s3.IBucket, prefixes: Prefix[]): string[] {
+  return prefixes.map((p) => bucket.arnForObjects(`${PREFIXES[p]}*`));
+}
+
+/**
+ * Object reads under `read`, writes under `write`, and ListBucket (so a
+ * missing key answers 404, not 403: a stack without a baseline is not an
+ * access error).
+ */
+export function grantPrefixes(grantee: iam.IGrantable, bucket: s3.IBucket, read: Prefix[], write: Prefix[]): void {
+  grantee.grantPrincipal.addToPrincipalPolicy(
+    new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }),
+  );
+  if (read.length > 0) {
     grantee.grantPrincipal.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn] }),
+      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: objectArns(bucket, read) }),
     );
+  }
+  if (write.length > 0) {
     grantee.grantPrincipal.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: this.objectArns(read) }),
+      new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:DeleteObject'], resources: objectArns(bucket, write) }),
     );
-    if (write.length > 0) {
-      grantee.grantPrincipal.addToPrincipalPolicy(
-        new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:DeleteObject'], resources: this.objectArns(write) }),
-      );
-    }
   }
 }

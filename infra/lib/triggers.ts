@@ -31,7 +31,7 @@ export class Triggers extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    config: RealdriftConfig,
+    config: Pick<RealdriftConfig, 'schedule' | 'createTrail' | 'trailRetentionDays'>,
     props: { scan: lambda.IFunction; changeQueue: sqs.IQueue; patterns: ChangePattern[] },
   ) {
     super(scope, id);

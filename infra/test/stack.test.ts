@@ -180,6 +180,26 @@ describe('queues', () => {
 });
 
 describe('the stack', () => {
+  it('keeps the logical ids of the install before the member and hub constructs (an update replaces nothing)', () => {
+    const ids = Object.keys(synth().json.Resources);
+    for (const id of [
+      'StorageBucket5CB7C8EA',
+      'AlertsTopicCF7C81C9',
+      'ScanFunction21898010',
+      'ScanRole4DA95A7E',
+      'ScanWorkQueue5E09C0F7',
+      'TriggersScheduleEA265538',
+      'FailedTriggersFailedTriggersScheduleBF85BABA',
+      // Event source mappings cannot be created twice for one queue and function: a new id would fail the update.
+      'ScanFunctionSqsEventSourceRealdriftScanWorkQueueD6ADD1223AEF86C8',
+      'OnChangeFunctionSqsEventSourceRealdriftChangesQueueB17DC6C6819020ED',
+      'TriggersScheduleAllowEventRuleRealdriftScanFunction0A2221BBB83370F3',
+    ]) {
+      assert.ok(ids.includes(id), `${id} kept`);
+    }
+    assert.deepEqual(ids.filter((id) => id.startsWith('Hub') || id.startsWith('Default')), []);
+  });
+
   it('is tagged, and termination-protected when context asks', () => {
     const plain = synth();
     assert.deepEqual(plain.stack.tags.tagValues(), { app: 'realdrift' });

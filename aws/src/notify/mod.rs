@@ -1,11 +1,14 @@
 //! Notification channels: SNS (the documented JSON document with a
-//! readable subject) and Slack (an incoming webhook whose URL is the value
+//! readable subject), EventBridge (the same document on an Organization
+//! hub's findings bus) and Slack (an incoming webhook whose URL is the value
 //! of a Secrets Manager secret, read once per container).
 
+mod eventbridge;
 mod secret;
 mod slack;
 mod sns;
 
+pub use eventbridge::{bus_region, EventBusNotifier, TRANSITION_DETAIL_TYPE, TRANSITION_SOURCE};
 pub use secret::{secrets_client, SecretWebhookUrl, WebhookUrlSource};
 pub use slack::{RetryPolicy, SlackWebhook};
 pub use sns::SnsNotifier;

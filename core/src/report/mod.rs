@@ -3,6 +3,7 @@
 //! Every renderer reads a [`StackReport`], masks secrets first and treats
 //! all identifiers and values as untrusted text.
 
+mod asff;
 mod exit;
 mod json;
 mod mask;
@@ -12,6 +13,9 @@ mod slack;
 mod sns;
 mod text;
 
+pub use asff::{
+    asff_findings, asff_id, asff_product_arn, ASFF_GENERATOR, ASFF_MAX_ID, ASFF_SCHEMA_VERSION,
+};
 pub use exit::{exit_code, ExitCode, ExitFlags, RunFacts};
 pub use json::{json_value, render_json, JSON_SCHEMA};
 pub use mask::{is_secret_marker, mask_finding, mask_findings, MaskPolicy, MASK};

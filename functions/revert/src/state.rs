@@ -79,12 +79,14 @@ impl State {
         let pipeline = clients
             .pipeline()
             .context("loading the bundled registry schemas")?;
-        let store = S3BaselineStore::new(clients.s3.clone(), &config.bucket, "baselines");
+        // An Organization member reads its baselines from the hub's bucket.
+        let bucket = config.baselines_bucket.as_deref().unwrap_or(&config.bucket);
+        let store = S3BaselineStore::new(clients.s3.clone(), bucket, "baselines");
         let scope = Scope::parse(&config.stacks).map_err(anyhow::Error::msg)?;
         Ok(State {
             pipeline,
             store: Box::new(store),
-            store_location: format!("s3://{}/baselines", config.bucket),
+            store_location: format!("s3://{bucket}/baselines"),
             scope,
             region: clients.region.clone().unwrap_or_default(),
             notifier: Box::new(SnsNotifier::new(clients.sns.clone(), &config.topic_arn)),

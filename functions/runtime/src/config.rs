@@ -24,6 +24,12 @@ pub struct Config {
     /// `REALDRIFT_LOOKUP_CACHE_SECONDS`: how long on-change remembers that
     /// no stack owns a physical id (unset: 300; 0 turns the cache off).
     pub lookup_cache_seconds: Option<u64>,
+    /// `REALDRIFT_EVENT_BUS_ARN`: an Organization hub's findings bus; every
+    /// transition is also put there (unset: SNS and Slack only).
+    pub event_bus_arn: Option<String>,
+    /// `REALDRIFT_BASELINES_BUCKET`: the hub's bucket holding `baselines/`
+    /// when it is not `REALDRIFT_BUCKET` (unset: the same bucket).
+    pub baselines_bucket: Option<String>,
 }
 
 /// A whole number in `range`, or `None` when unset.
@@ -117,6 +123,18 @@ impl Config {
                 0..=86_400,
                 "a whole number of seconds from 0 to 86400",
             )?,
+            event_bus_arn: match get("REALDRIFT_EVENT_BUS_ARN") {
+                None => None,
+                Some(v) if realdrift_aws::notify::bus_region(v).is_some() => Some(v.to_string()),
+                Some(v) => {
+                    return Err(ConfigError::Invalid {
+                        name: "REALDRIFT_EVENT_BUS_ARN",
+                        value: v.to_string(),
+                        reason: "an event bus ARN (arn:aws:events:REGION:ACCOUNT:event-bus/NAME)",
+                    })
+                }
+            },
+            baselines_bucket: get("REALDRIFT_BASELINES_BUCKET").map(str::to_string),
         })
     }
 }
@@ -130,6 +148,34 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn reads_the_hub_bus_and_baselines_bucket_and_refuses_a_bad_bus_arn() {
+        let base = [
+            ("REALDRIFT_BUCKET", "b"),
+            ("REALDRIFT_TOPIC_ARN", "arn:aws:sns:eu-west-1:1:t"),
+        ];
+        let c = Config::from_vars(&vars(&base)).unwrap();
+        assert_eq!((c.event_bus_arn, c.baselines_bucket), (None, None));
+        let bus = "arn:aws:events:us-east-1:999999999999:event-bus/realdrift-findings";
+        let mut with = base.to_vec();
+        with.extend([
+            ("REALDRIFT_EVENT_BUS_ARN", bus),
+            ("REALDRIFT_BASELINES_BUCKET", "hub-bucket"),
+        ]);
+        let c = Config::from_vars(&vars(&with)).unwrap();
+        assert_eq!(c.event_bus_arn.as_deref(), Some(bus));
+        assert_eq!(c.baselines_bucket.as_deref(), Some("hub-bucket"));
+        let mut bad = base.to_vec();
+        bad.push(("REALDRIFT_EVENT_BUS_ARN", "realdrift-findings"));
+        assert!(matches!(
+            Config::from_vars(&vars(&bad)),
+            Err(ConfigError::Invalid {
+                name: "REALDRIFT_EVENT_BUS_ARN",
+                ..
+            })
+        ));
     }
 
     #[test]

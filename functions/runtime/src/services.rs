@@ -3,7 +3,7 @@
 
 use super::config::Config;
 use realdrift_aws::notify::{
-    secrets_client, RetryPolicy, SecretWebhookUrl, SlackWebhook, SnsNotifier,
+    secrets_client, EventBusNotifier, RetryPolicy, SecretWebhookUrl, SlackWebhook, SnsNotifier,
 };
 use realdrift_aws::{AwsClients, AwsOptions, ClientsError, S3BaselineStore};
 use realdrift_core::notify::{Notifier, NotifyError};
@@ -55,6 +55,14 @@ impl Services {
         }
         let sns: Arc<dyn Notifier> =
             Arc::new(SnsNotifier::new(clients.sns.clone(), &config.topic_arn));
+        let mut required = vec![sns];
+        // The hub's bus is required: a transition it missed is never sent again.
+        if let Some(arn) = &config.event_bus_arn {
+            let bus = EventBusNotifier::new(&clients.eventbridge, arn).ok_or_else(|| {
+                NotifyError::new("eventbridge", format!("{arn} is not an event bus ARN"))
+            })?;
+            required.push(Arc::new(bus));
+        }
         let mut optional: Vec<Arc<dyn Notifier>> = Vec::new();
         if let Some(id) = &config.slack_secret_id {
             let url = SecretWebhookUrl::new(secrets_client(&clients).await, id);
@@ -64,12 +72,13 @@ impl Services {
             )?));
         }
         Ok(Services {
-            baselines: S3BaselineStore::new(clients.s3.clone(), &config.bucket, BASELINES_PREFIX),
+            baselines: S3BaselineStore::new(
+                clients.s3.clone(),
+                config.baselines_bucket.as_deref().unwrap_or(&config.bucket),
+                BASELINES_PREFIX,
+            ),
             bucket: S3BaselineStore::new(clients.s3.clone(), &config.bucket, ""),
-            channels: Channels {
-                required: vec![sns],
-                optional,
-            },
+            channels: Channels { required, optional },
             pipeline,
             clients,
             config,
@@ -78,6 +87,11 @@ impl Services {
 
     /// `s3://bucket/baselines`, as messages name the baseline store.
     pub fn baselines_location(&self) -> String {
-        format!("s3://{}/{BASELINES_PREFIX}", self.config.bucket)
+        let bucket = self
+            .config
+            .baselines_bucket
+            .as_deref()
+            .unwrap_or(&self.config.bucket);
+        format!("s3://{bucket}/{BASELINES_PREFIX}")
     }
 }

@@ -1,0 +1,102 @@
+// The Organization install: the hub's findings bus and bucket admit only the
+// Organization, the member StackSet is service-managed and auto-deployed to
+// the chosen OUs and Regions, and the member template reads its code from
+// the regional buckets and publishes to the hub.
+import * as assert from 'node:assert/strict';
+import * as fs from 'fs';
+import { describe, it } from 'node:test';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { buildOrganizationApp } from '../lib/app';
+import { RealdriftOrganizationStack } from '../lib/organization';
+import { cdkJsonContext, resourcesOfType, stubAssets } from './helpers';
+
+const ORG = {
+  organizationId: 'o-a1b2c3d4e5',
+  stackSetOrganizationalUnits: 'ou-ab12-cdefgh34,ou-ab12-ijklmn56',
+  stackSetRegions: ['eu-west-1', 'us-east-1'],
+  memberAssetBucketPrefix: 'acme-realdrift-assets',
+  accountNames: { '111111111111': 'payments-prod' },
+  region: 'eu-west-1',
+};
+
+function synthOrg(extra: Record<string, unknown> = {}): { stack: RealdriftOrganizationStack; json: any; member: any } {
+  const app = new App({ context: { ...cdkJsonContext(), lambdaAssets: stubAssets(), ...ORG, ...extra } });
+  const stack = buildOrganizationApp(app, { acknowledgeNag: false, defaultRegion: 'eu-west-1' })!;
+  const json = Template.fromStack(stack).toJSON() as any;
+  const [[, set]] = resourcesOfType(json, 'AWS::CloudFormation::StackSet');
+  const member = JSON.parse(fs.readFileSync(stack.memberTemplateFile, 'utf8'));
+  return { stack, json: { ...json, set }, member };
+}
+
+const memo = synthOrg();
+
+describe('organization: the hub', () => {
+  it('admits only principals of the Organization on the findings bus', () => {
+    const [[, policy]] = resourcesOfType(memo.json, 'AWS::Events::EventBusPolicy');
+    const s = policy.Properties.Statement;
+    assert.equal(s.Effect, 'Allow');
+    assert.deepEqual(s.Principal, { AWS: '*' });
+    assert.equal(s.Action, 'events:PutEvents');
+    assert.deepEqual(s.Condition, { StringEquals: { 'aws:PrincipalOrgID': 'o-a1b2c3d4e5' } });
+  });
+
+  it("lets members read only their own account's baselines and the ignore file", () => {
+    const [[, policy]] = resourcesOfType(memo.json, 'AWS::S3::BucketPolicy');
+    const org = policy.Properties.PolicyDocument.Statement.filter((s: any) => s.Condition?.StringEquals?.['aws:PrincipalOrgID']);
+    assert.equal(org.length, 2);
+    for (const s of org) assert.equal(s.Effect, 'Allow');
+    const read = org.find((s: any) => s.Action === 's3:GetObject');
+    const resources = JSON.stringify(read.Resource);
+    assert.match(resources, /\/baselines\/\*\.\$\{aws:PrincipalAccount\}\.\*/);
+    assert.match(resources, /\/baselines\/ignore\.yaml/);
+    assert.doesNotMatch(resources, /state\/|index\/|cache\//);
+    assert.equal(org.find((s: any) => s.Action === 's3:ListBucket').Effect, 'Allow');
+  });
+
+  it("delivers member transitions to the alert topic with the account's name when configured", () => {
+    const rules = resourcesOfType(memo.json, 'AWS::Events::Rule').map(([, r]) => r.Properties);
+    const named = rules.find((r) => JSON.stringify(r.EventPattern.account) === '["111111111111"]');
+    assert.ok(named, 'a rule for the named account');
+    assert.match(named.Targets[0].InputTransformer.InputTemplate, /payments-prod/);
+    const rest = rules.find((r) => r.EventPattern.account?.[0]?.['anything-but']);
+    assert.deepEqual(rest.EventPattern.account[0]['anything-but'], ['111111111111']);
+    for (const r of [named, rest]) {
+      assert.deepEqual(r.EventPattern['detail-type'], ['realdrift drift transition']);
+      assert.deepEqual(r.EventPattern.source, ['realdrift']);
+    }
+  });
+});
+
+describe('organization: the member StackSet', () => {
+  it('is service-managed, auto-deployed to the chosen OUs and Regions', () => {
+    const p = memo.json.set.Properties;
+    assert.equal(p.PermissionModel, 'SERVICE_MANAGED');
+    assert.equal(p.CallAs, 'DELEGATED_ADMIN');
+    assert.deepEqual(p.AutoDeployment, { Enabled: true, RetainStacksOnAccountRemoval: false });
+    assert.deepEqual(p.StackInstancesGroup, [
+      { DeploymentTargets: { OrganizationalUnitIds: ['ou-ab12-cdefgh34', 'ou-ab12-ijklmn56'] }, Regions: ['eu-west-1', 'us-east-1'] },
+    ]);
+    assert.deepEqual(p.Parameters.map((x: any) => x.ParameterKey).sort(), ['FindingsBusArn', 'HubBucketName']);
+    assert.ok(p.TemplateURL, 'the member template is an uploaded asset');
+  });
+
+  it('has a member that reads code from the regional buckets and publishes to the hub', () => {
+    const fns = resourcesOfType(memo.member, 'AWS::Lambda::Function').filter(([id]) => /^(Scan|OnChange|Revert)Function/.test(id));
+    assert.equal(fns.length, 3);
+    for (const [, f] of fns) {
+      assert.deepEqual(f.Properties.Code.S3Bucket, { 'Fn::Sub': 'acme-realdrift-assets-${AWS::Region}' });
+      assert.match(f.Properties.Code.S3Key, /^realdrift\/realdrift-[a-z-]+-[0-9a-f]{64}\.zip$/);
+      assert.deepEqual(f.Properties.Environment.Variables.REALDRIFT_BASELINES_BUCKET, { Ref: 'HubBucketName' });
+    }
+    const scan = fns.find(([id]) => id.startsWith('Scan'))![1];
+    assert.deepEqual(scan.Properties.Environment.Variables.REALDRIFT_EVENT_BUS_ARN, { Ref: 'FindingsBusArn' });
+    assert.equal(resourcesOfType(memo.member, 'Custom::CDKBucketDeployment').length, 0, 'baselines are synced at the hub only');
+    assert.equal(memo.member.Rules?.CheckBootstrapVersion, undefined, 'a StackSet account need not be bootstrapped');
+  });
+
+  it('refuses a malformed OU and a missing asset bucket prefix, naming them', () => {
+    assert.throws(() => synthOrg({ stackSetOrganizationalUnits: 'engineering' }), /organizationalUnits\[0\]/);
+    assert.throws(() => synthOrg({ memberAssetBucketPrefix: '' }), /memberAssetBucketPrefix/);
+  });
+});
