@@ -11,6 +11,9 @@ pub struct Config {
     pub topic_arn: String,
     /// `REALDRIFT_STACKS`: comma-separated stack-name globs; empty = every CDK stack.
     pub stacks: Vec<String>,
+    /// `REALDRIFT_BASELINES_BUCKET`: an Organization hub's bucket holding
+    /// `baselines/` (unset: `bucket`).
+    pub baselines_bucket: Option<String>,
 }
 
 impl Config {
@@ -38,10 +41,12 @@ impl Config {
             .filter(|s| !s.is_empty())
             .map(str::to_string)
             .collect();
+        let baselines_bucket = get("REALDRIFT_BASELINES_BUCKET").filter(|v| !v.trim().is_empty());
         Ok(Config {
             bucket,
             topic_arn,
             stacks,
+            baselines_bucket,
         })
     }
 }
