@@ -2,6 +2,7 @@
 
 use super::entries::*;
 use crate::normalize::path::Pattern;
+use serde_json::Value;
 use std::collections::HashMap;
 
 /// A known default with its path parsed.
@@ -103,8 +104,9 @@ pub struct TypeFacts {
     /// Switches whose OFF state is a divergence.
     pub meaningful_when_off: Vec<(Pattern, OffRule)>,
     /// Blocks AWS fills on a fresh resource (`present-on-create.json`):
-    /// each pattern names the deepest block, its ancestors are present too.
-    pub present_on_create: Vec<Pattern>,
+    /// each pattern names the deepest block, its ancestors are present too;
+    /// the condition, if any, says where.
+    pub present_on_create: Vec<(Pattern, Option<HashMap<String, Vec<Value>>>)>,
 }
 
 /// The loaded registry.
