@@ -5,6 +5,10 @@ use crate::normalize::path::Pattern;
 use serde_json::Value;
 use std::collections::HashMap;
 
+/// A condition on other settings (`when` in the data files): each named
+/// setting holds one of its listed values.
+pub type When = HashMap<String, Vec<Value>>;
+
 /// A known default with its path parsed.
 #[derive(Debug, Clone)]
 pub struct KnownDefault {
@@ -106,7 +110,7 @@ pub struct TypeFacts {
     /// Blocks AWS fills on a fresh resource (`present-on-create.json`):
     /// each pattern names the deepest block, its ancestors are present too;
     /// the condition, if any, says where.
-    pub present_on_create: Vec<(Pattern, Option<HashMap<String, Vec<Value>>>)>,
+    pub present_on_create: Vec<(Pattern, Option<When>)>,
 }
 
 /// The loaded registry.
