@@ -804,6 +804,17 @@ fn an_undeclared_attribute_list_is_judged_key_by_key_against_documented_defaults
 
 // ---- the account's own identity and AWS-owned defaults -------------------
 
+/// The object `v` with its scalar members left out, down to its deepest
+/// blocks: the parents a template declares bare. None for a scalar.
+fn skeleton(v: &Value) -> Option<Value> {
+    let o = v.as_object()?;
+    let kept: serde_json::Map<String, Value> = o
+        .iter()
+        .filter_map(|(k, x)| Some((k.clone(), skeleton(x)?)))
+        .collect();
+    Some(Value::Object(kept))
+}
+
 fn tier_of(fs: &[Finding], path: &str) -> Option<Tier> {
     fs.iter().find(|f| f.path == path).map(|f| f.tier)
 }
@@ -1197,13 +1208,14 @@ fn nested_documented_forms_fold_their_value_and_nothing_else() {
                 .fold(v.clone(), |n, seg| json!({ seg: n }));
             json!({ top: node })
         };
-        // A switch turned on folds by its default inside a block the
-        // template declares (here, bare).
-        let declared = if documented == json!("enabled") {
-            json!({ top: {} })
-        } else {
-            json!({})
-        };
+        // A member's default folds inside a block the template declares
+        // (here, bare down to the member's parent); a block nobody
+        // declared needs evidence that AWS creates it (issue 47).
+        let parents = below
+            .rsplit('.')
+            .skip(1)
+            .fold(json!({}), |n, seg| json!({ seg: n }));
+        let declared = json!({ top: parents });
         let fs = run_general(t, declared, nest(&documented));
         assert!(
             fs.iter().all(|f| f.tier != Tier::Undeclared),
@@ -1420,8 +1432,15 @@ fn api_model_defaults_fold_their_value_and_nothing_else() {
         ),
     ];
     for (t, prop, documented, other) in cases {
-        let fs = run_general(t, json!({}), json!({ prop: documented }));
-        assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{t} {prop}");
+        // A member's default folds inside a block the template declares
+        // (bare down to the member's parent).
+        if let Some(parents) = skeleton(&documented) {
+            let fs = run_general(t, json!({ prop: parents }), json!({ prop: documented }));
+            assert!(drift(&fs).is_empty(), "{t} {prop}: {fs:?}");
+        } else {
+            let fs = run_general(t, json!({}), json!({ prop: documented }));
+            assert_eq!(tier_of(&fs, prop), Some(Tier::AtDefault), "{t} {prop}");
+        }
         let fs = run_general(t, json!({}), json!({ prop: other }));
         assert_eq!(tier_of(&fs, prop), Some(Tier::Undeclared), "{t} {prop}");
     }
@@ -1872,8 +1891,10 @@ fn a_default_for_a_kind_another_property_defines_follows_that_kind() {
         ("HTTP", "HTTP", "200"),
     ];
     for (proto, check, codes) in folds {
-        let fs = run_general(t, json!({ "Protocol": proto }), tg(proto, check, codes));
-        for p in ["HealthCheckProtocol", "Matcher"] {
+        // The matcher's code folds inside a matcher the template declares.
+        let declared = json!({ "Protocol": proto, "Matcher": {} });
+        let fs = run_general(t, declared, tg(proto, check, codes));
+        for p in ["HealthCheckProtocol", "Matcher.HttpCode"] {
             assert_eq!(
                 tier_of(&fs, p),
                 Some(Tier::AtDefault),
@@ -2275,9 +2296,11 @@ fn defaults_stated_with_a_unit_or_a_trailing_condition_fold_only_at_their_value(
     let t = "AWS::MediaPackage::OriginEndpoint";
     let live =
         |max: i64| json!({"CmafPackage": {"StreamSelection": {"MaxVideoBitsPerSecond": max}}});
-    let fs = run_general(t, json!({}), live(2_147_483_647));
+    // Inside a stream selection the template declares.
+    let declared = json!({"CmafPackage": {"StreamSelection": {}}});
+    let fs = run_general(t, declared.clone(), live(2_147_483_647));
     assert!(drift(&fs).is_empty(), "{fs:?}");
-    let fs = run_general(t, json!({}), live(5_000_000));
+    let fs = run_general(t, declared, live(5_000_000));
     assert!(!drift(&fs).is_empty(), "{fs:?}");
 }
 
@@ -3040,7 +3063,8 @@ fn a_number_the_service_clears_with_minus_one_reads_minus_one_when_never_set() {
         Some(Tier::Undeclared)
     );
     let t = "AWS::DynamoDB::Table";
-    let table = json!({"BillingMode": "PAY_PER_REQUEST"});
+    // Inside an on-demand throughput block the template declares.
+    let table = json!({"BillingMode": "PAY_PER_REQUEST", "OnDemandThroughput": {}});
     let capped = |r: i64| {
         json!({"BillingMode": "PAY_PER_REQUEST",
             "OnDemandThroughput": {"MaxReadRequestUnits": r, "MaxWriteRequestUnits": -1}})
@@ -3109,9 +3133,12 @@ fn a_default_the_sources_contradict_is_unknown_and_surfaces() {
             "{v}: {fs:?}"
         );
     }
+    // Inside options the template declares.
+    let mut with_options = declared;
+    with_options["Options"] = json!({});
     let fs = run_general(
         t,
-        declared,
+        with_options,
         live(json!({"ApplianceModeSupport": "disable"})),
     );
     assert!(drift(&fs).is_empty(), "{fs:?}");
@@ -3343,8 +3370,8 @@ fn a_deployment_default_stated_per_scheduler_holds_for_that_scheduler_only() {
     // a daemon's to 0 "for the AWS CLI, the AWS SDKs, and the APIs" (50 in
     // the console; CloudFormation calls the API). The corpus held no daemon.
     let surfaces = |strategy: &str, min: u32| {
-        let declared =
-            json!({"Cluster": "c", "TaskDefinition": "td:1", "SchedulingStrategy": strategy});
+        let declared = json!({"Cluster": "c", "TaskDefinition": "td:1",
+            "SchedulingStrategy": strategy, "DeploymentConfiguration": {}});
         let mut live = declared.clone();
         live["DeploymentConfiguration"] = json!({"MinimumHealthyPercent": min});
         !drift(&run_general("AWS::ECS::Service", declared, live)).is_empty()

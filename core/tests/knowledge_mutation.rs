@@ -356,22 +356,15 @@ fn read_back(
     Some((t.to_string(), path.to_string(), declared, live))
 }
 
-/// True when the entry states a switch turned on (`true`, `ENABLED`)
-/// inside a block: its default holds inside a block the template declares
-/// (the `Parents` reading), but a block nobody declared holding it is a
-/// switch turned on out of band unless AWS creates the block itself
-/// (`tests/classify_fold_safety.rs`), so the bare reading says nothing.
-fn switches_on_inside(e: &Value) -> bool {
-    let nested = e
-        .get("path")
+/// True when the entry's path lies inside a block: its default holds
+/// inside a block the template declares (the `Parents` reading), but a
+/// block nobody declared is explained by its members' defaults only where
+/// AWS creates the block itself (`tests/classify_fold_safety.rs`), so the
+/// bare reading of the stated value says nothing.
+fn inside_a_block(e: &Value) -> bool {
+    e.get("path")
         .and_then(Value::as_str)
-        .is_some_and(|p| p.contains('.'));
-    let on = match e.get("values").and_then(|v| v.get(0)) {
-        Some(Value::Bool(b)) => *b,
-        Some(Value::String(s)) => s.eq_ignore_ascii_case("enabled"),
-        _ => false,
-    };
-    nested && on
+        .is_some_and(|p| p.contains('.'))
 }
 
 /// Reads back every entry of `table` as `reading` says, around each path
@@ -388,7 +381,7 @@ fn read_back_all(table: &str, knowledge: Knowledge, reading: Reading) -> (usize,
             let Some((t, path, declared, live)) = read_back(e, &rules, around, reading) else {
                 continue;
             };
-            if reading == Reading::Stated && around == Around::Bare && switches_on_inside(e) {
+            if reading == Reading::Stated && around == Around::Bare && inside_a_block(e) {
                 continue;
             }
             tried += 1;
@@ -438,7 +431,9 @@ fn every_observed_default_contradicted_surfaces() {
 fn every_mined_default_read_back_folds() {
     let (tried, alarms) = read_back_all(MINED, Knowledge::WithoutObserved, Reading::Stated);
     println!("{tried} mined defaults read back");
-    assert!(tried > 2500, "only {tried} resources read back");
+    // Nested entries are read back inside their declared parents only: a
+    // block nobody declared is not explained by a member default (issue 47).
+    assert!(tried > 1900, "only {tried} resources read back");
     assert!(alarms.is_empty(), "defaults that raise drift: {alarms:#?}");
 }
 
@@ -810,6 +805,9 @@ fn a_condition_on_a_keyword_holds_in_any_letter_case() {
                 continue;
             };
             for around in [Around::Bare, Around::Parents] {
+                if around == Around::Bare && inside_a_block(e) {
+                    continue;
+                }
                 let Some((t, path, mut declared, live)) =
                     read_back(e, &rules, around, Reading::Stated)
                 else {

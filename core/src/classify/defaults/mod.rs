@@ -54,11 +54,12 @@ const MEMBER_WISE_DEPTH: usize = 16;
 /// An object whose every set member is itself at a known default is at its
 /// default as a whole (AWS filled a configuration block with defaults): each
 /// member is equality-gated, so one changed member keeps the whole visible.
-/// A member's default says what AWS does inside a block someone declared:
-/// a block holding only such values acts as if it were absent, except where
-/// one switches something on. A block with a switch on folds so only where
-/// it is known present on a fresh resource; elsewhere it was added out of
-/// band (S3's `EventBridgeConfiguration {EventBridgeEnabled: true}`).
+/// A member's default says what AWS does inside a block someone declared,
+/// so a live-only block folds only where it is known present on a fresh
+/// resource; elsewhere it was added out of band (S3's
+/// `EventBridgeConfiguration {EventBridgeEnabled: true}`, or
+/// `VersioningConfiguration {Status: Suspended}` on a bucket whose
+/// versioning someone turned on, then suspended).
 fn default_member_wise(
     scope: &Scope<'_>,
     live: &Map<String, Value>,
@@ -89,9 +90,9 @@ fn default_member_wise(
     {
         return None;
     }
-    // A switch turned on in a block nobody declared is explained by its
-    // member default only where AWS itself creates the block.
-    if o.values().any(is_switched_on) && !present_on_fresh(scope, live, path) {
+    // A member's default explains a block nobody declared only where AWS
+    // itself creates the block.
+    if !present_on_fresh(scope, live, path) {
         return None;
     }
     // An unset member where AWS's known default is set (a switch AWS turns
@@ -110,28 +111,25 @@ fn default_member_wise(
     })
 }
 
-/// True for a value that turns a feature on: `true`, or an enabled state
-/// spelled as a word (`ENABLED`, `Enabled`, `enabled`).
-fn is_switched_on(v: &Value) -> bool {
-    match v {
-        Value::Bool(b) => *b,
-        Value::String(s) => s.eq_ignore_ascii_case("enabled"),
-        _ => false,
-    }
-}
-
 /// True when the live-only block at `path` is known present on a fresh
-/// resource: only there do its members' defaults explain it. A member's
-/// default says what AWS does inside a block someone declared, not that
-/// the block exists (an S3 `EventBridgeConfiguration` holding its default
-/// `EventBridgeEnabled: true` is notifications turned on out of band).
-/// The evidence: a set default stated for the block itself, an observed
-/// default at or below it (seen on a deploy that left it out), or a block
-/// the documentation says AWS fills (`present-on-create.json`).
+/// resource: only there do its members' defaults explain it, whatever they
+/// hold. A member's default says what AWS does inside a block someone
+/// declared, not that the block exists (an S3 `EventBridgeConfiguration`
+/// holding its default `EventBridgeEnabled: true` is notifications turned
+/// on out of band). The evidence: a set default stated for the block
+/// itself, an observed default at or below it (seen on a deploy that left
+/// it out), or a block the documentation says AWS fills where its `when`
+/// holds (`present-on-create.json`).
 fn present_on_fresh(scope: &Scope<'_>, live: &Map<String, Value>, path: &Path) -> bool {
     let at_or_below = |p: &Pattern| p.matches(path) || p.extends(path);
     let set = |d: &Value| !is_trivially_empty(d);
-    scope.facts.present_on_create.iter().any(at_or_below)
+    let present = scope.facts.present_on_create.iter().any(|(p, when)| {
+        at_or_below(p)
+            && when
+                .as_ref()
+                .is_none_or(|w| when_holds(scope, live, path, w))
+    });
+    present
         || schema_defaults_at(scope, path).any(set)
         || type_defaults_for(scope, path).any(|kd| {
             if kd.entry.source == Some(Source::Observed)

@@ -55,6 +55,11 @@ pub(super) struct PresentEntry {
     /// The URL of the AWS documentation that states it.
     pub(super) source: String,
     pub(super) reason: String,
+    /// Where AWS fills the block only under a setting (OpenSearch's zone
+    /// awareness block only where zone awareness is on), as in
+    /// `known-defaults.json`.
+    #[serde(default)]
+    pub(super) when: Option<HashMap<String, Vec<Value>>>,
 }
 
 #[derive(Debug, Deserialize)]

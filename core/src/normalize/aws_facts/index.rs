@@ -2,7 +2,12 @@
 
 use super::entries::*;
 use crate::normalize::path::Pattern;
+use serde_json::Value;
 use std::collections::HashMap;
+
+/// A condition on other settings (`when` in the data files): each named
+/// setting holds one of its listed values.
+pub type When = HashMap<String, Vec<Value>>;
 
 /// A known default with its path parsed.
 #[derive(Debug, Clone)]
@@ -103,8 +108,9 @@ pub struct TypeFacts {
     /// Switches whose OFF state is a divergence.
     pub meaningful_when_off: Vec<(Pattern, OffRule)>,
     /// Blocks AWS fills on a fresh resource (`present-on-create.json`):
-    /// each pattern names the deepest block, its ancestors are present too.
-    pub present_on_create: Vec<Pattern>,
+    /// each pattern names the deepest block, its ancestors are present too;
+    /// the condition, if any, says where.
+    pub present_on_create: Vec<(Pattern, Option<When>)>,
 }
 
 /// The loaded registry.

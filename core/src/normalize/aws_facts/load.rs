@@ -46,7 +46,7 @@ fn index_present(by: &mut HashMap<String, TypeFacts>) -> Result<(), FactsError> 
     for e in file.present {
         type_entry(by, &e.type_name)
             .present_on_create
-            .push(Pattern::parse(&e.path));
+            .push((Pattern::parse(&e.path), e.when));
     }
     Ok(())
 }
