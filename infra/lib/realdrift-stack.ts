@@ -67,7 +67,8 @@ export class RealdriftStack extends Stack {
     }));
     const changes = (this.changeQueue = new WorkQueue(this, 'Changes', {
       purpose: 'change events',
-      visibilityTimeout: Duration.seconds(ON_CHANGE_TIMEOUT.toSeconds() * 6),
+      // Six times the timeout plus the batching window, as Lambda advises for SQS sources.
+      visibilityTimeout: Duration.seconds(ON_CHANGE_TIMEOUT.toSeconds() * 6 + config.changeBatchWindowSeconds),
       deliveryDelay: Duration.seconds(config.changeDelaySeconds),
       maxReceiveCount: 3,
       maxAge: Duration.minutes(30),
@@ -84,6 +85,7 @@ export class RealdriftStack extends Stack {
       REALDRIFT_SLACK_SECRET_ID: this.alerts.slackSecretId,
       REALDRIFT_CONCURRENCY: String(config.concurrency),
       REALDRIFT_COVERAGE_LOST_AFTER: String(config.coverageLostAfter),
+      REALDRIFT_FLAP_WINDOW_SECONDS: String(config.flapWindowSeconds),
     };
 
     this.revert = new RealdriftFunction(this, 'Revert', config, {
@@ -91,7 +93,8 @@ export class RealdriftStack extends Stack {
       description: 'realdrift: writes the intended values back (dry run, then apply)',
       memorySize: 512,
       timeout: REVERT_TIMEOUT,
-      environment: common,
+      // An applied revert queues its stack for a scan at once (the resolved alert follows).
+      environment: { ...common, REALDRIFT_SCAN_QUEUE_URL: work.queue.queueUrl },
       alarmTopic: topic,
     });
     this.scan = new RealdriftFunction(this, 'Scan', config, {
@@ -99,7 +102,13 @@ export class RealdriftStack extends Stack {
       description: 'realdrift: scheduled scan (dispatch one message per stack, then scan each)',
       memorySize: 512,
       timeout: SCAN_TIMEOUT,
-      environment: { ...common, ...reading, REALDRIFT_SCAN_QUEUE_URL: work.queue.queueUrl },
+      environment: {
+        ...common,
+        ...reading,
+        REALDRIFT_SCAN_QUEUE_URL: work.queue.queueUrl,
+        // How long dispatch treats a queued stack as in flight.
+        REALDRIFT_SCAN_VISIBILITY_SECONDS: String(SCAN_TIMEOUT.toSeconds() * 6),
+      },
       alarmTopic: topic,
     });
     this.onChange = new RealdriftFunction(this, 'OnChange', config, {
@@ -117,11 +126,17 @@ export class RealdriftStack extends Stack {
     });
 
     this.scan.function.addEventSource(
-      new SqsEventSource(work.queue, { batchSize: 5, reportBatchItemFailures: true, maxConcurrency: 5 }),
+      new SqsEventSource(work.queue, { batchSize: 5, reportBatchItemFailures: true, maxConcurrency: config.scanConcurrency }),
     );
     work.queue.grantSendMessages(this.scan.role);
+    work.queue.grantSendMessages(this.revert.role);
     this.onChange.function.addEventSource(
-      new SqsEventSource(changes.queue, { batchSize: 10, reportBatchItemFailures: true }),
+      new SqsEventSource(changes.queue, {
+        batchSize: config.changeBatchSize,
+        maxBatchingWindow: config.changeBatchWindowSeconds > 0 ? Duration.seconds(config.changeBatchWindowSeconds) : undefined,
+        maxConcurrency: config.changeConcurrency,
+        reportBatchItemFailures: true,
+      }),
     );
 
     this.readPolicies = new ReadPolicies(this, 'ReadPolicies');
