@@ -7,5 +7,5 @@ mod slack;
 mod sns;
 
 pub use secret::{secrets_client, SecretWebhookUrl, WebhookUrlSource};
-pub use slack::{RetryPolicy, SlackWebhook};
+pub use slack::{Clock, RetryPolicy, SlackWebhook, TokioClock};
 pub use sns::SnsNotifier;

@@ -4,6 +4,7 @@
 //! all identifiers and values as untrusted text.
 
 mod exit;
+mod group;
 mod json;
 mod mask;
 mod model;
@@ -13,6 +14,7 @@ mod sns;
 mod text;
 
 pub use exit::{exit_code, ExitCode, ExitFlags, RunFacts};
+pub use group::{resource_names, resources_line, resources_value, MAX_LISTED};
 pub use json::{json_value, render_json, JSON_SCHEMA};
 pub use mask::{is_secret_marker, mask_finding, mask_findings, MaskPolicy, MASK};
 pub use model::{

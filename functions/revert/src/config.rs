@@ -11,6 +11,10 @@ pub struct Config {
     pub topic_arn: String,
     /// `REALDRIFT_STACKS`: comma-separated stack-name globs; empty = every CDK stack.
     pub stacks: Vec<String>,
+    /// `REALDRIFT_SCAN_QUEUE_URL`: the scan work queue an applied revert
+    /// queues its stack on, so the drift-resolved alert follows at once;
+    /// unset = no re-check (the next scheduled scan announces it).
+    pub scan_queue_url: Option<String>,
 }
 
 impl Config {
@@ -38,10 +42,14 @@ impl Config {
             .filter(|s| !s.is_empty())
             .map(str::to_string)
             .collect();
+        let scan_queue_url = get("REALDRIFT_SCAN_QUEUE_URL")
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty());
         Ok(Config {
             bucket,
             topic_arn,
             stacks,
+            scan_queue_url,
         })
     }
 }
@@ -68,6 +76,7 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(c.stacks, ["Prod*", "App"]);
+        assert_eq!(c.scan_queue_url, None);
         let c = Config::from_lookup(env(&[
             ("REALDRIFT_BUCKET", "b"),
             ("REALDRIFT_TOPIC_ARN", "arn:aws:sns:us-east-1:1:t"),
