@@ -11,7 +11,7 @@ use aws_sdk_sns::operation::publish::PublishOutput;
 use aws_sdk_sns::Client as Sns;
 use aws_smithy_mocks::{mock, mock_client, RuleMode};
 use realdrift_aws::notify::{
-    RetryPolicy, SecretWebhookUrl, SlackWebhook, SnsNotifier, WebhookUrlSource,
+    Clock, RetryPolicy, SecretWebhookUrl, SlackWebhook, SnsNotifier, WebhookUrlSource,
 };
 use realdrift_core::notify::{Notice, Notifier};
 use serde_json::json;
@@ -109,6 +109,7 @@ fn quick() -> RetryPolicy {
         backoff: Duration::from_millis(10),
         max_wait: Duration::from_secs(5),
         timeout: Duration::from_secs(5),
+        min_interval: Duration::ZERO,
     }
 }
 
@@ -259,4 +260,66 @@ async fn eventbridge_puts_the_document_on_the_hub_bus_and_a_refused_entry_fails(
     assert_eq!(err.channel, "eventbridge");
     assert!(err.message.contains("AccessDeniedException"), "{err}");
     assert!(EventBusNotifier::new(&client, "realdrift-findings").is_none());
+}
+
+/// A clock that does not wait: it records each wait and moves on by it.
+#[derive(Default)]
+struct FakeClock {
+    start: Option<std::time::Instant>,
+    waits: Mutex<Vec<Duration>>,
+}
+
+impl FakeClock {
+    fn new() -> Self {
+        FakeClock {
+            start: Some(std::time::Instant::now()),
+            waits: Mutex::new(Vec::new()),
+        }
+    }
+    fn waits(&self) -> Vec<Duration> {
+        self.waits.lock().unwrap().clone()
+    }
+}
+
+impl Clock for FakeClock {
+    fn now(&self) -> std::time::Instant {
+        let waited: Duration = self.waits.lock().unwrap().iter().sum();
+        self.start.unwrap() + waited
+    }
+    fn sleep(&self, d: Duration) -> futures_util::future::BoxFuture<'_, ()> {
+        self.waits.lock().unwrap().push(d);
+        Box::pin(async {})
+    }
+}
+
+/// Slack's limit for incoming webhooks is about one message per second
+/// per channel: a 429 is retried after the Retry-After it names (here 2 s,
+/// waited on the injected clock), and posts in a row are paced a second
+/// apart; a Retry-After beyond the cap fails the delivery.
+#[tokio::test]
+async fn slack_honours_retry_after_and_paces_posts_a_second_apart() {
+    let h = hook(vec![(429, "retry-after: 2\r\n")]);
+    let clock = Arc::new(FakeClock::new());
+    let policy = RetryPolicy {
+        min_interval: Duration::from_secs(1),
+        ..quick()
+    };
+    let hook_client = SlackWebhook::new(Arc::new(Some(h.url.clone())), policy)
+        .unwrap()
+        .with_clock(clock.clone());
+    hook_client.send(&notice()).await.unwrap();
+    assert_eq!(h.bodies.lock().unwrap().len(), 2, "the 429 was retried");
+    assert_eq!(clock.waits(), [Duration::from_secs(2)], "Retry-After");
+    // Right after (no time passed on the clock): waits for its slot.
+    hook_client.send(&notice()).await.unwrap();
+    hook_client.send(&notice()).await.unwrap();
+    assert_eq!(
+        clock.waits(),
+        [
+            Duration::from_secs(2),
+            Duration::from_secs(1),
+            Duration::from_secs(1)
+        ]
+    );
+    assert_eq!(h.bodies.lock().unwrap().len(), 4);
 }

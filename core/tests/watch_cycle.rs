@@ -572,3 +572,73 @@ fn pruning_keeps_only_the_rows_of_stacks_that_still_exist() {
         .unwrap()
         .is_empty());
 }
+
+/// A storm: one person changes 25 resources of one stack out of band and
+/// on-change re-reads them in one batch. One alert per channel names them,
+/// the first ten and how many more, not 25 alerts.
+#[test]
+fn a_storm_of_changes_to_one_stack_is_one_alert_listing_the_resources() {
+    let store = MemoryStore::new();
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let slack = Arc::new(MemoryNotifier::new("slack"));
+    let ch = channels(&sns, &slack);
+    let ids: Vec<String> = (1..=25).map(|i| format!("Queue{i:02}")).collect();
+    let of = |findings: Vec<Finding>| Observation {
+        resources: ids
+            .iter()
+            .map(|id| {
+                let seen = SeenResource {
+                    resource_type: "AWS::SQS::Queue".into(),
+                    physical_id: Some(id.to_lowercase()),
+                    read: ReadStatus::Read,
+                    children: ListStatus::None,
+                };
+                (id.clone(), seen)
+            })
+            .collect(),
+        ..obs(findings)
+    };
+    let clean = of(vec![]);
+    block_on(update_stack(
+        &store,
+        &clean,
+        &report(&clean),
+        &ch,
+        &who("r1", 0),
+    ))
+    .unwrap();
+    let changed: Vec<Finding> = ids
+        .iter()
+        .map(|id| {
+            let mut f = Finding::new(Tier::Declared, id, "AWS::SQS::Queue", "DelaySeconds");
+            f.desired = Some(json!(0));
+            f.actual = Some(json!(30));
+            f
+        })
+        .collect();
+    let storm = of(changed).limited_to(ids.iter().cloned().collect());
+    block_on(update_stack(
+        &store,
+        &storm,
+        &report(&storm),
+        &ch,
+        &who("r2", 1),
+    ))
+    .unwrap();
+    let sent = sns.sent();
+    assert_eq!(sent.len(), 1, "one alert: {sent:?}");
+    let doc: Value = serde_json::from_str(&sent[0].document).unwrap();
+    assert_eq!(doc["kind"], "drift-detected");
+    assert_eq!(doc["findings"].as_array().map(Vec::len), Some(25));
+    assert_eq!(doc["resources"]["count"], 25);
+    assert_eq!(doc["resources"]["names"][0], "Queue01");
+    assert_eq!(doc["resources"]["names"].as_array().map(Vec::len), Some(10));
+    assert_eq!(doc["resources"]["more"], 15);
+    let posted = slack.sent();
+    assert_eq!(posted.len(), 1);
+    let text = posted[0].slack.to_string();
+    assert!(
+        text.contains("25 resources: Queue01, Queue02, Queue03, Queue04, Queue05, Queue06, Queue07, Queue08, Queue09, Queue10 and 15 more"),
+        "{text}"
+    );
+}

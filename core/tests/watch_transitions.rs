@@ -805,3 +805,65 @@ fn a_new_value_after_a_deploy_or_on_a_resource_not_read_before_is_inventory() {
         json!([{"PolicyName": "x"}])
     );
 }
+
+/// A value flipped back and forth inside the suppression window: its
+/// detection and its first resolution are announced, the returns are held
+/// back, and the first check after the window announces one summary of the
+/// current state; the window lives in the state file.
+#[test]
+fn a_flapping_value_is_announced_once_then_summarized() {
+    let min = 60_000;
+    let suspended = || {
+        vec![declared(
+            "Logs",
+            "VersioningConfiguration.Status",
+            json!("Enabled"),
+            json!("Suspended"),
+        )]
+    };
+    let at = |t: u64, findings: Vec<Finding>| obs(H1, findings).read_at(t);
+    let steps = run(vec![
+        at(0, vec![]),
+        at(min, suspended()),
+        at(2 * min, vec![]),
+        at(3 * min, suspended()),
+        at(4 * min, vec![]),
+        at(5 * min, suspended()),
+        // After the 10-minute window (opened at the first change): the summary.
+        at(12 * min, suspended()),
+        at(13 * min, suspended()),
+    ]);
+    let counts: Vec<(usize, usize)> = steps
+        .iter()
+        .map(|s| (s.transitions.detected.len(), s.transitions.resolved.len()))
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            (0, 0),
+            (1, 0),
+            (0, 1),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (1, 0),
+            (0, 0)
+        ]
+    );
+    assert_eq!(
+        steps[6].transitions.detected[0].note.as_deref(),
+        Some("changed 5 times in 4 minutes; now Suspended")
+    );
+    // The window survives the round trip through the state file.
+    let text = steps[4].state.to_text();
+    let reloaded = StackState::parse("state/App", &text).unwrap();
+    assert_eq!(reloaded.flaps, steps[4].state.flaps);
+    assert_eq!(reloaded.flaps[0].held, 2);
+    // Without read times (no window can be placed) every transition shows.
+    let steps = run(vec![
+        obs(H1, suspended()),
+        obs(H1, vec![]),
+        obs(H1, suspended()),
+    ]);
+    assert_eq!(steps[2].transitions.detected.len(), 1);
+}

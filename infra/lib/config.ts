@@ -54,6 +54,16 @@ export interface RealdriftConfig {
   readonly logRetentionDays: number;
   /** Seconds a change event waits in the queue before on-change reads (lets changes settle). */
   readonly changeDelaySeconds: number;
+  /** Most on-change invocations the change queue runs at once (ScalingConfig MaximumConcurrency, 2-1000). */
+  readonly changeConcurrency: number;
+  /** Most change events per on-change invocation (BatchSize; above 10 needs a batching window). */
+  readonly changeBatchSize: number;
+  /** Seconds the change queue's event source gathers events before invoking on-change (MaximumBatchingWindowInSeconds, 0-300). */
+  readonly changeBatchWindowSeconds: number;
+  /** Most scan workers the scan queue runs at once (ScalingConfig MaximumConcurrency, 2-1000). */
+  readonly scanConcurrency: number;
+  /** Seconds in which a value flipped back and forth is announced once, then summarized (REALDRIFT_FLAP_WINDOW_SECONDS; 0 = off). */
+  readonly flapWindowSeconds: number;
   /** RUST_LOG of the functions. */
   readonly logLevel: string;
   /** Existing bucket receiving the realdrift bucket's server access logs; undefined = none. */
@@ -139,6 +149,11 @@ export function loadConfig(get: Lookup, defaultRegion?: string): RealdriftConfig
     noncurrentVersionDays: r.int('noncurrentVersionDays', 90, 1, 3650),
     logRetentionDays: r.intOneOf('logRetentionDays', 30, LOG_RETENTION_DAYS),
     changeDelaySeconds: r.int('changeDelaySeconds', 30, 0, 900),
+    changeConcurrency: r.int('changeConcurrency', 5, 2, 1000),
+    changeBatchSize: r.int('changeBatchSize', 100, 1, 10000),
+    changeBatchWindowSeconds: r.int('changeBatchWindowSeconds', 10, 0, 300),
+    scanConcurrency: r.int('scanConcurrency', 5, 2, 1000),
+    flapWindowSeconds: r.int('flapWindowSeconds', 600, 0, 86400),
     logLevel: r.string('logLevel', 'info', /^[A-Za-z0-9_=,:.-]+$/),
     accessLogsBucket: r.optional('accessLogsBucket', /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/),
     githubRepository: r.optional('githubRepository', /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/),
@@ -151,6 +166,12 @@ export function loadConfig(get: Lookup, defaultRegion?: string): RealdriftConfig
     bootstrapVersionRule: r.bool('bootstrapVersionRule', true),
     terminationProtection: r.bool('terminationProtection', false),
   };
+  if (config.changeBatchSize > 10 && config.changeBatchWindowSeconds < 1) {
+    // Lambda refuses a BatchSize above 10 without a batching window of at least 1 s.
+    throw new Error(
+      `context changeBatchSize: ${config.changeBatchSize} needs changeBatchWindowSeconds of at least 1 (Lambda requires a batching window above 10 messages); set changeBatchSize to 10 or less, or a window`,
+    );
+  }
   return config;
 }
 

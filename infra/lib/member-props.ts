@@ -35,6 +35,11 @@ interface MemberNumbers {
   readonly coverageLostAfter: number;
   readonly lookupCacheSeconds: number;
   readonly changeDelaySeconds: number;
+  readonly scanConcurrency: number;
+  readonly changeConcurrency: number;
+  readonly changeBatchSize: number;
+  readonly changeBatchWindowSeconds: number;
+  readonly flapWindowSeconds: number;
   readonly logRetentionDays: number;
   readonly trailRetentionDays: number;
   readonly stacks: string[];
@@ -50,6 +55,14 @@ export function validateMemberProps(p: MemberNumbers): void {
   checkInt(c, 'coverageLostAfter', p.coverageLostAfter, 1, 100);
   checkInt(c, 'lookupCacheSeconds', p.lookupCacheSeconds, 0, 86400);
   checkInt(c, 'changeDelaySeconds', p.changeDelaySeconds, 0, 900);
+  checkInt(c, 'scanConcurrency', p.scanConcurrency, 2, 1000);
+  checkInt(c, 'changeConcurrency', p.changeConcurrency, 2, 1000);
+  checkInt(c, 'changeBatchSize', p.changeBatchSize, 1, 10000);
+  checkInt(c, 'changeBatchWindowSeconds', p.changeBatchWindowSeconds, 0, 300);
+  checkInt(c, 'flapWindowSeconds', p.flapWindowSeconds, 0, 86400);
+  if (!Token.isUnresolved(p.changeBatchSize) && p.changeBatchSize > 10 && p.changeBatchWindowSeconds < 1) {
+    fail(c, 'changeBatchWindowSeconds', p.changeBatchWindowSeconds, 'at least 1 when changeBatchSize is above 10 (Lambda requires a batching window there)');
+  }
   checkInt(c, 'trailRetentionDays', p.trailRetentionDays, 1, 3650);
   checkString(c, 'logLevel', p.logLevel, /^[A-Za-z0-9_=,:.-]+$/);
   if (!LOG_RETENTION_DAYS.includes(p.logRetentionDays)) fail(c, 'logRetentionDays', p.logRetentionDays, `one of ${LOG_RETENTION_DAYS.join(', ')}`);

@@ -83,6 +83,16 @@ export interface RealdriftMemberProps {
   readonly lookupCacheSeconds: number;
   /** Seconds a change event waits before on-change reads, 0-900. */
   readonly changeDelaySeconds: number;
+  /** Parallel scan workers (the work queue's event source maximum concurrency), 2-1000. */
+  readonly scanConcurrency: number;
+  /** On-change's event source maximum concurrency, 2-1000 (Lambda ScalingConfig). */
+  readonly changeConcurrency: number;
+  /** Change events per on-change invocation, 1-10000. */
+  readonly changeBatchSize: number;
+  /** Seconds the event source gathers a batch, 0-300 (at least 1 above 10 messages). */
+  readonly changeBatchWindowSeconds: number;
+  /** Seconds in which a value flipped back and forth is announced once then summarized, 0-86400. */
+  readonly flapWindowSeconds: number;
   /** RUST_LOG of the functions. */
   readonly logLevel: string;
   /** Days the functions' logs are kept (a CloudWatch Logs retention value). */
@@ -132,7 +142,8 @@ export class RealdriftMember extends Construct {
     }));
     const changes = (this.changeQueue = new WorkQueue(this, 'Changes', {
       purpose: 'change events',
-      visibilityTimeout: Duration.seconds(ON_CHANGE_TIMEOUT.toSeconds() * 6),
+      // Six times the timeout plus the batching window, as Lambda advises for SQS sources.
+      visibilityTimeout: Duration.seconds(ON_CHANGE_TIMEOUT.toSeconds() * 6 + props.changeBatchWindowSeconds),
       deliveryDelay: Duration.seconds(props.changeDelaySeconds),
       maxReceiveCount: 3,
       maxAge: Duration.minutes(30),
@@ -150,6 +161,7 @@ export class RealdriftMember extends Construct {
       REALDRIFT_SLACK_SECRET_ID: alerts.slackSecretId,
       REALDRIFT_CONCURRENCY: String(props.concurrency),
       REALDRIFT_COVERAGE_LOST_AFTER: String(props.coverageLostAfter),
+      REALDRIFT_FLAP_WINDOW_SECONDS: String(props.flapWindowSeconds),
     };
     const settings = { architecture: props.architecture, lambdaAssets: props.lambdaAssets, logRetentionDays: props.logRetentionDays };
 
@@ -158,7 +170,8 @@ export class RealdriftMember extends Construct {
       description: 'realdrift: writes the intended values back (dry run, then apply)',
       memorySize: 512,
       timeout: REVERT_TIMEOUT,
-      environment: common,
+      // An applied revert queues its stack for a scan at once (the resolved alert follows).
+      environment: { ...common, REALDRIFT_SCAN_QUEUE_URL: work.queue.queueUrl },
       alarmTopic: topic,
       code: props.code?.('realdrift-revert'),
     });
@@ -167,7 +180,13 @@ export class RealdriftMember extends Construct {
       description: 'realdrift: scheduled scan (dispatch one message per stack, then scan each)',
       memorySize: 512,
       timeout: SCAN_TIMEOUT,
-      environment: { ...common, ...reading, REALDRIFT_SCAN_QUEUE_URL: work.queue.queueUrl },
+      environment: {
+        ...common,
+        ...reading,
+        REALDRIFT_SCAN_QUEUE_URL: work.queue.queueUrl,
+        // How long dispatch treats a queued stack as in flight.
+        REALDRIFT_SCAN_VISIBILITY_SECONDS: String(SCAN_TIMEOUT.toSeconds() * 6),
+      },
       alarmTopic: topic,
       code: props.code?.('realdrift-scan'),
     });
@@ -187,11 +206,17 @@ export class RealdriftMember extends Construct {
     });
 
     this.scan.function.addEventSource(
-      new SqsEventSource(work.queue, { batchSize: 5, reportBatchItemFailures: true, maxConcurrency: 5 }),
+      new SqsEventSource(work.queue, { batchSize: 5, reportBatchItemFailures: true, maxConcurrency: props.scanConcurrency }),
     );
     work.queue.grantSendMessages(this.scan.role);
+    work.queue.grantSendMessages(this.revert.role);
     this.onChange.function.addEventSource(
-      new SqsEventSource(changes.queue, { batchSize: 10, reportBatchItemFailures: true }),
+      new SqsEventSource(changes.queue, {
+        batchSize: props.changeBatchSize,
+        maxBatchingWindow: props.changeBatchWindowSeconds > 0 ? Duration.seconds(props.changeBatchWindowSeconds) : undefined,
+        maxConcurrency: props.changeConcurrency,
+        reportBatchItemFailures: true,
+      }),
     );
 
     this.readPolicies = new ReadPolicies(this, 'ReadPolicies');

@@ -19,13 +19,15 @@ import { writePatterns, writeSetFor } from './permission-data';
 
 /**
  * What revert does on realdrift's own resources: read its bucket, publish
- * its notice (through the topic's key), write its log. Everything else is
- * denied there.
+ * its notice (through the topic's key), queue the reverted stack's re-check
+ * (its Allow names the scan work queue only), write its log. Everything
+ * else is denied there.
  */
 export const REVERT_OWN_ACTIONS = [
   's3:GetObject',
   's3:ListBucket',
   'sns:Publish',
+  'sqs:SendMessage',
   'kms:Decrypt',
   'kms:GenerateDataKey*',
   'logs:CreateLogStream',

@@ -301,11 +301,13 @@ describe('functions', () => {
     const topic = { Ref: logicalId(json, 'AWS::SNS::Topic', 'AlertsTopic') };
     const common = { REALDRIFT_BUCKET: bucket, REALDRIFT_TOPIC_ARN: topic, REALDRIFT_STACKS: 'Prod*,Api', RUST_LOG: 'debug' };
     const secret = { Ref: logicalId(json, 'AWS::SecretsManager::Secret', 'AlertsSlackWebhook') };
-    const reading = { REALDRIFT_SLACK_SECRET_ID: secret, REALDRIFT_CONCURRENCY: '8', REALDRIFT_COVERAGE_LOST_AFTER: '3' };
+    const reading = { REALDRIFT_SLACK_SECRET_ID: secret, REALDRIFT_CONCURRENCY: '8', REALDRIFT_COVERAGE_LOST_AFTER: '3', REALDRIFT_FLAP_WINDOW_SECONDS: '600' };
     assert.deepEqual(fn(json, 'Scan').Environment.Variables, {
       ...common,
       ...reading,
       REALDRIFT_SCAN_QUEUE_URL: { Ref: logicalId(json, 'AWS::SQS::Queue', 'ScanWorkQueue') },
+      // Dispatch's in-flight markers last the work queue's visibility timeout.
+      REALDRIFT_SCAN_VISIBILITY_SECONDS: String(json.Resources[logicalId(json, 'AWS::SQS::Queue', 'ScanWorkQueue')].Properties.VisibilityTimeout),
     });
     assert.deepEqual(fn(json, 'OnChange').Environment.Variables, {
       ...common,
@@ -313,7 +315,11 @@ describe('functions', () => {
       REALDRIFT_REVERT_ROLE_ARN: { 'Fn::GetAtt': [logicalId(json, 'AWS::IAM::Role', 'RevertRole'), 'Arn'] },
       REALDRIFT_LOOKUP_CACHE_SECONDS: '0',
     });
-    assert.deepEqual(fn(json, 'Revert').Environment.Variables, common);
+    // Revert queues the stack it reverted on the scan work queue.
+    assert.deepEqual(fn(json, 'Revert').Environment.Variables, {
+      ...common,
+      REALDRIFT_SCAN_QUEUE_URL: { Ref: logicalId(json, 'AWS::SQS::Queue', 'ScanWorkQueue') },
+    });
     // Empty stack list = every CDK stack of the region; concurrency defaults to 16.
     const defaults = fn(synth().json, 'Scan').Environment.Variables;
     assert.equal(defaults.REALDRIFT_STACKS, '');
@@ -329,19 +335,40 @@ describe('functions', () => {
     const of = (name: string) => mappings.find((m) => m.FunctionName.Ref === logicalId(json, 'AWS::Lambda::Function', `${name}Function`));
     assert.deepEqual(of('Scan')!.EventSourceArn, { 'Fn::GetAtt': [logicalId(json, 'AWS::SQS::Queue', 'ScanWorkQueue'), 'Arn'] });
     assert.equal(of('Scan')!.BatchSize, 5);
+    assert.deepEqual(of('Scan')!.ScalingConfig, { MaximumConcurrency: 5 });
     assert.deepEqual(of('OnChange')!.EventSourceArn, { 'Fn::GetAtt': [logicalId(json, 'AWS::SQS::Queue', 'ChangesQueue'), 'Arn'] });
+    // On-change: bounded concurrency, and a batching window that gathers a
+    // storm's events into few invocations (one alert per stack each).
+    assert.deepEqual(
+      [of('OnChange')!.ScalingConfig, of('OnChange')!.BatchSize, of('OnChange')!.MaximumBatchingWindowInSeconds],
+      [{ MaximumConcurrency: 5 }, 100, 10],
+    );
     for (const m of mappings) assert.deepEqual(m.FunctionResponseTypes, ['ReportBatchItemFailures']);
     assert.equal(of('Revert'), undefined);
   });
 
-  it('queue visibility is six times the consumer timeout', () => {
+  it('context sets the event sources: concurrency, batch size and window, and refuses a batch above 10 without a window', () => {
+    const { json } = synth({ changeConcurrency: 20, changeBatchSize: 10, changeBatchWindowSeconds: 0, scanConcurrency: 2, flapWindowSeconds: 0 });
+    const mappings = resourcesOfType(json, 'AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties);
+    const of = (name: string) => mappings.find((m) => m.FunctionName.Ref === logicalId(json, 'AWS::Lambda::Function', `${name}Function`))!;
+    assert.deepEqual(of('OnChange').ScalingConfig, { MaximumConcurrency: 20 });
+    assert.equal(of('OnChange').BatchSize, 10);
+    assert.equal(of('OnChange').MaximumBatchingWindowInSeconds, undefined);
+    assert.deepEqual(of('Scan').ScalingConfig, { MaximumConcurrency: 2 });
+    assert.equal(fn(json, 'OnChange').Environment.Variables.REALDRIFT_FLAP_WINDOW_SECONDS, '0');
+    assert.throws(() => synth({ changeBatchSize: 11, changeBatchWindowSeconds: 0 }), /context changeBatchSize: 11 needs changeBatchWindowSeconds/);
+    assert.throws(() => synth({ changeConcurrency: 1 }), /context changeConcurrency: 1 is not an integer from 2 to 1000/);
+    assert.throws(() => synth({ changeBatchWindowSeconds: 301 }), /context changeBatchWindowSeconds/);
+  });
+
+  it('queue visibility is six times the consumer timeout (plus the batching window)', () => {
     const { json } = synth();
-    for (const [queue, name] of [
-      ['ScanWorkQueue', 'Scan'],
-      ['ChangesQueue', 'OnChange'],
-    ]) {
+    for (const [queue, name, window] of [
+      ['ScanWorkQueue', 'Scan', 0],
+      ['ChangesQueue', 'OnChange', 10],
+    ] as const) {
       const visibility = json.Resources[logicalId(json, 'AWS::SQS::Queue', queue)].Properties.VisibilityTimeout;
-      assert.equal(visibility, fn(json, name).Timeout * 6);
+      assert.equal(visibility, fn(json, name).Timeout * 6 + window);
     }
   });
 

@@ -138,6 +138,12 @@ fn scan_function_announces_transitions_once(w: &World) {
     env.insert("REALDRIFT_SCAN_QUEUE_URL".into(), a.work.clone());
     env.insert("REALDRIFT_SLACK_SECRET_ID".into(), a.secret.clone());
     env.insert("RUST_LOG".into(), "info".into());
+    // Each step here is one transition of the same value: the flapping
+    // window (tested in core) would hold the returns back.
+    env.insert("REALDRIFT_FLAP_WINDOW_SECONDS".into(), "0".into());
+    // Dispatch's in-flight markers: each dispatch here follows the worker
+    // finishing the previous message, so every stack is queued again.
+    env.insert("REALDRIFT_SCAN_VISIBILITY_SECONDS".into(), "5400".into());
     let l = LocalLambda::start(w.root, &w.dir, &env).expect("cargo lambda watch");
 
     // A first scan of an untouched stack is inventory: nothing announced.
@@ -262,6 +268,7 @@ fn scan_function_announces_transitions_once(w: &World) {
     assert_eq!(alerts(w, &a), vec![]);
 
     older_reads_do_not_replace_newer_ones(&l, w, &a, &bucket);
+    an_applied_revert_is_rechecked_at_once(&l, w, &a, &bucket);
     a_deleted_stack_is_forgotten_once(&l, w, &a);
 
     let log = l.log();
@@ -306,6 +313,37 @@ fn older_reads_do_not_replace_newer_ones(l: &LocalLambda, w: &World, a: &Around,
     helper(w, &["hold-newer", &a.bucket, &state_key, "0"]);
     scheduled_scan(l, w, a);
     assert_eq!(alert_kinds(w, a, 1), vec!["drift-resolved"]);
+}
+
+/// The revert function applies a plan: it queues the stack on the scan
+/// work queue itself, and that message (handed to the scan function as
+/// its SQS trigger would; the test dispatches nothing) announces the
+/// drift resolved.
+fn an_applied_revert_is_rechecked_at_once(l: &LocalLambda, w: &World, a: &Around, bucket: &str) {
+    w.mutate(json!([["versioning", bucket, "Suspended"]]));
+    scheduled_scan(l, w, a);
+    assert_eq!(alert_kinds(w, a, 1), vec!["drift-detected"]);
+    let revert = |event: Value| {
+        l.invoke("realdrift-revert", &event)
+            .unwrap_or_else(|e| panic!("revert {event}: {e}"))
+    };
+    let dry = revert(json!({"stack": STACK}));
+    let digest = dry["digest"].as_str().unwrap_or_default().to_string();
+    let r = revert(json!({"stack": STACK, "dryRun": false, "planDigest": digest}));
+    assert_eq!(
+        (r["status"].as_str(), r["recheck"].as_str()),
+        (Some("converged"), Some("queued")),
+        "{r}"
+    );
+    let work: Value = serde_json::from_str(&helper(w, &["work", &a.work])).expect("work JSON");
+    let records = work["Records"].as_array().cloned().unwrap_or_default();
+    assert_eq!(records.len(), 1, "the revert queued its stack: {work}");
+    assert_eq!(records[0]["body"], json!({"stack": STACK}).to_string());
+    let out = l
+        .invoke(FUNCTION, &work)
+        .unwrap_or_else(|e| panic!("scan: {e}"));
+    assert_eq!(out["batchItemFailures"], json!([]), "{out}\n{}", l.log());
+    assert_eq!(alert_kinds(w, a, 2), vec!["revert", "drift-resolved"]);
 }
 
 /// The stack is deleted: the next dispatch prunes its index rows and queues

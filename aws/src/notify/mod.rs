@@ -10,5 +10,5 @@ mod sns;
 
 pub use eventbridge::{bus_region, EventBusNotifier, TRANSITION_DETAIL_TYPE, TRANSITION_SOURCE};
 pub use secret::{secrets_client, SecretWebhookUrl, WebhookUrlSource};
-pub use slack::{RetryPolicy, SlackWebhook};
+pub use slack::{Clock, RetryPolicy, SlackWebhook, TokioClock};
 pub use sns::SnsNotifier;

@@ -3,15 +3,40 @@
 //! 429 and 5xx answers and transport failures are retried a bounded number
 //! of times, waiting what `Retry-After` asks (within a cap) or backing off
 //! exponentially. Other answers (a revoked webhook's 404, a 400) fail at
-//! once. The URL is a credential: it never appears in an error.
+//! once. Posts to one webhook are paced at most one per `min_interval`
+//! (Slack: about one message per second per channel,
+//! <https://api.slack.com/docs/rate-limits>). Waiting goes through a
+//! [`Clock`], so tests pass a fake one. The URL is a credential: it never
+//! appears in an error.
 
 use super::secret::WebhookUrlSource;
 use futures_util::future::{BoxFuture, FutureExt};
 use realdrift_core::notify::{Notice, Notifier, NotifyError};
 use reqwest::header::{HeaderMap, RETRY_AFTER};
 use reqwest::StatusCode;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Time as the client sees it: now, and waiting (tests pass a fake).
+pub trait Clock: Send + Sync {
+    /// The current instant.
+    fn now(&self) -> Instant;
+    /// Waits `d`.
+    fn sleep(&self, d: Duration) -> BoxFuture<'_, ()>;
+}
+
+/// The real clock (tokio's timer).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TokioClock;
+
+impl Clock for TokioClock {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+    fn sleep(&self, d: Duration) -> BoxFuture<'_, ()> {
+        tokio::time::sleep(d).boxed()
+    }
+}
 
 /// How hard to try.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +49,8 @@ pub struct RetryPolicy {
     pub max_wait: Duration,
     /// Per-request timeout.
     pub timeout: Duration,
+    /// The shortest time between two posts to the webhook.
+    pub min_interval: Duration,
 }
 
 impl Default for RetryPolicy {
@@ -33,6 +60,7 @@ impl Default for RetryPolicy {
             backoff: Duration::from_millis(500),
             max_wait: Duration::from_secs(20),
             timeout: Duration::from_secs(10),
+            min_interval: Duration::from_secs(1),
         }
     }
 }
@@ -42,6 +70,9 @@ pub struct SlackWebhook {
     url: Arc<dyn WebhookUrlSource>,
     http: reqwest::Client,
     retry: RetryPolicy,
+    clock: Arc<dyn Clock>,
+    /// When the last post was sent (pacing).
+    last_post: Mutex<Option<Instant>>,
 }
 
 impl std::fmt::Debug for SlackWebhook {
@@ -78,10 +109,45 @@ impl SlackWebhook {
             .connect_timeout(retry.timeout)
             .build()
             .map_err(|e| error(format!("HTTP client: {}", e.without_url())))?;
-        Ok(SlackWebhook { url, http, retry })
+        Ok(SlackWebhook {
+            url,
+            http,
+            retry,
+            clock: Arc::new(TokioClock),
+            last_post: Mutex::new(None),
+        })
+    }
+
+    /// The same client waiting through `clock` (tests).
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Waits for this post's slot: `min_interval` after the previous
+    /// post's. The slot is reserved under the lock (no lock across an
+    /// await), so posts of concurrent stacks queue up instead of bursting.
+    async fn pace(&self) {
+        let now = self.clock.now();
+        let slot = match self.last_post.lock() {
+            Ok(mut last) => {
+                let slot = last
+                    .map(|t| t + self.retry.min_interval)
+                    .filter(|s| *s > now)
+                    .unwrap_or(now);
+                *last = Some(slot);
+                slot
+            }
+            Err(_) => now,
+        };
+        let wait = slot.saturating_duration_since(now);
+        if !wait.is_zero() {
+            self.clock.sleep(wait).await;
+        }
     }
 
     async fn attempt(&self, url: &str, body: &str) -> Attempt {
+        self.pace().await;
         let sent = self
             .http
             .post(url)
@@ -147,7 +213,7 @@ impl SlackWebhook {
                     self.retry.max_wait.as_secs()
                 )));
             }
-            tokio::time::sleep(wait).await;
+            self.clock.sleep(wait).await;
             backoff *= 2;
         }
         Err(error("no attempt made"))

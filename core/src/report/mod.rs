@@ -5,6 +5,7 @@
 
 mod asff;
 mod exit;
+mod group;
 mod json;
 mod mask;
 mod model;
@@ -17,6 +18,7 @@ pub use asff::{
     asff_findings, asff_id, asff_product_arn, ASFF_GENERATOR, ASFF_MAX_ID, ASFF_SCHEMA_VERSION,
 };
 pub use exit::{exit_code, ExitCode, ExitFlags, RunFacts};
+pub use group::{resource_names, resources_line, resources_value, MAX_LISTED};
 pub use json::{json_value, render_json, JSON_SCHEMA};
 pub use mask::{is_secret_marker, mask_finding, mask_findings, MaskPolicy, MASK};
 pub use model::{

@@ -255,6 +255,9 @@ pub fn render_slack_transition(r: &StackReport, kind: SnsKind, findings: &[Findi
     if s.drift > 0 {
         facts.push(s.drift_breakdown());
     }
+    if let Some(line) = super::group::resources_line(findings, &r.stack) {
+        facts.push(sanitize_identifier(&line));
+    }
     let mut blocks = vec![
         json!({"type": "header", "text": plain(&head, MAX_HEADER_TEXT)}),
         json!({"type": "context", "elements": [plain(&facts.join(" · "), MAX_SECTION_TEXT)]}),

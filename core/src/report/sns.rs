@@ -141,6 +141,7 @@ pub fn transition_document(r: &StackReport, kind: SnsKind, findings: &[Finding])
             "complete": r.coverage_complete(),
         },
         "cause": first_cause(&findings),
+        "resources": super::group::resources_value(&findings, &r.stack),
         "findings": findings,
         "findingsOmitted": 0,
     })

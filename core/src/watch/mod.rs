@@ -13,8 +13,10 @@
 mod alert;
 mod coverage;
 mod cycle;
+mod flap;
 mod gone;
 mod index;
+mod inflight;
 mod memory;
 mod observe;
 mod outbox;
@@ -25,11 +27,15 @@ mod work;
 pub use alert::{kinds, notices};
 pub use coverage::{step as coverage_step, CoverageStep};
 pub use cycle::{update_stack, Channels, Claimant, Update, UpdateError, DEFAULT_ATTEMPTS};
+pub use flap::{hold_flaps, Flap, Held, DEFAULT_FLAP_WINDOW_MS};
 pub use gone::{
     forget_stack, prune_index, prune_indexes, stacks_with_state, state_files_of, GoneError,
     GONE_NOTE,
 };
 pub use index::{index_inputs, replace_stack, update_index, IndexUpdateError};
+pub use inflight::{
+    clear_in_flight, inflight_key, is_in_flight, mark_in_flight, InFlight, INFLIGHT_PREFIX,
+};
 pub use memory::{recall, Recall};
 pub use observe::{is_value_tier, Observation, Scope, SeenResource, DEFAULT_LOST_AFTER};
 pub use outbox::{split_expired, OutboxEntry};

@@ -64,6 +64,9 @@ pub struct Observation {
     /// The stack's status when it was not settled (in progress or failed):
     /// nothing of it was read.
     pub not_settled: Option<String>,
+    /// The suppression window of flapping values in milliseconds (`None`:
+    /// [`super::flap::DEFAULT_FLAP_WINDOW_MS`]; 0: off).
+    pub flap_window_ms: Option<u64>,
 }
 
 /// Consecutive failed reads before coverage is announced lost: one failure
@@ -148,6 +151,19 @@ impl Observation {
     pub fn losing_coverage_after(mut self, n: u32) -> Self {
         self.lost_after = Some(n.max(1));
         self
+    }
+
+    /// The same observation, holding back flapping values for `ms`
+    /// milliseconds (0: every transition is announced).
+    pub fn holding_flaps_for(mut self, ms: u64) -> Self {
+        self.flap_window_ms = Some(ms);
+        self
+    }
+
+    /// The suppression window of flapping values.
+    pub fn flap_window(&self) -> u64 {
+        self.flap_window_ms
+            .unwrap_or(super::flap::DEFAULT_FLAP_WINDOW_MS)
     }
 
     /// Consecutive failed reads that make a loss.

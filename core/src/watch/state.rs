@@ -9,6 +9,7 @@
 //! skipped when nothing changed. A file of another `version` is refused,
 //! never overwritten.
 
+use super::flap::Flap;
 use super::outbox::OutboxEntry;
 use crate::baseline::{sort_keys, StackIdentity};
 use crate::finding::{Finding, Tier};
@@ -207,6 +208,10 @@ pub struct StackState {
     /// was announced not checked, once; cleared when it is checked again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_checked: Option<String>,
+    /// Open suppression windows of flapping drift keys (see
+    /// [`super::flap`]); an optional field, so the format version stays.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flaps: Vec<Flap>,
 }
 
 /// The store key of a stack's state file.
@@ -228,6 +233,7 @@ impl StackState {
             coverage: BTreeMap::new(),
             outbox: Vec::new(),
             not_checked: None,
+            flaps: Vec::new(),
         }
     }
 
@@ -280,6 +286,7 @@ impl StackState {
         self.observations.sort_by_key(ObservedValue::key);
         self.observations.dedup_by(|a, b| a.key() == b.key());
         self.outbox.sort_by(|a, b| a.id.cmp(&b.id));
+        self.flaps.sort_by_key(Flap::key);
     }
 
     /// The diff-friendly text: sorted keys, 2-space indent, final newline.

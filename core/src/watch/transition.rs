@@ -12,6 +12,8 @@
 //!   entries that existed only through observation memory are dropped
 //!   without a "resolved" notice.
 //! - Coverage lost / regained: see [`super::coverage`].
+//! - Flapping: a value flipped back and forth inside the suppression
+//!   window is announced once and summarized: see [`super::flap`].
 //! - Order: every observation carries the time its read started, and the
 //!   state the time of the read it holds per resource. A resource the state
 //!   holds a newer read of is left as the state has it (a scan that read
@@ -20,6 +22,7 @@
 //!   changes nothing at all.
 
 use super::coverage;
+use super::flap::hold_flaps;
 use super::memory::recall;
 use super::observe::Observation;
 use super::state::{DriftEntry, DriftKey, StackState, STATE_VERSION};
@@ -195,6 +198,18 @@ pub fn advance(previous: Option<&StackState>, obs: &Observation) -> Step {
         let note = format!("stack settled after {status}: checked again");
         transitions.coverage_regained.push(stack_finding(obs, note));
     }
+    let drift_now: BTreeMap<DriftKey, Finding> = now
+        .iter()
+        .map(|(k, e)| (k.clone(), e.finding.clone()))
+        .collect();
+    let (transitions, flaps) = match obs.read_started_ms {
+        Some(at) => {
+            let h = hold_flaps(&prev.flaps, transitions, &drift_now, at, obs.flap_window());
+            (h.transitions, h.flaps)
+        }
+        // No read time: no window can be placed; every transition is announced.
+        None => (transitions, prev.flaps.clone()),
+    };
     let mut state = StackState {
         version: STATE_VERSION,
         template_hash: obs.template_hash.clone(),
@@ -202,6 +217,7 @@ pub fn advance(previous: Option<&StackState>, obs: &Observation) -> Step {
         observations: memory.references,
         coverage: cov.coverage,
         not_checked: None,
+        flaps,
         ..prev
     };
     state.normalize();

@@ -104,7 +104,8 @@ pub async fn recheck(
     let obs = Observation::of_stack(g, &report)
         .limited_to(touched)
         .read_at(read_started)
-        .losing_coverage_after(w.lost_after);
+        .losing_coverage_after(w.lost_after)
+        .holding_flaps_for(w.flap_window_ms);
     let update = store(w, &obs, &report, inv).await?;
     let published = now_ms();
     let latencies = update

@@ -6,7 +6,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use realdrift_core::baseline::BaselineStore;
 use realdrift_core::events::{Catalog, FilterConfig, Screener};
 use realdrift_core::pipeline::Pipeline;
-use realdrift_core::watch::{Channels, DEFAULT_LOST_AFTER};
+use realdrift_core::watch::{Channels, DEFAULT_FLAP_WINDOW_MS, DEFAULT_LOST_AFTER};
 use realdrift_lambda::Services;
 use std::sync::Arc;
 
@@ -37,6 +37,8 @@ pub struct Watcher {
     pub stacks: GlobSet,
     /// Consecutive failed reads before coverage is announced lost.
     pub lost_after: u32,
+    /// The suppression window of flapping values, in milliseconds (0: off).
+    pub flap_window_ms: u64,
     /// Owner lookups and root stacks remembered by this container.
     pub lookups: Lookups,
 }
@@ -75,6 +77,10 @@ impl Watcher {
             screener: Screener::new(catalog, filter),
             stacks: stack_globs(&s.config.stacks)?,
             lost_after: s.config.coverage_lost_after.unwrap_or(DEFAULT_LOST_AFTER),
+            flap_window_ms: s
+                .config
+                .flap_window_seconds
+                .map_or(DEFAULT_FLAP_WINDOW_MS, |s| s * 1000),
             lookups: Lookups::new(
                 s.config
                     .lookup_cache_seconds

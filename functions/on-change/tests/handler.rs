@@ -243,6 +243,7 @@ impl World {
             region: REGION.into(),
             stacks: realdrift_on_change::stack_globs(&[]).unwrap(),
             lost_after: 2,
+            flap_window_ms: realdrift_core::watch::DEFAULT_FLAP_WINDOW_MS,
             lookups: realdrift_on_change::Lookups::new(300),
         }
     }

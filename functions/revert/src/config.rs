@@ -14,6 +14,10 @@ pub struct Config {
     /// `REALDRIFT_BASELINES_BUCKET`: an Organization hub's bucket holding
     /// `baselines/` (unset: `bucket`).
     pub baselines_bucket: Option<String>,
+    /// `REALDRIFT_SCAN_QUEUE_URL`: the scan work queue an applied revert
+    /// queues its stack on, so the drift-resolved alert follows at once;
+    /// unset = no re-check (the next scheduled scan announces it).
+    pub scan_queue_url: Option<String>,
 }
 
 impl Config {
@@ -42,11 +46,15 @@ impl Config {
             .map(str::to_string)
             .collect();
         let baselines_bucket = get("REALDRIFT_BASELINES_BUCKET").filter(|v| !v.trim().is_empty());
+        let scan_queue_url = get("REALDRIFT_SCAN_QUEUE_URL")
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty());
         Ok(Config {
             bucket,
             topic_arn,
             stacks,
             baselines_bucket,
+            scan_queue_url,
         })
     }
 }
@@ -73,6 +81,7 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(c.stacks, ["Prod*", "App"]);
+        assert_eq!(c.scan_queue_url, None);
         let c = Config::from_lookup(env(&[
             ("REALDRIFT_BUCKET", "b"),
             ("REALDRIFT_TOPIC_ARN", "arn:aws:sns:us-east-1:1:t"),

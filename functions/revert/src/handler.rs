@@ -6,6 +6,7 @@
 //! results returned.
 
 use crate::notice::notice;
+use crate::recheck::queue_recheck;
 use crate::state::State;
 use realdrift_core::pipeline::{
     check_stacks, error_chain, load_ignores, load_stack_baseline, CheckOptions, CheckedStack,
@@ -87,6 +88,10 @@ pub struct RevertResponse {
     /// Why it was refused or failed, or a remark (a notice not published).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// After an apply: `queued` when the stack was queued for an immediate
+    /// scan, else why not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recheck: Option<String>,
 }
 
 /// What the invocation context says about this invoke.
@@ -110,6 +115,7 @@ impl RevertResponse {
             digest: None,
             outcome: None,
             message: None,
+            recheck: None,
         }
     }
 
@@ -246,7 +252,10 @@ async fn apply_approved(
         tracing::error!(stack = %req.stack, error = %e, "revert applied but not published");
         r.message = Some(format!("applied, but {e}"));
     }
-    tracing::info!(stack = %req.stack, status = ?status, "revert done");
+    // Queued after every apply, converged or not: the scan settles what
+    // was written either way.
+    r.recheck = Some(queue_recheck(state, &req.stack).await);
+    tracing::info!(stack = %req.stack, status = ?status, recheck = ?r.recheck, "revert done");
     r.outcome = Some(outcome);
     r
 }

@@ -7,6 +7,7 @@
 pub mod config;
 pub mod handler;
 pub mod notice;
+pub mod recheck;
 pub mod scope;
 pub mod state;
 

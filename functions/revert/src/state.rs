@@ -7,11 +7,14 @@ use anyhow::Context;
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
 use realdrift_aws::notify::SnsNotifier;
-use realdrift_aws::{apply_revert, AwsClients, AwsOptions, RetryPolicy, S3BaselineStore};
+use realdrift_aws::{
+    apply_revert, AwsClients, AwsOptions, RetryPolicy, S3BaselineStore, SqsWorkQueue,
+};
 use realdrift_core::baseline::BaselineStore;
 use realdrift_core::notify::Notifier;
 use realdrift_core::pipeline::Pipeline;
 use realdrift_core::revert::{ApplySettings, Checked, RevertOutcome, RevertPlan};
+use realdrift_core::watch::WorkQueue;
 use std::time::Duration;
 
 /// Applies a plan and verifies it (the AWS writers, or an in-memory one in tests).
@@ -41,6 +44,9 @@ pub struct State {
     pub applier: Box<dyn Applier>,
     /// Where applied reverts are published.
     pub notifier: Box<dyn Notifier>,
+    /// The scan work queue an applied revert's stack is queued on for an
+    /// immediate re-check (`None`: left to the next scheduled scan).
+    pub recheck: Option<Box<dyn WorkQueue>>,
 }
 
 /// The AWS writer side over a client bundle.
@@ -90,6 +96,9 @@ impl State {
             scope,
             region: clients.region.clone().unwrap_or_default(),
             notifier: Box::new(SnsNotifier::new(clients.sns.clone(), &config.topic_arn)),
+            recheck: config.scan_queue_url.as_deref().map(|url| {
+                Box::new(SqsWorkQueue::new(clients.sqs.clone(), url)) as Box<dyn WorkQueue>
+            }),
             applier: Box::new(AwsApplier { clients }),
         })
     }

@@ -16,6 +16,7 @@ use realdrift_core::revert::{
     RevertOutcome, RevertPlan, RevertWriter, WriteOutcome,
 };
 use realdrift_core::schema::InMemorySchemas;
+use realdrift_core::watch::{WorkMessage, WorkQueue};
 use realdrift_fn_revert::scope::Scope;
 use realdrift_fn_revert::{handle, Applier, Invocation, RevertRequest, State, Status};
 use serde_json::{json, Value};
@@ -95,8 +96,22 @@ impl Notifier for SharedNotifier {
     }
 }
 
+/// The scan work queue, in memory.
+#[derive(Clone, Default)]
+struct Jobs(Arc<Mutex<Vec<WorkMessage>>>);
+impl WorkQueue for Jobs {
+    fn send_batch<'a>(
+        &'a self,
+        messages: &'a [WorkMessage],
+    ) -> BoxFuture<'a, Result<Vec<(WorkMessage, String)>, String>> {
+        self.0.lock().unwrap().extend(messages.iter().cloned());
+        async { Ok(Vec::new()) }.boxed()
+    }
+}
+
 struct World {
     state: State,
+    jobs: Jobs,
     live: Live,
     writes: Arc<Mutex<u32>>,
     published: Arc<MemoryNotifier>,
@@ -134,6 +149,7 @@ fn world(scope: &[&str]) -> World {
     let writes = Arc::new(Mutex::new(0));
     let published = Arc::new(MemoryNotifier::new("sns"));
     let scope: Vec<String> = scope.iter().map(|s| s.to_string()).collect();
+    let jobs = Jobs::default();
     let state = State {
         pipeline,
         store: Box::new(MemoryStore::default()),
@@ -145,9 +161,11 @@ fn world(scope: &[&str]) -> World {
             writes: writes.clone(),
         }),
         notifier: Box::new(SharedNotifier(published.clone())),
+        recheck: Some(Box::new(jobs.clone())),
     };
     World {
         state,
+        jobs,
         live,
         writes,
         published,
@@ -178,6 +196,10 @@ fn a_dry_run_is_the_default_and_writes_nothing() {
     assert_eq!(r.digest.as_deref(), Some(plan.digest.as_str()));
     assert_eq!(*w.writes.lock().unwrap(), 0);
     assert!(w.published.sent().is_empty());
+    assert!(
+        w.jobs.0.lock().unwrap().is_empty(),
+        "a dry run queues no scan"
+    );
 }
 
 #[test]
@@ -213,6 +235,10 @@ fn applying_the_approved_digest_converges_and_is_published() {
         !doc.to_string().contains("\"current\""),
         "no values in the notice"
     );
+    // The stack is queued for an immediate scan: its drift-resolved alert
+    // follows the revert instead of waiting for the schedule.
+    assert_eq!(r.recheck.as_deref(), Some("queued"));
+    assert_eq!(*w.jobs.0.lock().unwrap(), vec![WorkMessage::stack("App")]);
 }
 
 #[test]
@@ -241,6 +267,10 @@ fn a_stale_digest_writes_nothing() {
     );
     assert_eq!(*w.writes.lock().unwrap(), 0);
     assert!(w.published.sent().is_empty());
+    assert!(
+        w.jobs.0.lock().unwrap().is_empty(),
+        "nothing written, no re-check"
+    );
 }
 
 #[test]

@@ -30,6 +30,14 @@ pub struct Config {
     /// `REALDRIFT_BASELINES_BUCKET`: the hub's bucket holding `baselines/`
     /// when it is not `REALDRIFT_BUCKET` (unset: the same bucket).
     pub baselines_bucket: Option<String>,
+    /// `REALDRIFT_FLAP_WINDOW_SECONDS`: the window in which a value flipped
+    /// back and forth is announced once and then summarized (unset: 600;
+    /// 0 announces every transition).
+    pub flap_window_seconds: Option<u64>,
+    /// `REALDRIFT_SCAN_VISIBILITY_SECONDS`: the scan work queue's visibility
+    /// timeout; dispatch skips a stack queued less than this ago whose scan
+    /// has not finished (unset: every stack is queued every time).
+    pub scan_visibility_seconds: Option<u64>,
 }
 
 /// A whole number in `range`, or `None` when unset.
@@ -135,6 +143,18 @@ impl Config {
                 }
             },
             baselines_bucket: get("REALDRIFT_BASELINES_BUCKET").map(str::to_string),
+            scan_visibility_seconds: number(
+                "REALDRIFT_SCAN_VISIBILITY_SECONDS",
+                get("REALDRIFT_SCAN_VISIBILITY_SECONDS"),
+                1..=43_200,
+                "a whole number of seconds from 1 to 43200",
+            )?,
+            flap_window_seconds: number(
+                "REALDRIFT_FLAP_WINDOW_SECONDS",
+                get("REALDRIFT_FLAP_WINDOW_SECONDS"),
+                0..=86_400,
+                "a whole number of seconds from 0 to 86400",
+            )?,
         })
     }
 }
@@ -230,5 +250,6 @@ mod tests {
         .unwrap();
         assert_eq!(c.coverage_lost_after, Some(3));
         assert_eq!(c.lookup_cache_seconds, Some(0));
+        assert_eq!(c.flap_window_seconds, None);
     }
 }

@@ -110,6 +110,8 @@ async fn main() {
             region: "eu-west-1".into(),
             catalog: Catalog::bundled().unwrap(),
             lost_after: 2,
+            flap_window_ms: realdrift_core::watch::DEFAULT_FLAP_WINDOW_MS,
+            inflight_ttl_ms: None,
         };
         let out = handle(&scanner, event.clone(), &inv).await.expect("scan");
         assert_eq!(out["batchItemFailures"], json!([]), "{out}");

@@ -5,7 +5,9 @@ use super::scanner::Scanner;
 use anyhow::{anyhow, Context as _};
 use realdrift_core::pipeline::error_chain;
 use realdrift_core::pipeline::{discover_stacks, GatherFailure};
-use realdrift_core::watch::{prune_indexes, stacks_with_state, WorkMessage, MAX_BATCH};
+use realdrift_core::watch::{
+    is_in_flight, mark_in_flight, prune_indexes, stacks_with_state, WorkMessage, MAX_BATCH,
+};
 use realdrift_lambda::Metrics;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -39,6 +41,36 @@ async fn gone_stacks(s: &Scanner) -> Vec<String> {
     }
 }
 
+/// Splits `stacks` into those to queue and those whose previous message
+/// is still in flight (a marker younger than the visibility timeout).
+async fn not_in_flight(s: &Scanner, stacks: &[String], now_ms: u64) -> (Vec<String>, Vec<String>) {
+    let mut queue = Vec::new();
+    let mut held = Vec::new();
+    for stack in stacks {
+        if s.inflight_ttl_ms.is_some()
+            && is_in_flight(s.bucket.as_ref(), &s.region, stack, now_ms).await
+        {
+            held.push(stack.clone());
+        } else {
+            queue.push(stack.clone());
+        }
+    }
+    (queue, held)
+}
+
+/// Marks the queued stacks in flight; a failure is logged (the stack may
+/// then be queued again by the next dispatch, which is harmless).
+async fn mark_all(s: &Scanner, stacks: &[String], now_ms: u64) {
+    let Some(ttl) = s.inflight_ttl_ms else {
+        return;
+    };
+    for stack in stacks {
+        if let Err(e) = mark_in_flight(s.bucket.as_ref(), &s.region, stack, now_ms, ttl).await {
+            tracing::warn!(stack = %stack, error = %e, "in-flight marker not written");
+        }
+    }
+}
+
 /// Discovers the stacks in scope and queues them. Fails when discovery or
 /// the queue fails (EventBridge retries the event).
 pub async fn dispatch(s: &Scanner) -> anyhow::Result<Value> {
@@ -58,8 +90,12 @@ pub async fn dispatch(s: &Scanner) -> anyhow::Result<Value> {
         tracing::warn!(error = %why, "stack in scope not dispatched");
     }
     let gone = gone_stacks(s).await;
-    let messages: Vec<WorkMessage> = found
-        .stacks
+    let now = crate::deadline::now_ms();
+    let (to_queue, in_flight) = not_in_flight(s, &found.stacks, now).await;
+    for stack in &in_flight {
+        tracing::info!(stack = %stack, "previous scan message still in flight; not queued again");
+    }
+    let messages: Vec<WorkMessage> = to_queue
         .iter()
         .chain(gone.iter().filter(|g| !found.stacks.contains(g)))
         .map(|n| WorkMessage::stack(n))
@@ -76,7 +112,8 @@ pub async fn dispatch(s: &Scanner) -> anyhow::Result<Value> {
     metrics
         .count("StacksDispatched", (messages.len() - failed.len()) as u64)
         .count("DispatchFailures", failed.len() as u64)
-        .count("GoneStacksQueued", gone.len() as u64);
+        .count("GoneStacksQueued", gone.len() as u64)
+        .count("StacksInFlight", in_flight.len() as u64);
     metrics.emit();
     tracing::info!(stacks = messages.len(), failed = failed.len(), "dispatched");
     if !failed.is_empty() {
@@ -86,5 +123,8 @@ pub async fn dispatch(s: &Scanner) -> anyhow::Result<Value> {
             failed.join(", ")
         );
     }
-    Ok(json!({"dispatched": found.stacks, "gone": gone, "unavailable": unavailable}))
+    mark_all(s, &to_queue, now).await;
+    Ok(
+        json!({"dispatched": to_queue, "gone": gone, "inFlight": in_flight, "unavailable": unavailable}),
+    )
 }

@@ -5,7 +5,7 @@ use realdrift_aws::SqsWorkQueue;
 use realdrift_core::baseline::BaselineStore;
 use realdrift_core::events::Catalog;
 use realdrift_core::pipeline::Pipeline;
-use realdrift_core::watch::{Channels, WorkQueue, DEFAULT_LOST_AFTER};
+use realdrift_core::watch::{Channels, WorkQueue, DEFAULT_FLAP_WINDOW_MS, DEFAULT_LOST_AFTER};
 use realdrift_lambda::Services;
 use std::sync::Arc;
 
@@ -31,6 +31,11 @@ pub struct Scanner {
     pub catalog: &'static Catalog,
     /// Consecutive failed reads before coverage is announced lost.
     pub lost_after: u32,
+    /// The suppression window of flapping values, in milliseconds (0: off).
+    pub flap_window_ms: u64,
+    /// How long an in-flight marker holds a queued stack back (the work
+    /// queue's visibility timeout); `None`: no markers.
+    pub inflight_ttl_ms: Option<u64>,
 }
 
 impl Scanner {
@@ -48,6 +53,11 @@ impl Scanner {
             queue,
             stacks: s.config.stacks,
             lost_after: s.config.coverage_lost_after.unwrap_or(DEFAULT_LOST_AFTER),
+            inflight_ttl_ms: s.config.scan_visibility_seconds.map(|v| v * 1000),
+            flap_window_ms: s
+                .config
+                .flap_window_seconds
+                .map_or(DEFAULT_FLAP_WINDOW_MS, |s| s * 1000),
             pipeline: s.pipeline,
             catalog: Catalog::bundled()?,
         })

@@ -11,7 +11,7 @@ use super::scanner::Scanner;
 use super::stack::scan_stack;
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent, SqsMessage};
 use realdrift_core::pipeline::{error_chain, load_ignores};
-use realdrift_core::watch::{WorkMessage, MAX_BATCH};
+use realdrift_core::watch::{clear_in_flight, WorkMessage, MAX_BATCH};
 use realdrift_lambda::Metrics;
 use std::time::{Duration, Instant};
 
@@ -68,7 +68,12 @@ pub async fn work(s: &Scanner, event: SqsEvent, inv: &Invocation) -> SqsBatchRes
         let outcome = scan_stack(s, &msg.stack, &ignores, inv).await;
         longest = longest.max(started.elapsed());
         if !outcome.failures.is_empty() {
+            // Retried: the message is still in flight, so is its marker.
             fail(&record.message_id);
+        } else if s.inflight_ttl_ms.is_some() {
+            if let Err(e) = clear_in_flight(s.bucket.as_ref(), &s.region, &msg.stack).await {
+                tracing::warn!(stack = %msg.stack, error = %e, "in-flight marker not removed; it expires by itself");
+            }
         }
     }
     metrics.emit();

@@ -194,6 +194,8 @@ impl World {
             region: "eu-west-1".into(),
             catalog: Catalog::bundled().unwrap(),
             lost_after: 2,
+            flap_window_ms: realdrift_core::watch::DEFAULT_FLAP_WINDOW_MS,
+            inflight_ttl_ms: Some(5_400_000),
         }
     }
 
@@ -685,4 +687,41 @@ async fn two_racing_scans_of_one_stack_announce_a_transition_once() {
     let state = app_state(&w);
     assert_eq!(state["drift"][0]["path"], "VisibilityTimeout", "{state}");
     assert!(state.get("outbox").is_none(), "no claim left: {state}");
+}
+
+/// Dispatch does not queue a stack whose previous message is in flight:
+/// the worker finishing a stack frees it for the next dispatch, and a
+/// marker past its expiry (the visibility timeout; a worker that crashed)
+/// holds nothing back.
+#[tokio::test]
+async fn a_stack_still_in_flight_is_not_queued_again_until_done_or_expired() {
+    let w = World::new(MemoryNotifier::new("slack"));
+    let s = w.scanner(30);
+    let out = run(&s, scheduled()).await;
+    assert_eq!(out["dispatched"], json!(["App", "Other"]));
+    let out = run(&s, scheduled()).await;
+    assert_eq!(
+        (out["dispatched"].clone(), out["inFlight"].clone()),
+        (json!([]), json!(["App", "Other"])),
+        "{out}"
+    );
+    assert_eq!(w.queue.sent().len(), 2, "nothing queued twice");
+    // The worker scans App: App is free again, Other still in flight.
+    let done = run(&s, sqs(&[r#"{"stack":"App"}"#])).await;
+    assert_eq!(failed_ids(&done), Vec::<String>::new());
+    let out = run(&s, scheduled()).await;
+    assert_eq!(
+        (out["dispatched"].clone(), out["inFlight"].clone()),
+        (json!(["App"]), json!(["Other"])),
+        "{out}"
+    );
+    // A stale marker (its worker crashed): expired, so Other is queued.
+    let key = realdrift_core::watch::inflight_key("eu-west-1", "Other").unwrap();
+    let stale = r#"{"queuedAtMs":0,"expiresAtMs":1}"#;
+    w.bucket
+        .save(&key, stale, realdrift_core::baseline::Precondition::None)
+        .await
+        .unwrap();
+    let out = run(&s, scheduled()).await;
+    assert_eq!(out["dispatched"], json!(["Other"]), "{out}");
 }
