@@ -7,7 +7,7 @@
 use super::exit::{exit_code, ExitCode, ExitFlags};
 use super::json::json_value;
 use super::model::StackReport;
-use super::sanitize::sanitize_identifier;
+use super::sanitize::{is_unsafe_char, sanitize_identifier};
 use super::text::{render_text, TextOptions};
 use serde_json::{json, Value};
 
@@ -45,14 +45,13 @@ impl SweepSection {
         }
     }
 
-    /// `account 111111111111, region eu-west-1` (or `every region`).
+    /// `account 111111111111, region eu-west-1` (or `all regions`).
     pub fn title(&self) -> String {
-        let region = self.region.as_deref().unwrap_or("every region");
-        format!(
-            "account {}, region {}",
-            sanitize_identifier(&self.account),
-            sanitize_identifier(region)
-        )
+        let region = match &self.region {
+            Some(r) => format!("region {}", sanitize_identifier(r)),
+            None => "all regions".to_string(),
+        };
+        format!("account {}, {region}", sanitize_identifier(&self.account))
     }
 }
 
@@ -89,9 +88,24 @@ pub fn render_sweep_text(sections: &[SweepSection], opts: TextOptions) -> String
                 out.push_str(&format!(
                     "error: could not check account {}: {}\n",
                     sanitize_identifier(&s.account),
-                    sanitize_identifier(reason)
+                    escape_reason(reason)
                 ));
             }
+        }
+    }
+    out
+}
+
+/// An error reason on one terminal line, whole (STS's answer names the role
+/// and the cause at its end): unsafe characters as `\uXXXX`, capped at
+/// 2000 characters.
+fn escape_reason(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars().take(2000) {
+        if is_unsafe_char(c) {
+            out.push_str(&format!("\\u{:04X}", c as u32));
+        } else {
+            out.push(c);
         }
     }
     out
@@ -168,7 +182,10 @@ mod tests {
 
     #[test]
     fn an_unassumable_account_is_could_not_check_and_the_others_are_kept() {
-        let s = vec![checked("111111111111", vec![clean("App")]), unassumable("333333333333")];
+        let s = vec![
+            checked("111111111111", vec![clean("App")]),
+            unassumable("333333333333"),
+        ];
         assert_eq!(sweep_exit_code(&s, ExitFlags::default()), ExitCode::Error);
         let doc = sweep_json_value(&s, ExitFlags::default());
         assert_eq!(doc["exitCode"], 2);
@@ -190,7 +207,10 @@ mod tests {
             ..clean("B")
         };
         let mixed = vec![ok[0].clone(), checked("222222222222", vec![broken])];
-        assert_eq!(sweep_exit_code(&mixed, ExitFlags::default()), ExitCode::Error);
+        assert_eq!(
+            sweep_exit_code(&mixed, ExitFlags::default()),
+            ExitCode::Error
+        );
     }
 
     #[test]
@@ -199,9 +219,12 @@ mod tests {
         bad.outcome = SweepOutcome::Error("denied\u{1b}[2J".into());
         let s = vec![checked("111111111111", vec![]), bad];
         let text = render_sweep_text(&s, TextOptions::default());
-        assert!(text.contains("=== account 111111111111, region us-east-1 ===\nno stacks matched\n"));
-        assert!(text.contains("=== account 333333333333, region every region ==="));
+        assert!(
+            text.contains("=== account 111111111111, region us-east-1 ===\nno stacks matched\n")
+        );
+        assert!(text.contains("=== account 333333333333, all regions ==="));
         assert!(text.contains("error: could not check account 333333333333: denied"));
         assert!(!text.contains('\u{1b}'), "{text:?}");
+        assert!(text.contains("denied\\u001B[2J"), "{text:?}");
     }
 }
