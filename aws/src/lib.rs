@@ -24,8 +24,11 @@ mod schema_source;
 mod writers;
 
 pub use assume::{assume_role, caller_partition, role_arn, AssumeError, SESSION_NAME};
+pub use aws_credential_types::provider::SharedCredentialsProvider;
 pub use children::{AwsChildEnumerator, ENUMERATORS};
-pub use clients::{load_sdk_config, AwsClients, AwsOptions, ClientsError, Timeouts, CLOUDCONTROL_ENDPOINT_ENV};
+pub use clients::{
+    load_sdk_config, AwsClients, AwsOptions, ClientsError, Timeouts, CLOUDCONTROL_ENDPOINT_ENV,
+};
 pub use cloudcontrol::CloudControlReader;
 pub use cloudformation::CfnStackSource;
 pub use counter::CountingInterceptor;
@@ -34,7 +37,6 @@ pub use kms::AwsKmsAliases;
 pub use live_reader::AwsLiveReader;
 pub use queue::SqsWorkQueue;
 pub use readers::{reader_for, READERS};
-pub use aws_credential_types::provider::SharedCredentialsProvider;
 pub use realdrift_core::pipeline::CallCounter;
 pub use revert_apply::{apply_revert, TokioPause};
 pub use s3_store::{S3BaselineStore, BASELINES_PREFIX};
