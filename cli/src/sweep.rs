@@ -50,17 +50,27 @@ pub async fn sweep(
         run.sweep.regions.clone()
     };
     let role_name = run.sweep.role_name.as_deref().unwrap_or_default();
+    // Roles are assumed as many at once as sections are checked.
+    let assumed: Vec<_> = stream::iter(&run.sweep.accounts)
+        .map(|account| {
+            let arn = role_arn(&partition, account, role_name);
+            let base = &base;
+            async move { (account.clone(), assume_role(base, &arn).await) }
+        })
+        .buffer_unordered(run.sweep.sweep_concurrency)
+        .collect()
+        .await;
     let mut sections = Vec::new();
     let mut targets = Vec::new();
-    for account in &run.sweep.accounts {
-        match assume_role(&base, &role_arn(&partition, account, role_name)).await {
+    for (account, result) in assumed {
+        match result {
             Ok(creds) => {
                 for r in &regions {
                     targets.push((account.clone(), r.clone(), creds.clone()));
                 }
             }
             Err(e) => sections.push(SweepSection {
-                account: account.clone(),
+                account,
                 region: None,
                 outcome: SweepOutcome::Error(error_line(&anyhow::Error::from(e))),
             }),
