@@ -5,7 +5,7 @@ use crate::counter::CountingInterceptor;
 use aws_config::retry::RetryConfig;
 use aws_config::timeout::TimeoutConfig;
 use aws_config::{BehaviorVersion, Region, SdkConfig};
-use aws_credential_types::provider::ProvideCredentials;
+use aws_credential_types::provider::{ProvideCredentials, SharedCredentialsProvider};
 use aws_smithy_runtime_api::client::interceptors::context::InterceptorContext;
 use aws_smithy_runtime_api::client::retries::classifiers::{
     ClassifyRetry, RetryAction, RetryClassifierPriority,
@@ -125,30 +125,28 @@ impl AwsClients {
     /// client from it. A named profile's credentials are resolved up front,
     /// so an unknown profile fails here instead of a run going on quietly.
     pub async fn load(opts: &AwsOptions) -> Result<AwsClients, ClientsError> {
-        let retry = RetryConfig::adaptive().with_max_attempts(opts.max_attempts.unwrap_or(6));
-        let mut loader = aws_config::defaults(BehaviorVersion::latest())
-            .retry_config(retry)
-            .timeout_config(opts.timeouts.sdk_config());
-        if let Some(r) = &opts.region {
-            loader = loader.region(Region::new(r.clone()));
-        }
-        if let Some(p) = &opts.profile {
-            let creds = profile_credentials(p).await?;
-            loader = loader.profile_name(p).credentials_provider(creds);
-        }
-        if let Some(e) = &opts.endpoint_url {
-            loader = loader.endpoint_url(e);
-        }
-        let sdk = loader.load().await;
-        if sdk.region().is_none() {
-            return Err(ClientsError::NoRegion);
-        }
+        let sdk = load_sdk_config(opts, None).await?;
+        Ok(Self::from_options(&sdk, opts))
+    }
+
+    /// As [`AwsClients::load`], with these credentials instead of the
+    /// caller's (an assumed role in another account).
+    pub async fn load_as(
+        opts: &AwsOptions,
+        credentials: SharedCredentialsProvider,
+    ) -> Result<AwsClients, ClientsError> {
+        let sdk = load_sdk_config(opts, Some(credentials)).await?;
+        Ok(Self::from_options(&sdk, opts))
+    }
+
+    /// The clients of a loaded config, Cloud Control's endpoint as `opts` say.
+    fn from_options(sdk: &SdkConfig, opts: &AwsOptions) -> AwsClients {
         let cc_endpoint = opts
             .cloudcontrol_endpoint_url
             .clone()
             .or_else(|| std::env::var(CLOUDCONTROL_ENDPOINT_ENV).ok())
             .filter(|s| !s.is_empty());
-        Ok(Self::from_sdk_config(&sdk, cc_endpoint, CallCounter::new()))
+        Self::from_sdk_config(sdk, cc_endpoint, CallCounter::new())
     }
 
     /// Builds every client from a loaded config. `cloudcontrol_endpoint`
@@ -206,6 +204,40 @@ impl AwsClients {
             counter,
         }
     }
+}
+
+/// Loads shared config (credentials, region, profile) the way the AWS CLI
+/// does, with adaptive retry and the given timeouts; `credentials`, when
+/// given, replace the caller's. A named profile's credentials are resolved
+/// up front, so an unknown profile fails here instead of a run going on quietly.
+pub async fn load_sdk_config(
+    opts: &AwsOptions,
+    credentials: Option<SharedCredentialsProvider>,
+) -> Result<SdkConfig, ClientsError> {
+    let retry = RetryConfig::adaptive().with_max_attempts(opts.max_attempts.unwrap_or(6));
+    let mut loader = aws_config::defaults(BehaviorVersion::latest())
+        .retry_config(retry)
+        .timeout_config(opts.timeouts.sdk_config());
+    if let Some(r) = &opts.region {
+        loader = loader.region(Region::new(r.clone()));
+    }
+    if let Some(p) = &opts.profile {
+        loader = loader.profile_name(p);
+        if credentials.is_none() {
+            loader = loader.credentials_provider(profile_credentials(p).await?);
+        }
+    }
+    if let Some(c) = credentials {
+        loader = loader.credentials_provider(c);
+    }
+    if let Some(e) = &opts.endpoint_url {
+        loader = loader.endpoint_url(e);
+    }
+    let sdk = loader.load().await;
+    if sdk.region().is_none() {
+        return Err(ClientsError::NoRegion);
+    }
+    Ok(sdk)
 }
 
 /// The credentials of a named profile, resolved now: an unknown profile (or

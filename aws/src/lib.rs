@@ -5,6 +5,7 @@
 //! [`AwsChildEnumerator`], [`AwsKmsAliases`]; revert plans are applied with
 //! [`apply_revert`] (the writers in [`WRITERS`]).
 
+mod assume;
 mod children;
 mod clients;
 mod cloudcontrol;
@@ -22,8 +23,12 @@ mod s3_store;
 mod schema_source;
 mod writers;
 
+pub use assume::{assume_role, caller_partition, role_arn, AssumeError, SESSION_NAME};
+pub use aws_credential_types::provider::SharedCredentialsProvider;
 pub use children::{AwsChildEnumerator, ENUMERATORS};
-pub use clients::{AwsClients, AwsOptions, ClientsError, Timeouts, CLOUDCONTROL_ENDPOINT_ENV};
+pub use clients::{
+    load_sdk_config, AwsClients, AwsOptions, ClientsError, Timeouts, CLOUDCONTROL_ENDPOINT_ENV,
+};
 pub use cloudcontrol::CloudControlReader;
 pub use cloudformation::CfnStackSource;
 pub use counter::CountingInterceptor;

@@ -11,6 +11,7 @@ mod progress;
 mod replay;
 mod selection;
 mod session;
+mod sweep;
 mod terminal;
 
 use clap::Parser;

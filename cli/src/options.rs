@@ -87,6 +87,40 @@ pub struct StackArgs {
     pub stacks: Vec<String>,
 }
 
+/// The default of `--sweep-concurrency`: account-region sections checked at once.
+pub const DEFAULT_SWEEP_CONCURRENCY: usize = 4;
+
+/// Checking other accounts through an assumed role (`--accounts`).
+#[derive(Debug, Clone, Args)]
+pub struct SweepArgs {
+    /// Check these accounts (comma-separated 12-digit ids) through the role
+    /// `--role-name`, assumed with your credentials; one report section per
+    /// account and region.
+    #[arg(long, value_name = "IDS", value_delimiter = ',', value_parser = parse_account, requires = "role_name")]
+    pub accounts: Vec<String>,
+    /// The role to assume in each account of `--accounts` (its name, or path/name).
+    #[arg(long, value_name = "ROLE", value_parser = non_blank, requires = "accounts")]
+    pub role_name: Option<String>,
+    /// Regions to check in each account (comma-separated; default: the region
+    /// resolved as without `--accounts`).
+    #[arg(long, value_name = "REGIONS", value_delimiter = ',', value_parser = non_blank, requires = "accounts")]
+    pub regions: Vec<String>,
+    /// How many account-region sections are checked at once (each reads
+    /// `--concurrency` resources at once).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SWEEP_CONCURRENCY, value_parser = parse_concurrency)]
+    pub sweep_concurrency: usize,
+}
+
+/// Parses an account id: exactly 12 digits.
+fn parse_account(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if s.len() == 12 && s.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(s.to_string())
+    } else {
+        Err(format!("{s} is not a 12-digit AWS account id"))
+    }
+}
+
 /// Parses `--concurrency`: 1 to 256.
 fn parse_concurrency(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
@@ -138,6 +172,13 @@ mod tests {
         assert!(parse_secs("-1").is_err());
         assert!(parse_secs("NaN").is_err());
         assert!(parse_secs("inf").is_err());
+    }
+
+    #[test]
+    fn account_ids_are_twelve_digits() {
+        assert_eq!(parse_account(" 111111111111"), Ok("111111111111".into()));
+        assert!(parse_account("11111111111").is_err());
+        assert!(parse_account("11111111111a").is_err());
     }
 
     #[test]

@@ -77,6 +77,11 @@ impl Session {
     /// Loads credentials and region as the AWS CLI does and builds the pipeline.
     pub async fn open(aws: &AwsArgs, progress: Progress) -> anyhow::Result<Session> {
         let clients = AwsClients::load(&aws.aws_options()).await?;
+        Session::over(clients, aws, progress)
+    }
+
+    /// The pipeline over clients already built (an assumed role's).
+    pub fn over(clients: AwsClients, aws: &AwsArgs, progress: Progress) -> anyhow::Result<Session> {
         let pipeline = bounded_pipeline(&clients, StackDeadline::new(aws.stack_budget()))
             .context("loading the bundled registry schemas")?
             .with_concurrency(aws.concurrency)
@@ -122,12 +127,20 @@ impl Session {
 
     /// The baseline store the flags select.
     pub fn baseline_store(&self, args: &BaselineArgs) -> anyhow::Result<Box<dyn BaselineStore>> {
-        match &args.baseline_s3 {
-            Some(url) => S3BaselineStore::from_url(&self.clients, url)
-                .map(|s| Box::new(s) as Box<dyn BaselineStore>)
-                .ok_or_else(|| anyhow!("--baseline-s3 {url}: expected s3://bucket/prefix")),
-            None => Ok(Box::new(LocalDirStore::new(&args.baseline_dir))),
-        }
+        baseline_store(&self.clients, args)
+    }
+}
+
+/// The baseline store the flags select, read with these clients.
+pub fn baseline_store(
+    clients: &AwsClients,
+    args: &BaselineArgs,
+) -> anyhow::Result<Box<dyn BaselineStore>> {
+    match &args.baseline_s3 {
+        Some(url) => S3BaselineStore::from_url(clients, url)
+            .map(|s| Box::new(s) as Box<dyn BaselineStore>)
+            .ok_or_else(|| anyhow!("--baseline-s3 {url}: expected s3://bucket/prefix")),
+        None => Ok(Box::new(LocalDirStore::new(&args.baseline_dir))),
     }
 }
 

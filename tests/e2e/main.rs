@@ -10,6 +10,7 @@
 //! cargo test -p realdrift-cli --test e2e -- record  # those whose name contains "record"
 //! ```
 
+mod accounts;
 mod baselines_sync;
 mod emulator;
 mod lambda;
@@ -36,6 +37,7 @@ fn main() -> ExitCode {
         .chain(revert::ALL)
         .chain(baselines_sync::ALL)
         .chain(scan::ALL)
+        .chain(accounts::ALL)
         .chain(on_change::selected())
         .collect();
     let selected: Vec<&scenarios::Scenario> = all

@@ -4,6 +4,8 @@ of the running emulator the way a console user would make them.
 
     mutate.py '[["op", arg, ...], ...]'
 
+REALDRIFT_EMULATOR_ACCOUNT set: the changes are made in that moto account.
+
 Each op runs in order; any failure exits 1 naming the op. Needs AWS_ENDPOINT_URL."""
 
 import json
@@ -158,7 +160,15 @@ def role_policy_stack(aws, stack, role):
     aws.cloudformation.create_stack(StackName=stack, TemplateBody=json.dumps(template))
 
 
+def role_create(aws, name, trusted_account):
+    # A role another account may assume (the sweep's read role in a member).
+    trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "sts:AssumeRole",
+             "Principal": {"AWS": f"arn:aws:iam::{trusted_account}:root"}}]}
+    aws.iam.create_role(RoleName=name, AssumeRolePolicyDocument=json.dumps(trust))
+
+
 OPS = {
+    "role-create": role_create,
     "stack-description": stack_description,
     "role-policy-stack": role_policy_stack,
     "queue-policy-stack": queue_policy_stack,
@@ -187,7 +197,11 @@ def main() -> int:
     if len(sys.argv) != 2 or "AWS_ENDPOINT_URL" not in os.environ:
         print(__doc__, file=sys.stderr)
         return 2
-    aws = Aws(os.environ["AWS_ENDPOINT_URL"], os.environ.get("AWS_REGION", "us-east-1"))
+    aws = Aws(
+        os.environ["AWS_ENDPOINT_URL"],
+        os.environ.get("AWS_REGION", "us-east-1"),
+        account=os.environ.get("REALDRIFT_EMULATOR_ACCOUNT"),
+    )
     for op in json.loads(sys.argv[1]):
         name, args = op[0], op[1:]
         try:

@@ -83,12 +83,41 @@ impl Run {
 
 impl World<'_> {
     fn python(&self, args: &[&str]) -> Output {
-        Command::new(self.emu.python())
-            .args(args)
-            .envs(self.emu.env())
-            .current_dir(self.root)
-            .output()
-            .expect("run the venv python")
+        self.python_in(None, args)
+    }
+
+    /// The harness python, acting in `account` (moto's default when `None`).
+    fn python_in(&self, account: Option<&str>, args: &[&str]) -> Output {
+        let mut cmd = Command::new(self.emu.python());
+        cmd.args(args).envs(self.emu.env()).current_dir(self.root);
+        if let Some(a) = account {
+            cmd.env("REALDRIFT_EMULATOR_ACCOUNT", a);
+        }
+        cmd.output().expect("run the venv python")
+    }
+
+    /// Creates the fixture stack through CloudFormation in another moto account.
+    pub fn deploy_in(&self, account: &str, name: &str) -> Stack {
+        self.deploy_template_in(
+            Some(account),
+            name,
+            "tests/fixtures/app/RealdriftFixture.template.json",
+            &[],
+        )
+    }
+
+    /// Makes out-of-band changes (mutate.py ops) in another moto account.
+    pub fn mutate_in(&self, account: &str, ops: Value) {
+        let script = self.root.join("tests/e2e/mutate.py");
+        let out = self.python_in(
+            Some(account),
+            &[script.to_str().unwrap_or_default(), &ops.to_string()],
+        );
+        assert!(
+            out.status.success(),
+            "mutate in {account} {ops}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     /// Creates the fixture stack with CreateStack and the harness fix-ups.
@@ -103,6 +132,17 @@ impl World<'_> {
     /// Creates a stack from a template under the repository root (JSON or
     /// YAML), with `KEY=VALUE` parameters.
     pub fn deploy_template(&self, name: &str, template: &str, parameters: &[&str]) -> Stack {
+        self.deploy_template_in(None, name, template, parameters)
+    }
+
+    /// As [`World::deploy_template`], in `account` (moto's default when `None`).
+    fn deploy_template_in(
+        &self,
+        account: Option<&str>,
+        name: &str,
+        template: &str,
+        parameters: &[&str],
+    ) -> Stack {
         let script = self.root.join("tests/emulator/deploy_fixture.py");
         let template = self.root.join(template);
         let mut args = vec![
@@ -116,7 +156,7 @@ impl World<'_> {
             args.push((*p).to_string());
         }
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = self.python(&args);
+        let out = self.python_in(account, &args);
         assert!(
             out.status.success(),
             "deploy_fixture.py {name}: {}",

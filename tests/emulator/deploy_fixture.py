@@ -115,7 +115,12 @@ def deploy(stack_name: str, template_path: str = DEFAULT_TEMPLATE, endpoint_url:
            parameters=None) -> dict:
     """Create the stack and return the summary. ``parameters``: KEY=VALUE strings."""
     started = time.monotonic()
-    aws = Aws(endpoint_url or os.environ["AWS_ENDPOINT_URL"], os.environ.get("AWS_REGION", "us-east-1"))
+    # REALDRIFT_EMULATOR_ACCOUNT: create the stack in another moto account.
+    aws = Aws(
+        endpoint_url or os.environ["AWS_ENDPOINT_URL"],
+        os.environ.get("AWS_REGION", "us-east-1"),
+        account=os.environ.get("REALDRIFT_EMULATOR_ACCOUNT"),
+    )
     cfn = aws.cloudformation
     with open(template_path, encoding="utf-8") as f:
         body = f.read()

@@ -70,3 +70,17 @@ def test_bucket_policy_ssl_condition_holds_as_over_tls(aws):
     with pytest.raises(ClientError) as err:
         aws.s3.put_object(Bucket=name, Key="denied", Body=b"1")
     assert err.value.response["ResponseMetadata"]["HTTPStatusCode"] == 403
+
+
+def test_assume_role_needs_the_role_and_its_key_reads_that_account(aws):
+    target = "arn:aws:iam::444455556666:role/realdrift-patch-test"
+    with pytest.raises(ClientError) as denied:
+        aws.sts.assume_role(RoleArn=target, RoleSessionName="realdrift")
+    assert denied.value.response["Error"]["Code"] == "AccessDenied"
+    other = type(aws)(aws.endpoint_url, aws.region, account="444455556666")
+    trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "sts:AssumeRole",
+             "Principal": {"AWS": f"arn:aws:iam::{aws.account_id}:root"}}]}
+    other.iam.create_role(RoleName="realdrift-patch-test", AssumeRolePolicyDocument=json.dumps(trust))
+    creds = aws.sts.assume_role(RoleArn=target, RoleSessionName="realdrift")["Credentials"]
+    assumed = type(aws)(aws.endpoint_url, aws.region, access_key=creds["AccessKeyId"])
+    assert assumed.account_id == "444455556666"

@@ -2,18 +2,19 @@
 //! ignore rules -> report), then rendering and the exit code.
 
 use crate::corpus_out;
-use crate::options::{AwsArgs, BaselineArgs, StackArgs};
+use crate::options::{AwsArgs, BaselineArgs, StackArgs, SweepArgs};
 use crate::progress::{self, Progress};
 use crate::selection::{self, Unchecked};
 use crate::session::{block_on, calls_line, Session};
+use crate::sweep::{sweep, SweepRun};
 use crate::terminal::{error_line, escape_message};
 use anyhow::Context;
 use clap::Args;
 use realdrift_core::baseline::sort_keys;
 use realdrift_core::pipeline::{check_stacks, error_report, CheckOptions, GatheredStack};
 use realdrift_core::report::{
-    escape_json_text, exit_code, json_value, render_text, use_color, ExitFlags, StackReport,
-    TextOptions, JSON_SCHEMA,
+    escape_json_text, exit_code, json_value, render_sweep_text, render_text, sweep_exit_code,
+    sweep_json_value, use_color, ExitFlags, StackReport, SweepSection, TextOptions, JSON_SCHEMA,
 };
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -30,6 +31,8 @@ pub struct CheckArgs {
     aws: AwsArgs,
     #[command(flatten)]
     baseline: BaselineArgs,
+    #[command(flatten)]
+    sweep: SweepArgs,
     /// Print the report as JSON (docs/json-output.md) instead of text.
     #[arg(long)]
     json: bool,
@@ -50,7 +53,7 @@ pub struct CheckArgs {
     verbose: bool,
     /// Also write each read resource's classify inputs and findings as a
     /// corpus case into DIR (replay with `realdrift corpus replay DIR`).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "accounts")]
     record_corpus: Option<PathBuf>,
 }
 
@@ -68,6 +71,9 @@ struct Checked {
 /// Runs `check`. With `--json` every outcome, an error included, is a JSON
 /// document on stdout.
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    if !args.sweep.accounts.is_empty() {
+        return run_sweep(&args);
+    }
     match block_on(gather_and_check(&args)) {
         Ok(checked) => render(&args, checked),
         Err(e) if args.json => {
@@ -78,6 +84,58 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => Err(e),
     }
+}
+
+/// `check --accounts ...`: one report over every account and region.
+fn run_sweep(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let run = SweepRun {
+        aws: &args.aws,
+        sweep: &args.sweep,
+        selectors: &args.stacks.stacks,
+        show_all: args.show_all,
+        store_location: store_location(&args.baseline),
+    };
+    match block_on(sweep(&run, &args.baseline)) {
+        Ok(sections) => render_sweep(args, &sections),
+        Err(e) if args.json => {
+            let line = error_line(&e);
+            print_json_error(&line);
+            eprintln!("realdrift: error: {line}");
+            Ok(ExitCode::from(2))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Prints the sweep (JSON or text) and returns the worst section's exit code.
+fn render_sweep(args: &CheckArgs, sections: &[SweepSection]) -> anyhow::Result<ExitCode> {
+    let flags = ExitFlags {
+        fail: args.fail,
+        strict: args.strict,
+    };
+    let code = sweep_exit_code(sections, flags).code();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let doc = sweep_json_value(sections, flags);
+        let text = serde_json::to_string_pretty(&sort_keys(&doc)).context("encoding the report")?;
+        writeln!(out, "{}", escape_json_text(&text))?;
+    } else {
+        let opts = TextOptions {
+            color: use_color(
+                std::io::stdout().is_terminal(),
+                std::env::var("NO_COLOR").ok().as_deref(),
+            ),
+            verbose: args.verbose || args.show_all,
+        };
+        write!(out, "{}", render_sweep_text(sections, opts))?;
+        eprintln!(
+            "checked: {} account(s), {} section(s)",
+            args.sweep.accounts.len(),
+            sections.len()
+        );
+    }
+    out.flush()?;
+    Ok(ExitCode::from(code as u8))
 }
 
 fn render(args: &CheckArgs, c: Checked) -> anyhow::Result<ExitCode> {

@@ -12,6 +12,7 @@ mod model;
 mod sanitize;
 mod slack;
 mod sns;
+mod sweep;
 mod text;
 
 pub use asff::{
@@ -35,5 +36,9 @@ pub use slack::{
 pub use sns::{
     render_chatbot, render_sns, render_transition, sns_document, sns_subject, transition_document,
     SnsKind, SnsMessage, MAX_SUBJECT_CHARS,
+};
+pub use sweep::{
+    render_sweep_text, sweep_exit_code, sweep_json_value, SweepOutcome, SweepSection,
+    SWEEP_JSON_SCHEMA,
 };
 pub use text::{render_stack, render_text, use_color, verdict_text, TextOptions};

@@ -33,14 +33,21 @@ class Aws:
 
     SERVICES = ("s3", "sqs", "sns", "iam", "lambda", "dynamodb", "logs", "events", "sts", "cloudformation", "ec2")
 
-    def __init__(self, endpoint_url: str, region: str = "us-east-1"):
+    def __init__(self, endpoint_url: str, region: str = "us-east-1", access_key: str = "testing", account: str = None):
         self.endpoint_url = endpoint_url
         self.region = region
+        self.access_key = access_key
+        # moto maps an assumed role's access key to the role's account, so a
+        # caller's key selects the account its requests act in.
         session = boto3.session.Session(
-            aws_access_key_id="testing",
+            aws_access_key_id=access_key,
             aws_secret_access_key="testing",
             region_name=region,
         )
+        if account:
+            # moto's server mode acts in the account this header names
+            # (docs/multi_account.rst, "Configure the account ID using a request header").
+            session.events.register("before-sign", _account_header(account))
         config = Config(
             s3={"addressing_style": "path"},
             retries={"max_attempts": 2, "mode": "standard"},
@@ -57,3 +64,21 @@ class Aws:
         if self._account_id is None:
             self._account_id = self.sts.get_caller_identity()["Account"]
         return self._account_id
+
+
+def caller_scope(authorization: str):
+    """(access key id, region) from a SigV4 Authorization header, or None:
+    ``... Credential=AKID/DATE/REGION/SERVICE/aws4_request, ...``."""
+    for part in authorization.replace(",", " ").split():
+        if part.startswith("Credential="):
+            fields = part[len("Credential="):].split("/")
+            if len(fields) == 5 and fields[0] and fields[2]:
+                return fields[0], fields[2]
+    return None
+
+
+def _account_header(account: str):
+    def add(request, **_):
+        request.headers["x-moto-account-id"] = account
+
+    return add

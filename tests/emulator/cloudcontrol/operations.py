@@ -9,7 +9,7 @@ import uuid
 
 from botocore.exceptions import ClientError
 
-from .aws import error_code, is_not_found
+from .aws import Aws, error_code, is_not_found
 from .defaults import add_defaults, strip_defaults
 from .errors import (
     ClientTokenConflict,
@@ -83,8 +83,30 @@ def configure(aws) -> None:
     _State.aws = aws
 
 
+# Clients per caller (access key, region), made on first use; the request's
+# thread reads through its caller's (see use_caller).
+_callers: dict = {}
+_local = threading.local()
+
+
+def use_caller(scope) -> None:
+    """Serve this thread's request as the caller of ``scope`` (access key,
+    region from its signature): another account's assumed-role key reads that
+    account. None (or the default caller) uses the default clients."""
+    default = _State.aws
+    if scope is None or default is None or scope == (default.access_key, default.region):
+        _local.aws = None
+        return
+    with _State.lock:
+        aws = _callers.get(scope)
+        if aws is None:
+            aws = Aws(default.endpoint_url, scope[1], access_key=scope[0])
+            _callers[scope] = aws
+    _local.aws = aws
+
+
 def _aws():
-    return _State.aws
+    return getattr(_local, "aws", None) or _State.aws
 
 
 def reset() -> None:

@@ -8,6 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from botocore.exceptions import ClientError
 
 from . import operations
+from .aws import caller_scope
 from .errors import CloudControlError
 
 TARGET_PREFIX = "CloudApiService."
@@ -70,6 +71,7 @@ class Handler(BaseHTTPRequestHandler):
             self._error(400, "SerializationException", "request body is not JSON")
             return
         operation = target[len(TARGET_PREFIX) :]
+        operations.use_caller(caller_scope(self.headers.get("Authorization", "")))
         try:
             self._send(200, operations.dispatch(operation, body))
         except CloudControlError as err:

@@ -17,13 +17,13 @@ from cloudcontrol.types import TYPES
 from . import gaps, service_client
 
 
-def apply_declared(type_name: str, logical_id: str, ident: str, properties: dict, region: str) -> list:
+def apply_declared(type_name: str, logical_id: str, ident: str, properties: dict, region: str, account: str = None) -> list:
     """Apply the declared properties moto ignored; returns their names."""
     ignored = [p for p in gaps.ignored_properties(type_name, properties) if properties[p] is not None]
     if not ignored:
         return []
     module = TYPES[type_name]
-    aws = service_client.clients(region)
+    aws = service_client.clients(region, account)
     try:
         before = add_defaults(type_name, module.read(aws, ident))
         after = {**before, **{p: properties[p] for p in ignored}}
@@ -58,7 +58,7 @@ def _wrap(model_cls, type_name: str) -> None:
         logical_id = kwargs.get("LogicalId", resource_name)
         if type_name in MODEL_SETTERS:
             MODEL_SETTERS[type_name](resource, declared)
-        apply_declared(type_name, logical_id, resource.physical_resource_id, declared, region_name)
+        apply_declared(type_name, logical_id, resource.physical_resource_id, declared, region_name, account_id)
         return resource
 
     model_cls.create_from_cloudformation_json = classmethod(create)
@@ -71,7 +71,7 @@ def _role_delete_detaches(model_cls) -> None:
     original = model_cls.delete_from_cloudformation_json.__func__
 
     def delete(cls, resource_name, cloudformation_json, account_id, region_name):
-        iam = service_client.clients(region_name).iam
+        iam = service_client.clients(region_name, account_id).iam
         for policy in iam.list_attached_role_policies(RoleName=resource_name)["AttachedPolicies"]:
             iam.detach_role_policy(RoleName=resource_name, PolicyArn=policy["PolicyArn"])
         original(cls, resource_name, cloudformation_json, account_id, region_name)

@@ -81,7 +81,7 @@ class BucketPolicy(_Created, CloudFormationModel):
     @classmethod
     def create_from_cloudformation_json(cls, resource_name, cloudformation_json, account_id, region_name, **kwargs):
         props = cloudformation_json["Properties"]
-        s3 = service_client.clients(region_name).s3
+        s3 = service_client.clients(region_name, account_id).s3
 
         def make():
             bucket = props["Bucket"]
@@ -109,7 +109,7 @@ class QueuePolicy(_Created, CloudFormationModel):
     @classmethod
     def create_from_cloudformation_json(cls, resource_name, cloudformation_json, account_id, region_name, **kwargs):
         props = cloudformation_json["Properties"]
-        sqs = service_client.clients(region_name).sqs
+        sqs = service_client.clients(region_name, account_id).sqs
 
         def set_policy(policy: str):
             for url in props["Queues"]:
@@ -138,7 +138,7 @@ class Subscription(_Created, CloudFormationModel):
     @classmethod
     def create_from_cloudformation_json(cls, resource_name, cloudformation_json, account_id, region_name, **kwargs):
         props = cloudformation_json["Properties"]
-        aws = service_client.clients(region_name)
+        aws = service_client.clients(region_name, account_id)
 
         def make():
             if props.get("Region", region_name) != region_name:
@@ -159,7 +159,7 @@ class Subscription(_Created, CloudFormationModel):
 def _permission_create(cls, resource_name, cloudformation_json, account_id, region_name, **kwargs):
     # AddPermission with the statement id CloudFormation uses (its physical id).
     props = cloudformation_json["Properties"]
-    lam = service_client.clients(region_name).lambda_
+    lam = service_client.clients(region_name, account_id).lambda_
 
     def make():
         params = {k: v for k, v in props.items() if v is not None}
@@ -184,7 +184,7 @@ def _ingress_create(cls, resource_name, cloudformation_json, account_id, region_
     # Authorize through the EC2 API, whose answer names the rule: its id is
     # the physical id CloudFormation reports.
     props = cloudformation_json["Properties"]
-    ec2 = service_client.clients(region_name).ec2
+    ec2 = service_client.clients(region_name, account_id).ec2
 
     def make():
         group = props["GroupId"]

@@ -13,7 +13,11 @@ from moto.awslambda.responses import LambdaResponse
 from moto.dynamodb.models import DynamoDBBackend
 from moto.iam.access_control import IAMPolicyStatement, PermissionResult
 from moto.s3 import responses as s3_responses
+from moto.iam.models import iam_backends
 from moto.s3.models import FakeBucket
+from moto.sts.exceptions import STSClientError
+from moto.sts.models import STSBackend
+from moto.utilities.utils import get_partition
 
 # DynamoDB's retention when PointInTimeRecoverySpecification gives none
 # (DynamoDB API reference, PointInTimeRecoverySpecification.RecoveryPeriodInDays).
@@ -178,8 +182,28 @@ def _lambda_logging_config() -> None:
     LambdaFunction.get_configuration = get_configuration
 
 
+def _assume_role_needs_the_role() -> None:
+    # Gap: moto 5.1.22 lets any role ARN be assumed, existing or not
+    # (docs/multi_account.rst). AWS answers AccessDenied when the caller may
+    # not assume the role, and a role that does not exist cannot trust anyone
+    # (IAM User Guide, "Troubleshooting IAM roles", I can't assume a role:
+    # https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_roles.html).
+    original = STSBackend.assume_role
+
+    def assume_role(self, region_name, role_session_name, role_arn, *args, **kwargs):
+        fields = role_arn.split(":")
+        account = fields[4] if len(fields) > 5 else ""
+        roles = iam_backends[account][get_partition(region_name)].get_roles() if account else []
+        if not any(r.arn == role_arn for r in roles):
+            raise STSClientError("AccessDenied", f"User is not authorized to perform: sts:AssumeRole on resource: {role_arn}")
+        return original(self, region_name, role_session_name, role_arn, *args, **kwargs)
+
+    STSBackend.assume_role = assume_role
+
+
 def install() -> None:
     """Apply every service API patch."""
+    _assume_role_needs_the_role()
     _lambda_function_urls()
     _lambda_logging_config()
     _s3_notification()

@@ -16,11 +16,13 @@ def configure(url: str) -> None:
     _url = url
 
 
-def clients(region: str) -> Aws:
-    """The clients for one region (created once)."""
+def clients(region: str, account: str = None) -> Aws:
+    """The clients for one region of one account (created once): a stack
+    created in another account gets its fix-ups there too."""
     with _lock:
         if _url is None:
             raise RuntimeError("moto_patches.service_client.configure() was not called")
-        if region not in _clients:
-            _clients[region] = Aws(_url, region)
-        return _clients[region]
+        key = (region, account)
+        if key not in _clients:
+            _clients[key] = Aws(_url, region, account=account)
+        return _clients[key]

@@ -1,0 +1,91 @@
+//! `check --accounts`: one fixture stack created through CloudFormation in two
+//! moto accounts, drifted in each, checked through an assumed role; a third
+//! account without the role is an error entry and the others go on.
+
+use crate::scenarios::Scenario;
+use crate::world::{ids, World, ACCOUNT};
+use serde_json::{json, Value};
+
+/// The sweep's scenario.
+pub const ALL: &[Scenario] = &[Scenario {
+    name: "accounts_sweep_reports_each_account_and_the_unassumable_one",
+    run: accounts_sweep,
+}];
+
+const ROLE: &str = "RealdriftRead";
+const MEMBERS: [&str; 2] = ["111111111111", "222222222222"];
+const NO_ROLE: &str = "333333333333";
+
+fn accounts_sweep(w: &World) {
+    for (account, display) in MEMBERS.iter().zip(["first by hand", "second by hand"]) {
+        let s = w.deploy_in(account, "Fleet");
+        w.mutate_in(
+            account,
+            json!([
+                ["role-create", ROLE, ACCOUNT],
+                ["topic-display-name", s.id(ids::TOPIC), display],
+            ]),
+        );
+    }
+    let accounts = format!("{},{},{NO_ROLE}", MEMBERS[0], MEMBERS[1]);
+    let args = [
+        "check",
+        "Fleet",
+        "--accounts",
+        &accounts,
+        "--role-name",
+        ROLE,
+    ];
+    let mut json_args = args.to_vec();
+    json_args.extend(["--json", "--fail"]);
+    let run = w.realdrift(&json_args);
+    run.expect_code(2);
+    let doc = run.json();
+    assert_eq!(doc["schema"], "realdrift.sweep.v1");
+    let sections = doc["sections"].as_array().expect("sections");
+    assert_eq!(sections.len(), 3, "{doc:#}");
+    for (section, display) in sections.iter().zip(["first by hand", "second by hand"]) {
+        assert!(section["error"].is_null(), "{section:#}");
+        assert_eq!(section["region"], "us-east-1");
+        assert_eq!(section["exitCode"], 1, "drift under --fail: {section:#}");
+        let stack = &section["report"]["stacks"][0];
+        assert_eq!(stack["accountId"], section["accountId"], "{stack:#}");
+        assert_eq!(topic_drift(stack), vec![display.to_string()], "{stack:#}");
+    }
+    assert_eq!(sections[0]["accountId"], MEMBERS[0]);
+    assert_eq!(sections[1]["accountId"], MEMBERS[1]);
+    let denied = &sections[2];
+    assert_eq!(denied["accountId"], NO_ROLE);
+    assert!(denied["region"].is_null() && denied["report"].is_null());
+    let reason = denied["error"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains(&format!("arn:aws:iam::{NO_ROLE}:role/{ROLE}"))
+            && reason.contains("AccessDenied"),
+        "{reason}"
+    );
+
+    let text = w.realdrift(&args);
+    text.expect_code(2);
+    assert!(
+        text.stdout
+            .contains(&format!("=== account {}, region us-east-1 ===", MEMBERS[1]))
+            && text
+                .stdout
+                .contains(&format!("error: could not check account {NO_ROLE}: ")),
+        "{}",
+        text.stdout
+    );
+}
+
+/// The actual values of the topic's declared DisplayName drift.
+fn topic_drift(stack: &Value) -> Vec<String> {
+    stack["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| {
+            f["tier"] == "declared" && f["logicalId"] == ids::TOPIC && f["path"] == "DisplayName"
+        })
+        .filter_map(|f| f["actual"].as_str().map(String::from))
+        .collect()
+}
