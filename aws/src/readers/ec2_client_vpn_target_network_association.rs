@@ -21,7 +21,7 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
     async move {
         let endpoint = match declared_target(req, "ClientVpnEndpointId") {
             Ok(e) => e.to_string(),
-            Err(o) => return o,
+            Err(o) => return *o,
         };
         let id = req.physical_id.as_str();
         let answer = clients

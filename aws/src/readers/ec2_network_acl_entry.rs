@@ -33,7 +33,7 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
     async move {
         let acl = match declared_target(req, "NetworkAclId") {
             Ok(a) => a.to_string(),
-            Err(o) => return o,
+            Err(o) => return *o,
         };
         let Some(rule) = declared_int(req, "RuleNumber") else {
             return ReadOutcome::denied(

@@ -21,7 +21,7 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
     async move {
         let user = match declared_target(req, "UserName") {
             Ok(u) => u.to_string(),
-            Err(o) => return o,
+            Err(o) => return *o,
         };
         let mut keys = clients
             .iam

@@ -150,47 +150,51 @@ pub(crate) fn percent_decode(s: &str) -> Option<String> {
 
 /// A required declared target: a resolved string, or the outcome to return
 /// instead (a declared resource whose target cannot be used is lost coverage).
+/// Boxed: a reader's answer is large, and this is its rare early return.
 pub(crate) fn declared_target<'a>(
     req: &'a ReadRequest,
     prop: &str,
-) -> Result<&'a str, ReadOutcome> {
+) -> Result<&'a str, Box<ReadOutcome>> {
     if let Some(s) = req.declared_str(prop) {
         return Ok(s);
     }
     if req.declared_unresolved(prop) {
-        return Err(ReadOutcome::TargetUnresolved {
+        return Err(Box::new(ReadOutcome::TargetUnresolved {
             reason: format!("{} {prop} is not resolved", req.resource_type),
-        });
+        }));
     }
-    Err(ReadOutcome::denied(format!(
+    Err(Box::new(ReadOutcome::denied(format!(
         "{} {prop} is not declared as a string",
         req.resource_type
-    )))
+    ))))
 }
 
 /// A declared list of string targets (`Queues`, `Topics`, `Roles`...); absent -> empty.
-pub(crate) fn declared_targets(req: &ReadRequest, prop: &str) -> Result<Vec<String>, ReadOutcome> {
+pub(crate) fn declared_targets(
+    req: &ReadRequest,
+    prop: &str,
+) -> Result<Vec<String>, Box<ReadOutcome>> {
     use realdrift_core::declared::DeclaredValue;
+    let refused = |why: &str| {
+        Box::new(ReadOutcome::denied(format!(
+            "{} {prop} {why}",
+            req.resource_type
+        )))
+    };
     match req.declared.get(prop) {
         None => Ok(Vec::new()),
-        Some(v) if !v.is_fully_resolved() => Err(ReadOutcome::TargetUnresolved {
+        Some(v) if !v.is_fully_resolved() => Err(Box::new(ReadOutcome::TargetUnresolved {
             reason: format!("{} {prop} is not resolved", req.resource_type),
-        }),
+        })),
         Some(DeclaredValue::String(s)) => Ok(vec![s.clone()]),
         Some(DeclaredValue::Array(items)) => items
             .iter()
             .map(|i| match i {
                 DeclaredValue::String(s) => Ok(s.clone()),
-                _ => Err(ReadOutcome::denied(format!(
-                    "{} {prop} holds a non-string entry",
-                    req.resource_type
-                ))),
+                _ => Err(refused("holds a non-string entry")),
             })
             .collect(),
-        Some(_) => Err(ReadOutcome::denied(format!(
-            "{} {prop} is not a list of strings",
-            req.resource_type
-        ))),
+        Some(_) => Err(refused("is not a list of strings")),
     }
 }
 
