@@ -97,6 +97,10 @@ pub struct AwsClients {
     pub eventbridge: aws_sdk_eventbridge::Client,
     /// KMS (managed alias targets).
     pub kms: aws_sdk_kms::Client,
+    /// EC2 (network ACL entries, launch template versions).
+    pub ec2: aws_sdk_ec2::Client,
+    /// CodeBuild (projects).
+    pub codebuild: aws_sdk_codebuild::Client,
     /// The region the clients talk to, when known.
     pub region: Option<String>,
     /// Counts every call made through these clients.
@@ -200,6 +204,8 @@ impl AwsClients {
             lambda: client!(aws_sdk_lambda),
             eventbridge: client!(aws_sdk_eventbridge),
             kms: client!(aws_sdk_kms),
+            ec2: client!(aws_sdk_ec2),
+            codebuild: client!(aws_sdk_codebuild),
             region: sdk.region().map(|r| r.to_string()),
             counter,
         }

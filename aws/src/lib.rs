@@ -36,7 +36,7 @@ pub use identifiers::{cc_identifier, has_adapter, CcIdentifier};
 pub use kms::AwsKmsAliases;
 pub use live_reader::AwsLiveReader;
 pub use queue::SqsWorkQueue;
-pub use readers::{reader_for, READERS};
+pub use readers::{projection_for, reader_for, supplement_for, PROJECTIONS, READERS, SUPPLEMENTS};
 pub use realdrift_core::pipeline::CallCounter;
 pub use revert_apply::{apply_revert, TokioPause};
 pub use s3_store::{S3BaselineStore, BASELINES_PREFIX};

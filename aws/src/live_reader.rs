@@ -4,7 +4,7 @@
 use super::clients::AwsClients;
 use super::cloudcontrol::CloudControlReader;
 use super::identifiers::{cc_identifier, CcIdentifier};
-use super::readers::{reader_for, supplement_code_sha256};
+use super::readers::{reader_for, supplement_for};
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
 use realdrift_core::pipeline::{is_unreadable_type, LiveReader, ReadOutcome, ReadRequest};
@@ -43,10 +43,10 @@ impl LiveReader for AwsLiveReader {
             };
             let mut outcome = self.cc.get(&req.resource_type, &identifier).await;
             if let ReadOutcome::Found(model) = &mut outcome {
-                // Cloud Control never returns the code; its digest is the only
-                // way to see an out-of-band code swap.
-                if req.resource_type == "AWS::Lambda::Function" {
-                    supplement_code_sha256(&self.clients, &req.physical_id, model).await;
+                // What Cloud Control never returns (Lambda's code digest, a
+                // launch template's default version data) comes from the service.
+                if let Some(supplement) = supplement_for(&req.resource_type) {
+                    supplement(&self.clients, req, model).await;
                 }
             }
             outcome

@@ -9,6 +9,9 @@ use aws_sdk_cloudcontrol::operation::get_resource_request_status::GetResourceReq
 use aws_sdk_cloudcontrol::operation::update_resource::UpdateResourceOutput;
 use aws_sdk_cloudcontrol::types::{HandlerErrorCode, OperationStatus, ProgressEvent};
 use aws_sdk_cloudcontrol::Client as Cc;
+use aws_sdk_ec2::operation::replace_network_acl_entry::ReplaceNetworkAclEntryOutput;
+use aws_sdk_ec2::types::RuleAction;
+use aws_sdk_ec2::Client as Ec2;
 use aws_sdk_iam::operation::put_role_policy::PutRolePolicyOutput;
 use aws_sdk_iam::Client as Iam;
 use aws_smithy_mocks::{mock, Rule};
@@ -266,4 +269,32 @@ async fn a_service_call_handed_to_the_wrong_writer_is_refused_without_a_call() {
     let out = w.write(&batch(Writer::SqsQueuePolicy, ops), "tok").await;
     let e = out.error.expect("refused");
     assert!(e.message.contains("deleteBucketPolicy"), "{}", e.message);
+}
+
+#[tokio::test]
+async fn a_network_acl_entry_opened_out_of_band_is_replaced_with_the_declared_entry() {
+    let replace = mock!(Ec2::replace_network_acl_entry)
+        .match_requests(|r| {
+            r.network_acl_id() == Some("acl-1")
+                && r.rule_number() == Some(100)
+                && r.egress() == Some(false)
+                && r.protocol() == Some("6")
+                && r.rule_action() == Some(&RuleAction::Allow)
+                && r.cidr_block() == Some("10.0.0.0/8")
+                && r.port_range().and_then(|p| p.from()) == Some(443)
+                && r.port_range().and_then(|p| p.to()) == Some(443)
+        })
+        .then_output(|| ReplaceNetworkAclEntryOutput::builder().build());
+    let w = writer(&[&replace]);
+    let entry = json!({"NetworkAclId": "acl-1", "RuleNumber": 100, "Protocol": 6,
+                       "RuleAction": "allow", "Egress": false, "CidrBlock": "10.0.0.0/8",
+                       "PortRange": {"From": 443, "To": 443}});
+    let ops = BatchAction::Service(vec![ServiceOp::ReplaceNetworkAclEntry {
+        entry: entry.as_object().unwrap().clone(),
+    }]);
+    let out = w
+        .write(&batch(Writer::Ec2NetworkAclEntry, ops), "tok")
+        .await;
+    assert_eq!(out.error, None);
+    assert_eq!(replace.num_calls(), 1);
 }

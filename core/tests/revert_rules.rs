@@ -1017,3 +1017,39 @@ fn hostile_identifiers_and_values_cannot_steer_the_terminal() {
     assert!(text.contains("\\u001b[2J"));
     assert!(text.contains("\\u2192"));
 }
+
+#[test]
+fn a_network_acl_entry_opened_to_the_world_is_replaced_with_its_declared_entry() {
+    // The shape of corpus case AWS__EC2__NetworkAclEntry.NaclInHttpsDF846A4B.
+    let declared = json!({"NetworkAclId": "acl-0487d047096d72ead", "RuleNumber": 100,
+        "Egress": false, "Protocol": 6, "RuleAction": "allow", "CidrBlock": "10.0.0.0/8",
+        "PortRange": {"From": 443, "To": 443}});
+    let mut live = declared.clone();
+    live["CidrBlock"] = json!("0.0.0.0/0");
+    let schema = SchemaFacts {
+        create_only: strings(&["Egress", "NetworkAclId", "RuleNumber"]),
+        create_only_paths: strings(&["Egress", "NetworkAclId", "RuleNumber"]),
+        read_only: strings(&["Id"]),
+        ..SchemaFacts::default()
+    };
+    let entry = resource(
+        "NaclIn",
+        "AWS::EC2::NetworkAclEntry",
+        declared.clone(),
+        live,
+        schema,
+    );
+    let f = finding(
+        Tier::Declared,
+        &entry,
+        "CidrBlock",
+        Some(json!("10.0.0.0/8")),
+        Some(json!("0.0.0.0/0")),
+    );
+    let p = plan(vec![f], vec![entry]);
+    let item = only_item(&p);
+    assert_eq!(item.writer, Writer::Ec2NetworkAclEntry);
+    let ops = serde_json::to_value(&item.operation).unwrap();
+    assert_eq!(ops["ops"][0]["op"], "replaceNetworkAclEntry");
+    assert_eq!(ops["ops"][0]["entry"], declared);
+}

@@ -31,7 +31,7 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
     async move {
         let name = match declared_target(req, "PolicyName") {
             Ok(n) => n.to_string(),
-            Err(o) => return o,
+            Err(o) => return *o,
         };
         let mut model = Map::new();
         model.insert("PolicyName".into(), Value::String(name.clone()));
@@ -41,7 +41,7 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
         for kind in [Principal::Role, Principal::User, Principal::Group] {
             let targets = match declared_targets(req, kind.prop()) {
                 Ok(t) => t,
-                Err(o) => return o,
+                Err(o) => return *o,
             };
             if req.declared.contains_key(kind.prop()) {
                 any_declared = true;

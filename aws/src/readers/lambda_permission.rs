@@ -13,7 +13,7 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
     async move {
         let function = match declared_target(req, "FunctionName") {
             Ok(f) => f.to_string(),
-            Err(o) => return o,
+            Err(o) => return *o,
         };
         let policy = match function_policy(clients, &function).await {
             Ok(Some(p)) => p,

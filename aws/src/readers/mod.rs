@@ -3,6 +3,12 @@
 //! Each reader builds the resource's model in the CloudFormation shape from
 //! the service API, emitting only what the API returned (no guessed defaults).
 
+mod codebuild_project;
+mod ec2_client_vpn_endpoint;
+mod ec2_client_vpn_target_network_association;
+mod ec2_launch_template;
+mod ec2_network_acl_entry;
+mod iam_access_key;
 mod iam_policy;
 mod lambda_code_sha;
 mod lambda_permission;
@@ -10,7 +16,6 @@ mod s3_bucket_policy;
 mod sns_topic_policy;
 mod sqs_queue_policy;
 
-pub use lambda_code_sha::supplement_code_sha256;
 pub(crate) use lambda_permission::{function_policy, statement_id, statement_model, statements};
 pub(crate) use s3_bucket_policy::bucket_policy_document;
 pub(crate) use sns_topic_policy::{
@@ -20,7 +25,7 @@ pub(crate) use sqs_queue_policy::{queue_policy_document, QueueReadError};
 
 use super::clients::AwsClients;
 use futures_util::future::BoxFuture;
-use realdrift_core::pipeline::{ReadOutcome, ReadRequest};
+use realdrift_core::pipeline::{LiveModel, Projection, ReadOutcome, ReadRequest};
 use serde_json::Value;
 
 /// A per-type reader: reads one resource through a service SDK.
@@ -33,7 +38,70 @@ pub const READERS: &[(&str, ReaderFn)] = &[
     ("AWS::SQS::QueuePolicy", sqs_queue_policy::read),
     ("AWS::IAM::Policy", iam_policy::read),
     ("AWS::Lambda::Permission", lambda_permission::read),
+    ("AWS::EC2::NetworkAclEntry", ec2_network_acl_entry::read),
+    ("AWS::CodeBuild::Project", codebuild_project::read),
+    ("AWS::IAM::AccessKey", iam_access_key::read),
+    ("AWS::EC2::ClientVpnEndpoint", ec2_client_vpn_endpoint::read),
+    (
+        "AWS::EC2::ClientVpnTargetNetworkAssociation",
+        ec2_client_vpn_target_network_association::read,
+    ),
 ];
+
+/// A supplement: completes a Cloud Control model with what it never returns.
+pub type SupplementFn =
+    for<'a> fn(&'a AwsClients, &'a ReadRequest, &'a mut LiveModel) -> BoxFuture<'a, ()>;
+
+/// The supplement table: one row per type whose Cloud Control model misses
+/// a comparable property.
+pub const SUPPLEMENTS: &[(&str, SupplementFn)] = &[
+    ("AWS::Lambda::Function", lambda_code_sha::supplement),
+    ("AWS::EC2::LaunchTemplate", ec2_launch_template::supplement),
+];
+
+/// The supplement registered for a type, if any.
+pub fn supplement_for(resource_type: &str) -> Option<SupplementFn> {
+    SUPPLEMENTS
+        .iter()
+        .find(|(t, _)| *t == resource_type)
+        .map(|(_, f)| *f)
+}
+
+/// What each reader added for issue 46 projects: a declared path outside it
+/// is a `readGap` of that read.
+pub const PROJECTIONS: &[Projection] = &[
+    ec2_network_acl_entry::PROJECTION,
+    codebuild_project::PROJECTION,
+    iam_access_key::PROJECTION,
+    ec2_launch_template::PROJECTION,
+    ec2_client_vpn_endpoint::PROJECTION,
+    ec2_client_vpn_target_network_association::PROJECTION,
+];
+
+/// The projection a reader declares for a type, if any.
+pub fn projection_for(resource_type: &str) -> Option<&'static Projection> {
+    PROJECTIONS
+        .iter()
+        .find(|p| p.resource_type == resource_type)
+}
+
+/// A projected model: the reader's properties plus a `readGap` for every
+/// declared path the projection does not read.
+pub(crate) struct Model(LiveModel);
+
+impl Model {
+    /// The model of `properties`, read under `projection` for `req`.
+    pub(crate) fn new(projection: Projection, req: &ReadRequest, properties: Value) -> Self {
+        let mut m = LiveModel::new(properties);
+        m.gaps = projection.gaps(&req.declared);
+        Model(m)
+    }
+
+    /// The found outcome.
+    pub(crate) fn found(self) -> ReadOutcome {
+        ReadOutcome::Found(self.0)
+    }
+}
 
 /// The reader registered for a type, if any.
 pub fn reader_for(resource_type: &str) -> Option<ReaderFn> {
@@ -41,6 +109,13 @@ pub fn reader_for(resource_type: &str) -> Option<ReaderFn> {
         .iter()
         .find(|(t, _)| *t == resource_type)
         .map(|(_, f)| *f)
+}
+
+/// Inserts `key` when the API returned a value (absent stays absent).
+pub(crate) fn put<T: Into<Value>>(m: &mut serde_json::Map<String, Value>, key: &str, v: Option<T>) {
+    if let Some(v) = v {
+        m.insert(key.to_string(), v.into());
+    }
 }
 
 /// Parses a policy document string (JSON, possibly URL-encoded as IAM returns it).
@@ -75,47 +150,51 @@ pub(crate) fn percent_decode(s: &str) -> Option<String> {
 
 /// A required declared target: a resolved string, or the outcome to return
 /// instead (a declared resource whose target cannot be used is lost coverage).
+/// Boxed: a reader's answer is large, and this is its rare early return.
 pub(crate) fn declared_target<'a>(
     req: &'a ReadRequest,
     prop: &str,
-) -> Result<&'a str, ReadOutcome> {
+) -> Result<&'a str, Box<ReadOutcome>> {
     if let Some(s) = req.declared_str(prop) {
         return Ok(s);
     }
     if req.declared_unresolved(prop) {
-        return Err(ReadOutcome::TargetUnresolved {
+        return Err(Box::new(ReadOutcome::TargetUnresolved {
             reason: format!("{} {prop} is not resolved", req.resource_type),
-        });
+        }));
     }
-    Err(ReadOutcome::denied(format!(
+    Err(Box::new(ReadOutcome::denied(format!(
         "{} {prop} is not declared as a string",
         req.resource_type
-    )))
+    ))))
 }
 
 /// A declared list of string targets (`Queues`, `Topics`, `Roles`...); absent -> empty.
-pub(crate) fn declared_targets(req: &ReadRequest, prop: &str) -> Result<Vec<String>, ReadOutcome> {
+pub(crate) fn declared_targets(
+    req: &ReadRequest,
+    prop: &str,
+) -> Result<Vec<String>, Box<ReadOutcome>> {
     use realdrift_core::declared::DeclaredValue;
+    let refused = |why: &str| {
+        Box::new(ReadOutcome::denied(format!(
+            "{} {prop} {why}",
+            req.resource_type
+        )))
+    };
     match req.declared.get(prop) {
         None => Ok(Vec::new()),
-        Some(v) if !v.is_fully_resolved() => Err(ReadOutcome::TargetUnresolved {
+        Some(v) if !v.is_fully_resolved() => Err(Box::new(ReadOutcome::TargetUnresolved {
             reason: format!("{} {prop} is not resolved", req.resource_type),
-        }),
+        })),
         Some(DeclaredValue::String(s)) => Ok(vec![s.clone()]),
         Some(DeclaredValue::Array(items)) => items
             .iter()
             .map(|i| match i {
                 DeclaredValue::String(s) => Ok(s.clone()),
-                _ => Err(ReadOutcome::denied(format!(
-                    "{} {prop} holds a non-string entry",
-                    req.resource_type
-                ))),
+                _ => Err(refused("holds a non-string entry")),
             })
             .collect(),
-        Some(_) => Err(ReadOutcome::denied(format!(
-            "{} {prop} is not a list of strings",
-            req.resource_type
-        ))),
+        Some(_) => Err(refused("is not a list of strings")),
     }
 }
 
@@ -123,6 +202,17 @@ pub(crate) fn declared_targets(req: &ReadRequest, prop: &str) -> Result<Vec<Stri
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn every_projection_has_a_reader_row() {
+        for p in PROJECTIONS {
+            let t = p.resource_type;
+            assert!(
+                reader_for(t).is_some() || supplement_for(t).is_some(),
+                "{t}"
+            );
+        }
+    }
 
     #[test]
     fn url_encoded_iam_documents_decode() {

@@ -14,7 +14,7 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
         let topics = match declared_targets(req, "Topics") {
             Ok(t) if !t.is_empty() => t,
             Ok(_) => return ReadOutcome::skipped("AWS::SNS::TopicPolicy declares no Topics"),
-            Err(o) => return o,
+            Err(o) => return *o,
         };
         let mut present = Vec::new();
         let mut document: Option<Value> = None;

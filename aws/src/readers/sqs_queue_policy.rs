@@ -20,7 +20,7 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
         let queues = match declared_targets(req, "Queues") {
             Ok(q) if !q.is_empty() => q,
             Ok(_) => return ReadOutcome::skipped("AWS::SQS::QueuePolicy declares no Queues"),
-            Err(o) => return o,
+            Err(o) => return *o,
         };
         let mut with_policy = Vec::new();
         let mut document: Option<Value> = None;

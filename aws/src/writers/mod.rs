@@ -5,6 +5,7 @@
 //! core's `revert::writers`).
 
 mod cloud_control;
+mod ec2_network_acl_entry;
 mod iam_inline_policy;
 mod lambda_permission;
 mod retry;
@@ -55,6 +56,7 @@ pub const WRITERS: &[(Writer, WriterFn)] = &[
     (Writer::SqsQueuePolicy, sqs_queue_policy::write),
     (Writer::IamInlinePolicy, iam_inline_policy::write),
     (Writer::LambdaPermission, lambda_permission::write),
+    (Writer::Ec2NetworkAclEntry, ec2_network_acl_entry::write),
 ];
 
 /// The writer registered for a plan's writer name, if any.
@@ -205,9 +207,10 @@ mod tests {
             Writer::SqsQueuePolicy,
             Writer::IamInlinePolicy,
             Writer::LambdaPermission,
+            Writer::Ec2NetworkAclEntry,
         ] {
             assert!(writer_for(w).is_some(), "{}", w.as_str());
         }
-        assert_eq!(WRITERS.len(), 6);
+        assert_eq!(WRITERS.len(), 7);
     }
 }

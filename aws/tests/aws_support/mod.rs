@@ -26,6 +26,8 @@ pub fn clients(rules: &[&Rule]) -> AwsClients {
         lambda: c!(aws_sdk_lambda),
         eventbridge: c!(aws_sdk_eventbridge),
         kms: c!(aws_sdk_kms),
+        ec2: c!(aws_sdk_ec2),
+        codebuild: c!(aws_sdk_codebuild),
         region: Some("us-east-1".into()),
         counter,
     }

@@ -50,6 +50,10 @@ pub struct LiveModel {
     /// Declared paths this read could not verify, with why (a supplement
     /// read that failed): each becomes a `readGap` finding and lost coverage.
     pub gaps: BTreeMap<String, String>,
+    /// Top-level properties the schema marks write-only that this reader
+    /// read back from the service (a launch template's data): compared like
+    /// any other property instead of reported as a `readGap`.
+    pub read_back: Vec<String>,
 }
 
 impl LiveModel {
@@ -59,6 +63,7 @@ impl LiveModel {
             properties,
             notes: Vec::new(),
             gaps: BTreeMap::new(),
+            read_back: Vec::new(),
         }
     }
 }

@@ -12,6 +12,7 @@ mod gather;
 mod gathered;
 mod live;
 pub mod memory;
+mod projection;
 mod source;
 mod stack;
 
@@ -31,6 +32,7 @@ pub use discovery::{
 pub use gather::{added_logical_id, Pipeline, PipelineError, DEFAULT_CONCURRENCY};
 pub use gathered::{GatheredStack, ResourceRecord};
 pub use live::{LiveModel, ReadOutcome, ReadRequest};
+pub use projection::Projection;
 pub use source::{
     ChildEnumerator, KmsAliasSource, LiveReader, SchemaPrefetch, SourceError, StackSource,
 };

@@ -4,6 +4,7 @@
 use super::address::{op_keys, overlaps};
 use super::model::{Operation, PlanItem, Refusal, RefusalReason, ServiceOp};
 use json_patch::PatchOperation;
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// What one resource's accepted items already write.
@@ -123,5 +124,11 @@ fn service_key(op: &ServiceOp) -> String {
             function_name,
             statement_id,
         } => format!("permission:{function_name}|{statement_id}"),
+        ServiceOp::ReplaceNetworkAclEntry { entry } => format!(
+            "nacl-entry:{}|{}|{}",
+            entry.get("NetworkAclId").unwrap_or(&Value::Null),
+            entry.get("RuleNumber").unwrap_or(&Value::Null),
+            entry.get("Egress").unwrap_or(&Value::Null)
+        ),
     }
 }

@@ -40,6 +40,17 @@ pub(crate) fn writable(
             "a read-only property of the resource type; it cannot be written".into(),
         ));
     }
+    // Compared only because a service reader read it back (a launch
+    // template's default version data): Cloud Control patches the model its
+    // read handler returns, which never holds a write-only property.
+    if schema.is_some_and(|s| s.write_only.iter().any(|p| p == top)) {
+        return Err((
+            RefusalReason::NoWriter,
+            format!(
+                "{top} is write-only in the registry schema: Cloud Control's update patches the model its read handler returns, which never holds it, and no service writer writes it"
+            ),
+        ));
+    }
     Ok(())
 }
 
@@ -164,6 +175,28 @@ mod tests {
 
     fn keys(p: &str) -> Vec<String> {
         p.split('.').map(String::from).collect()
+    }
+
+    #[test]
+    fn a_read_back_write_only_property_is_not_written_through_cloud_control() {
+        let s = SchemaFacts {
+            write_only: vec!["LaunchTemplateData".into()],
+            ..SchemaFacts::default()
+        };
+        let r = writable(
+            "AWS::EC2::LaunchTemplate",
+            "LaunchTemplateData.InstanceType",
+            "LaunchTemplateData",
+            Some(&s),
+        );
+        assert_eq!(r.map_err(|e| e.0), Err(RefusalReason::NoWriter));
+        let ok = writable(
+            "AWS::EC2::LaunchTemplate",
+            "LaunchTemplateName",
+            "LaunchTemplateName",
+            Some(&s),
+        );
+        assert!(ok.is_ok());
     }
 
     #[test]

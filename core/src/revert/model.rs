@@ -86,6 +86,8 @@ pub enum Writer {
     IamInlinePolicy,
     /// Lambda RemovePermission + AddPermission, per statement id.
     LambdaPermission,
+    /// EC2 ReplaceNetworkAclEntry, per (ACL, rule number, direction).
+    Ec2NetworkAclEntry,
 }
 
 impl Writer {
@@ -98,6 +100,7 @@ impl Writer {
             Writer::SqsQueuePolicy => "sqsQueuePolicy",
             Writer::IamInlinePolicy => "iamInlinePolicy",
             Writer::LambdaPermission => "lambdaPermission",
+            Writer::Ec2NetworkAclEntry => "ec2NetworkAclEntry",
         }
     }
 }
@@ -240,6 +243,11 @@ pub enum ServiceOp {
         function_name: String,
         /// Statement id.
         statement_id: String,
+    },
+    /// ReplaceNetworkAclEntry with the declared entry.
+    ReplaceNetworkAclEntry {
+        /// The declared AWS::EC2::NetworkAclEntry properties (CloudFormation names).
+        entry: Map<String, Value>,
     },
 }
 

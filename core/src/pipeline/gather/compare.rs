@@ -8,6 +8,7 @@ use crate::baseline::{ChildScan, ReadState};
 use crate::classify::{classify, ClassifyContext, ResourceInput, SiblingPolicyNames};
 use crate::finding::{Finding, Tier};
 use crate::pipeline::{Coverage, LiveModel, ReadOutcome, ResourceRecord};
+use crate::schema::SchemaFacts;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What classifying the plan produced.
@@ -130,7 +131,7 @@ impl Compared {
             record.live = Some(model.properties);
             return;
         }
-        let Some(facts) = schemas.facts.get(&p.resource_type) else {
+        let Some(schema_facts) = schemas.facts.get(&p.resource_type) else {
             let why = schemas
                 .missing
                 .get(&p.resource_type)
@@ -142,6 +143,13 @@ impl Compared {
             );
             record.live = Some(model.properties);
             return;
+        };
+        let widened;
+        let facts = if model.read_back.is_empty() {
+            schema_facts
+        } else {
+            widened = with_read_back(schema_facts, &model.read_back);
+            &widened
         };
         self.coverage.checked += 1;
         for n in &model.notes {
@@ -163,9 +171,26 @@ impl Compared {
         self.findings
             .extend(unresolved_at_leaves(findings, &p.resolved.unresolved));
         record.live = Some(model.properties);
-        record.schema = Some(facts.clone());
+        // The stored facts stay the registry's: revert never writes a write-only value.
+        record.schema = Some(schema_facts.clone());
         record.read = ReadState::Read;
     }
+}
+
+/// The schema facts with the write-only properties the reader read back
+/// made comparable (they stay write-only for every other resource).
+fn with_read_back(facts: &SchemaFacts, read_back: &[String]) -> SchemaFacts {
+    let mut facts = facts.clone();
+    let kept = |p: &String| {
+        !read_back.iter().any(|r| {
+            p == r
+                || p.strip_prefix(r.as_str())
+                    .is_some_and(|rest| rest.starts_with('.'))
+        })
+    };
+    facts.write_only.retain(kept);
+    facts.write_only_paths.retain(kept);
+    facts
 }
 
 /// The reader's gaps as `readGap` findings; a gap where classify already
@@ -237,4 +262,49 @@ fn resource_finding(p: &Planned, tier: Tier, note: String) -> Finding {
     f.construct_path = p.construct_path.clone();
     f.note = Some(note);
     f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{context_from_opts, resource_from_case, CorpusCase};
+    use serde_json::json;
+
+    fn launch_template() -> CorpusCase {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/corpus/cases/AWS__EC2__LaunchTemplate.LaunchTpl.json");
+        CorpusCase::load(&dir).unwrap()
+    }
+
+    fn paths(c: &CorpusCase, live: &serde_json::Value, facts: &SchemaFacts) -> Vec<(Tier, String)> {
+        let ctx = context_from_opts(&c.opts, c.resource.construct_path.as_deref());
+        classify(&resource_from_case(c), live, facts, &ctx)
+            .into_iter()
+            .filter(|f| f.path.starts_with("LaunchTemplateData"))
+            .map(|f| (f.tier, f.path))
+            .collect()
+    }
+
+    #[test]
+    fn read_back_launch_template_data_is_compared_not_a_read_gap() {
+        let c = launch_template();
+        // As recorded (Cloud Control alone): the data is write-only, a readGap.
+        assert_eq!(
+            paths(&c, &c.live_raw, &c.schema),
+            vec![(Tier::ReadGap, "LaunchTemplateData".to_string())]
+        );
+        let read_back = with_read_back(&c.schema, &["LaunchTemplateData".to_string()]);
+        let mut live = c.live_raw.clone();
+        live["LaunchTemplateData"] = c.resource.declared["LaunchTemplateData"].clone();
+        assert_eq!(paths(&c, &live, &read_back), vec![]);
+        // A new default version with another instance type is drift.
+        live["LaunchTemplateData"]["InstanceType"] = json!("t3.2xlarge");
+        assert_eq!(
+            paths(&c, &live, &read_back),
+            vec![(
+                Tier::Declared,
+                "LaunchTemplateData.InstanceType".to_string()
+            )]
+        );
+    }
 }
