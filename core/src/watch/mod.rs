@@ -29,7 +29,9 @@ pub use gone::{
     forget_stack, prune_index, prune_indexes, stacks_with_state, state_files_of, GoneError,
     GONE_NOTE,
 };
-pub use index::{index_inputs, replace_stack, update_index, IndexUpdateError};
+pub use index::{
+    index_inputs, index_providers, replace_stack, update_index, IndexUpdateError, StackRows,
+};
 pub use memory::{recall, Recall};
 pub use observe::{is_value_tier, Observation, Scope, SeenResource, DEFAULT_LOST_AFTER};
 pub use outbox::{split_expired, OutboxEntry};
