@@ -406,7 +406,7 @@ fn secrets_stay_masked_in_state_and_notices() {
 fn each_scan_replaces_only_its_own_rows_of_the_resource_index() {
     use realdrift_core::declared::DeclaredValue;
     use realdrift_core::events::{Catalog, IndexInput, ResourceIndex};
-    use realdrift_core::watch::update_index;
+    use realdrift_core::watch::{update_index, StackRows};
     use std::collections::BTreeMap;
     let store = MemoryStore::new();
     let catalog = Catalog::bundled().unwrap();
@@ -427,7 +427,7 @@ fn each_scan_replaces_only_its_own_rows_of_the_resource_index() {
         catalog,
         at,
         "A",
-        &[row("A", "Q1", a1)],
+        &StackRows::resources(vec![row("A", "Q1", a1)]),
         3,
     ))
     .unwrap();
@@ -436,7 +436,7 @@ fn each_scan_replaces_only_its_own_rows_of_the_resource_index() {
         catalog,
         at,
         "B",
-        &[row("B", "Q1", b1)],
+        &StackRows::resources(vec![row("B", "Q1", b1)]),
         3,
     ))
     .unwrap();
@@ -445,7 +445,7 @@ fn each_scan_replaces_only_its_own_rows_of_the_resource_index() {
         catalog,
         at,
         "A",
-        &[row("A", "Q2", a2)],
+        &StackRows::resources(vec![row("A", "Q2", a2)]),
         3
     ))
     .unwrap());
@@ -455,7 +455,7 @@ fn each_scan_replaces_only_its_own_rows_of_the_resource_index() {
             catalog,
             at,
             "A",
-            &[row("A", "Q2", a2)],
+            &StackRows::resources(vec![row("A", "Q2", a2)]),
             3
         ))
         .unwrap(),
@@ -476,7 +476,15 @@ fn each_scan_replaces_only_its_own_rows_of_the_resource_index() {
     // Another schema version is refused and left alone.
     let newer = store.snapshot()[key].replace("\"schemaVersion\": 1", "\"schemaVersion\": 2");
     block_on(store.save(key, &newer, Precondition::None)).unwrap();
-    assert!(block_on(update_index(&store, catalog, at, "A", &[], 3)).is_err());
+    assert!(block_on(update_index(
+        &store,
+        catalog,
+        at,
+        "A",
+        &StackRows::default(),
+        3
+    ))
+    .is_err());
     assert_eq!(store.snapshot()[key], newer);
 }
 

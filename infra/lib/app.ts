@@ -58,6 +58,7 @@ export function buildApp(app: App, options: BuildOptions = {}): RealdriftStack {
       tags: STACK_TAGS,
       homeRegion: plan.to,
       patterns: plan.patterns,
+      alertEmails: config.alertEmails,
     });
     if (options.acknowledgeNag ?? true) acknowledgeAccepted(forwarder);
   } else if (!config.globalEventsForwarder) {

@@ -1,6 +1,8 @@
 // Where a trigger that could not be delivered ends up: one dead-letter queue
-// for every EventBridge target of the stack and for the scan function's
-// asynchronous invokes, with alarms on it, on each rule's failed invocations.
+// for every EventBridge target of the stack and (in the home stack) for the
+// scan function's asynchronous invokes, with alarms on it, on each rule's
+// failed invocations. The us-east-1 forwarder stack has its own, because an
+// EventBridge dead-letter queue must be in the rule's Region.
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -25,7 +27,7 @@ export class FailureRouting extends Construct {
   readonly queue: sqs.Queue;
   private readonly notify: cwActions.SnsAction;
 
-  constructor(scope: Construct, id: string, props: { alarmTopic: sns.ITopic; scan: lambda.Function }) {
+  constructor(scope: Construct, id: string, props: { alarmTopic: sns.ITopic; scan?: lambda.Function }) {
     super(scope, id);
     this.notify = new cwActions.SnsAction(props.alarmTopic);
     this.queue = new sqs.Queue(this, 'Queue', {
@@ -34,14 +36,14 @@ export class FailureRouting extends Construct {
       retentionPeriod: Duration.days(14),
     });
     new cloudwatch.Alarm(this, 'Depth', {
-      alarmDescription: 'realdrift: a schedule tick, change event or scan invoke could not be delivered (failed-trigger queue)',
+      alarmDescription: `realdrift: a ${props.scan ? 'schedule tick, change event or scan invoke' : 'forwarded change event'} could not be delivered (failed-trigger queue)`,
       metric: this.queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 1,
       evaluationPeriods: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     }).addAlarmAction(this.notify);
-    props.scan.configureAsyncInvoke({
+    props.scan?.configureAsyncInvoke({
       onFailure: new destinations.SqsDestination(this.queue),
       retryAttempts: 2,
       maxEventAge: Duration.hours(1),

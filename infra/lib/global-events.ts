@@ -1,13 +1,20 @@
 // Global services (IAM, CloudFront, Route 53) deliver their CloudTrail events
 // to EventBridge in us-east-1 only. Outside it, a small us-east-1 stack
 // forwards the ones on-change maps to the home Region's default bus, where
-// the main stack's change rules pick them up like any other event.
+// the main stack's change rules pick them up like any other event. A
+// forward that fails every retry lands in this stack's own dead-letter queue
+// and raises an alarm on this stack's own topic: EventBridge takes a
+// dead-letter queue in the rule's Region only, and CloudWatch alarms notify a
+// topic in their own Region only (docs/deploy.md, "Failures").
 import { Arn, Aws, Stack, StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subs from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { ChangePattern, ChangeRuleFacts, patternId } from './change-patterns';
+import { FailureRouting } from './failures';
 import { changeRule } from './triggers';
 
 /** The context keys the decision reads, named in its errors. */
@@ -67,6 +74,8 @@ export interface GlobalEventsStackProps extends StackProps {
   readonly homeRegion: string;
   /** The global services' change patterns (the same ones the home stack's rules match). */
   readonly patterns: ChangePattern[];
+  /** Email addresses subscribed to this stack's alarm topic (default: none; the home stack's `alertEmails`). */
+  readonly alertEmails?: string[];
 }
 
 /** The us-east-1 stack: one rule per global pattern, targeting the home Region's default bus. */
@@ -74,6 +83,10 @@ export class GlobalEventsStack extends Stack {
   /** The role EventBridge assumes to put events on the home bus. */
   readonly role: iam.Role;
   readonly rules: events.Rule[];
+  /** Where this stack's alarms notify (subscribe to it as to the home alert topic). */
+  readonly alarmTopic: sns.Topic;
+  /** The dead-letter queue of every forwarder rule, with its alarms. */
+  readonly failures: FailureRouting;
 
   constructor(scope: Construct, id: string, props: GlobalEventsStackProps) {
     super(scope, id, props);
@@ -93,5 +106,29 @@ export class GlobalEventsStack extends Stack {
     homeBus.grantPutEventsTo(this.role);
     const target = new targets.EventBus(homeBus, { role: this.role });
     this.rules = props.patterns.map((p) => changeRule(this, `Forward${patternId(p)}`, p, `forwards to ${props.homeRegion}`, target));
+    this.alarmTopic = alarmTopic(this, props.alertEmails ?? []);
+    this.failures = new FailureRouting(this, 'FailedForwards', { alarmTopic: this.alarmTopic });
+    this.failures.routeRules(this);
   }
+}
+
+/**
+ * The forwarder's alarm topic. It carries only CloudWatch alarm state changes
+ * about the forwarder (no drift, no resource data), so it is not encrypted
+ * with a customer managed key (which CloudWatch would need, at a key-month
+ * each); TLS is enforced.
+ */
+function alarmTopic(scope: Construct, emails: string[]): sns.Topic {
+  const topic = new sns.Topic(scope, 'AlarmTopic', { displayName: 'realdrift forwarder alarms', enforceSSL: true });
+  // enforceSSL's topic policy replaces SNS's default one: allow this account's alarms.
+  topic.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['sns:Publish'],
+      resources: [topic.topicArn],
+      conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } },
+    }),
+  );
+  for (const email of emails) topic.addSubscription(new subs.EmailSubscription(email));
+  return topic;
 }

@@ -31,7 +31,7 @@ export const ACCEPTED: Acceptance[] = [
   },
   {
     finding: /^AwsSolutions-SQS3$/,
-    path: /^\/FailedTriggers\/Queue\/Resource$/,
+    path: /^\/(FailedTriggers|FailedForwards)\/Queue\/Resource$/,
     reason:
       'This queue is itself the dead-letter queue: EventBridge targets and the scan function\'s asynchronous invokes ' +
       'send what they could not deliver here, and an alarm fires on its first message.',

@@ -13,7 +13,7 @@ import { globalEventsStackName } from '../lib/app';
 import { changePatterns, loadChangeRuleFacts, patternSize } from '../lib/change-patterns';
 import { loadEventNames } from '../lib/event-sources';
 import { GlobalEventsStack } from '../lib/global-events';
-import { CfnTemplate, REPO, resourcesOfType, synth } from './helpers';
+import { CfnTemplate, logicalId, REPO, resourcesOfType, synth } from './helpers';
 
 const TABLE = path.join(REPO, 'core', 'data', 'cloudtrail-events.json');
 const FACTS = loadChangeRuleFacts();
@@ -167,6 +167,44 @@ describe('global services forwarder', () => {
       });
       assert.deepEqual(resourcesOfType(json, 'AWS::IAM::Role').length, 1);
     }
+  });
+
+  it('dead-letters every forward to its own us-east-1 queue with a bounded retry, and alarms on its own topic', () => {
+    const s = synth({ region: 'eu-west-1', alertEmails: ['ops@example.com'] });
+    const json = Template.fromStack(forwarderOf(s)!).toJSON() as CfnTemplate;
+    const queue = logicalId(json, 'AWS::SQS::Queue', 'FailedForwardsQueue');
+    const topic = logicalId(json, 'AWS::SNS::Topic', 'AlarmTopic');
+    const rules = patternRules(json);
+    assert.ok(rules.length >= 1);
+    for (const [id, rule] of rules) {
+      for (const target of rule.Properties.Targets) {
+        assert.deepEqual(target.DeadLetterConfig, { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } }, id);
+        assert.ok(target.RetryPolicy.MaximumEventAgeInSeconds <= 3600, `${id}: retries for more than an hour`);
+        assert.ok(target.RetryPolicy.MaximumRetryAttempts <= 8, id);
+      }
+    }
+    // Only the forwarder's rules may send to the queue.
+    const [[, policy]] = resourcesOfType(json, 'AWS::SQS::QueuePolicy');
+    const send = policy.Properties.PolicyDocument.Statement.find((st: any) => st.Effect === 'Allow');
+    assert.deepEqual(send.Principal, { Service: 'events.amazonaws.com' });
+    assert.deepEqual(send.Condition.ArnEquals['aws:SourceArn'], rules.map(([id]) => ({ 'Fn::GetAtt': [id, 'Arn'] })));
+    // One alarm per rule on failed invocations, one on the queue's first message, all to the us-east-1 topic.
+    const alarms = resourcesOfType(json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const failed = alarms.filter((a) => a.MetricName === 'FailedInvocations').map((a) => a.Dimensions[0].Value);
+    assert.deepEqual(failed, rules.map(([id]) => ({ Ref: id })));
+    const depth = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible');
+    assert.deepEqual(depth.map((a) => a.Dimensions[0].Value), [{ 'Fn::GetAtt': [queue, 'QueueName'] }]);
+    assert.equal(alarms.length, rules.length + 1);
+    for (const a of alarms) assert.deepEqual(a.AlarmActions, [{ Ref: topic }]);
+    const t = Template.fromStack(forwarderOf(s)!);
+    t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topic } });
+    t.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: 'sns:Publish', Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } } }),
+        ]),
+      }),
+    });
   });
 
   it('pins the home stack to an explicit -c region and leaves it Region-agnostic otherwise', () => {

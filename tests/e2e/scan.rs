@@ -392,13 +392,29 @@ fn a_deleted_stack_is_forgotten_once(l: &LocalLambda, w: &World, a: &Around) {
 /// The per-stack Embedded Metric Format lines: namespace, dimensions and
 /// the counts a dashboard reads, and findings by tier.
 fn assert_emf(log: &str) {
-    let lines: Vec<Value> = log
+    let all: Vec<Value> = log
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v.get("_aws").is_some())
         .collect();
+    let lines: Vec<&Value> = all.iter().filter(|v| v.get("_aws").is_some()).collect();
+    // Only the fixed custom metrics are declared (docs/functions.md, "Metrics").
+    for m in &lines {
+        let dims = &m["_aws"]["CloudWatchMetrics"][0]["Dimensions"];
+        assert_eq!(dims, &json!([["Function"]]), "{m}");
+        for d in m["_aws"]["CloudWatchMetrics"][0]["Metrics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            assert_eq!(
+                d["Name"], "ReadFailures",
+                "scan declares no other metric: {m}"
+            );
+        }
+    }
     let scanned: Vec<&Value> = lines
         .iter()
+        .copied()
         .filter(|v| v.get("StacksScanned").is_some())
         .collect();
     assert!(!scanned.is_empty(), "no per-stack EMF line:\n{log}");
@@ -416,10 +432,11 @@ fn assert_emf(log: &str) {
         assert_eq!(n("ReadFailures"), 0.0, "{m}");
         assert!(n("ScanDuration") >= 0.0, "{m}");
     }
+    // Findings by tier: log fields, no metric.
     assert!(
-        lines
-            .iter()
-            .any(|v| v["Tier"] == "declared" && v["Findings"].as_f64().is_some_and(|n| n >= 1.0)),
+        all.iter().any(|v| v["Tier"] == "declared"
+            && v["Findings"].as_f64().is_some_and(|n| n >= 1.0)
+            && v.get("_aws").is_none()),
         "findings by tier:\n{log}"
     );
 }

@@ -53,9 +53,24 @@ pub struct Deployer {
     /// Which kind of deployment.
     pub kind: DeployerKind,
     /// The stack that made the call, when a lookup of the resource it
-    /// wrote found it (another stack than the watched one).
+    /// wrote found it (another stack than the watched one); for a custom
+    /// resource's provider, the custom resource's stack.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stack: Option<String>,
+    /// The custom resource and its provider function, for `customResource`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<ProviderRef>,
+}
+
+/// Which custom resource's provider made a call.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderRef {
+    /// The custom resources' logical ids the function provides (one,
+    /// unless several share the provider).
+    pub custom_resources: Vec<String>,
+    /// The provider function(s) whose role made the call.
+    pub functions: Vec<String>,
 }
 
 /// `userIdentity`, reduced to what names a person or a role.
@@ -140,7 +155,11 @@ impl Cause {
                 .recipient_account_id
                 .clone()
                 .or_else(|| envelope.and_then(|e| e.account.clone())),
-            through: facts.deployer(r).map(|kind| Deployer { kind, stack: None }),
+            through: facts.deployer(r).map(|kind| Deployer {
+                kind,
+                stack: None,
+                provider: None,
+            }),
         }
     }
 

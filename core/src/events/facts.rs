@@ -24,6 +24,35 @@ pub struct Facts {
     console_invoked_by: Vec<String>,
     global_sources: HashSet<String>,
     stack_set_roles: NamesFact,
+    /// How a template names a custom resource's provider function.
+    pub custom_resources: CustomResourceFacts,
+}
+
+/// How a template wires a custom resource to the Lambda function that
+/// provides it (and, through the CDK Provider framework, to its handlers).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomResourceFacts {
+    types: Vec<String>,
+    type_prefixes: Vec<String>,
+    /// The custom resource's property naming its provider (`ServiceToken`).
+    pub service_token_property: String,
+    /// The provider function's type (`AWS::Lambda::Function`).
+    pub function_type: String,
+    /// The function's execution-role property (`Role`).
+    pub role_property: String,
+    /// The CDK Provider framework's environment variables naming the user's handlers.
+    pub framework_handler_variables: Vec<String>,
+}
+
+impl CustomResourceFacts {
+    /// True for a custom resource type.
+    pub fn is_custom_resource(&self, resource_type: &str) -> bool {
+        self.types.iter().any(|t| t == resource_type)
+            || self
+                .type_prefixes
+                .iter()
+                .any(|p| resource_type.starts_with(p.as_str()))
+    }
 }
 
 /// Who deployed a call on a principal's behalf.
@@ -34,6 +63,8 @@ pub enum DeployerKind {
     CloudFormation,
     /// A StackSet's execution role made the call for a stack instance.
     StackSet,
+    /// A custom resource's provider function made the call (its execution role).
+    CustomResource,
 }
 
 impl DeployerKind {
@@ -42,6 +73,7 @@ impl DeployerKind {
         match self {
             DeployerKind::CloudFormation => "CloudFormation",
             DeployerKind::StackSet => "a StackSet execution role",
+            DeployerKind::CustomResource => "a custom resource's provider function",
         }
     }
 }
@@ -57,6 +89,28 @@ struct FactsFile {
     console_indicators: ConsoleFact,
     global_event_sources: ListFact,
     stack_set_execution_roles: NamesFact,
+    custom_resource_providers: ProvidersFact,
+    cdk_provider_framework: FrameworkFact,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ProvidersFact {
+    types: Vec<String>,
+    type_prefixes: Vec<String>,
+    service_token_property: String,
+    function_type: String,
+    role_property: String,
+    source: String,
+    reason: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FrameworkFact {
+    handler_variables: Vec<String>,
+    source: String,
+    reason: String,
 }
 
 /// Exact names and name prefixes (of IAM roles).
@@ -161,6 +215,10 @@ impl Facts {
         sourced("globalEventSources", &g.source, &g.reason)?;
         let x = &f.stack_set_execution_roles;
         sourced("stackSetExecutionRoles", &x.source, &x.reason)?;
+        let cr = &f.custom_resource_providers;
+        sourced("customResourceProviders", &cr.source, &cr.reason)?;
+        let fw = &f.cdk_provider_framework;
+        sourced("cdkProviderFramework", &fw.source, &fw.reason)?;
         Ok(Self {
             api_call_detail_type: f.api_call_detail_type.value,
             api_call_event_type: f.api_call_event_type.value,
@@ -176,6 +234,14 @@ impl Facts {
             console_invoked_by: k.invoked_by.clone(),
             global_sources: g.values.iter().cloned().collect(),
             stack_set_roles: f.stack_set_execution_roles.clone(),
+            custom_resources: CustomResourceFacts {
+                types: cr.types.clone(),
+                type_prefixes: cr.type_prefixes.clone(),
+                service_token_property: cr.service_token_property.clone(),
+                function_type: cr.function_type.clone(),
+                role_property: cr.role_property.clone(),
+                framework_handler_variables: fw.handler_variables.clone(),
+            },
         })
     }
 

@@ -125,7 +125,8 @@ impl FilterConfig {
     }
 }
 
-fn role_key(catalog: &Catalog, arn: &str, form: &str) -> Option<ResourceKey> {
+/// An IAM role's key (account, name) from an ARN of `form`.
+pub(crate) fn role_key(catalog: &Catalog, arn: &str, form: &str) -> Option<ResourceKey> {
     let rules = catalog.identities.get("AWS::IAM::Role")?;
     rules
         .match_identifier(arn, Some(&[form.to_string()]))

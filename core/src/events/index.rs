@@ -5,6 +5,7 @@
 
 use super::catalog::Catalog;
 use super::identity::CHILD_NAME_PHYSICAL_ID;
+use super::providers::ProviderRow;
 use crate::declared::DeclaredValue;
 use crate::template::partition_for_region;
 use serde::{Deserialize, Serialize};
@@ -25,6 +26,9 @@ pub struct ResourceIndex {
     pub region: String,
     /// Rows, sorted by stack then logical id.
     pub resources: Vec<IndexRow>,
+    /// Custom resources' provider functions and their roles, sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub providers: Vec<ProviderRow>,
 }
 
 /// One resource of one stack.
@@ -109,6 +113,7 @@ impl ResourceIndex {
             account_id: account_id.to_string(),
             region: region.to_string(),
             resources: Vec::new(),
+            providers: Vec::new(),
         }
     }
 
@@ -174,6 +179,7 @@ impl ResourceIndex {
     pub fn sort(&mut self) {
         self.resources
             .sort_by(|a, b| (&a.stack, &a.logical_id).cmp(&(&b.stack, &b.logical_id)));
+        self.providers.sort();
     }
 
     /// Pretty JSON with stable order.

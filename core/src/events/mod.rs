@@ -23,15 +23,16 @@ mod filter;
 mod identity;
 mod index;
 mod parse;
+mod providers;
 mod record;
 mod table;
 mod view;
 
 pub use catalog::{Catalog, CatalogError};
-pub use cause::{Actor, Cause, Deployer, Issuer};
+pub use cause::{Actor, Cause, Deployer, Issuer, ProviderRef};
 pub use coalesce::{coalesce, latest_first, Coalesced, ResourceRef, TouchedResource};
 pub use extract::{ChildSelector, Target, Touch, MAX_VALUES_PER_POINTER};
-pub use facts::{DeployerKind, Facts};
+pub use facts::{CustomResourceFacts, DeployerKind, Facts};
 pub use filter::{Accepted, DropReason, FilterConfig, RoleArnError, Screener, Verdict};
 pub use identity::{Identities, Matched, ParentRule, ResourceKey, TypeRules};
 pub use index::{
@@ -40,6 +41,7 @@ pub use index::{
 pub use parse::{
     event_from_value, parse_event, parse_record, CloudTrailEvent, ParseError, MAX_EVENT_BYTES,
 };
+pub use providers::{provider_rows, ProviderInput, ProviderRow};
 pub use record::{CloudTrailRecord, Envelope, ResourceEntry, SessionIssuer, UserIdentity};
 pub use table::{EventEntry, EventTable, IdentifierSpec, Origin, ResolveMode, ValueSpec};
 pub use view::{Hit, HitRole, IndexView};

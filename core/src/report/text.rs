@@ -10,6 +10,7 @@
 
 use super::model::{is_confirmed_drift, is_potential_drift, StackReport, Summary, Verdict};
 use super::sanitize::{escape_identifier, render_value, sanitize_identifier};
+use crate::events::Deployer;
 use crate::finding::{Cause, Finding, Tier};
 use crate::ignore::display_id;
 use std::collections::BTreeMap;
@@ -307,6 +308,8 @@ pub(crate) fn cause_parts(c: &Cause) -> Option<String> {
         .or(c.actor.user_name.as_ref())
         .or(c.actor.invoked_by.as_ref());
     let by = match &c.through {
+        // A custom resource's provider function, named with its stack.
+        Some(d) if d.provider.is_some() => format!("by {} as", provider_text(d)),
         // Not a console edit: a deployment made the call for the actor.
         Some(d) => format!("by {} for", d.kind.label()),
         None => "by".to_string(),
@@ -317,9 +320,13 @@ pub(crate) fn cause_parts(c: &Cause) -> Option<String> {
             None => parts.push(format!("{by} {a}")),
         }
     } else if let Some(d) = &c.through {
-        parts.push(format!("by {}", d.kind.label()));
+        match d.provider {
+            Some(_) => parts.push(format!("by {}", provider_text(d))),
+            None => parts.push(format!("by {}", d.kind.label())),
+        }
     }
-    if let Some(stack) = c.through.as_ref().and_then(|d| d.stack.as_ref()) {
+    let other_stack = c.through.as_ref().filter(|d| d.provider.is_none());
+    if let Some(stack) = other_stack.and_then(|d| d.stack.as_ref()) {
         parts.push(format!("deploying stack {stack}"));
     }
     if let Some(t) = &c.event_time {
@@ -342,6 +349,21 @@ pub(crate) fn cause_parts(c: &Cause) -> Option<String> {
         parts.push(format!("using {ua}"));
     }
     (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+/// "custom resource <Logical> of stack <S> (function F)".
+fn provider_text(d: &Deployer) -> String {
+    let Some(p) = &d.provider else {
+        return d.kind.label().to_string();
+    };
+    let mut out = format!("custom resource {}", p.custom_resources.join(", "));
+    if let Some(stack) = &d.stack {
+        let _ = write!(out, " of stack {stack}");
+    }
+    if !p.functions.is_empty() {
+        let _ = write!(out, " (function {})", p.functions.join(", "));
+    }
+    out
 }
 
 fn cause_text(c: &Cause) -> Option<String> {

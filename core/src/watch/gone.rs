@@ -6,7 +6,7 @@
 
 use super::alert::notices;
 use super::cycle::{Channels, UpdateError};
-use super::index::{replace_stack, IndexUpdateError};
+use super::index::{replace_stack, IndexUpdateError, StackRows};
 use super::state::{state_key, StackState, STATE_PREFIX};
 use super::transition::Transitions;
 use crate::baseline::{BaselineStore, Precondition, StoreError};
@@ -130,7 +130,7 @@ pub async fn prune_index(
             return Ok(gone);
         }
         for stack in &gone {
-            replace_stack(&mut index, catalog, stack, &[]);
+            replace_stack(&mut index, catalog, stack, &StackRows::default());
         }
         let mut text = index.to_json();
         text.push('\n');

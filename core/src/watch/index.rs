@@ -6,7 +6,10 @@
 //! overwritten.
 
 use crate::baseline::{BaselineStore, Precondition, StoreError};
-use crate::events::{object_key, Catalog, IndexError, IndexInput, ResourceIndex};
+use crate::events::{
+    object_key, provider_rows, Catalog, IndexError, IndexInput, ProviderInput, ProviderRow,
+    ResourceIndex,
+};
 use crate::pipeline::GatheredStack;
 
 /// Why the index could not be updated.
@@ -45,17 +48,64 @@ pub fn index_inputs(g: &GatheredStack) -> Vec<IndexInput<'_>> {
         .collect()
 }
 
-/// Replaces `stack`'s rows of `index` with `inputs` (none: the stack is gone).
+/// The custom-resource provider rows a gathered stack contributes: each
+/// custom resource's provider function of the same stack, with the role
+/// the scan read (events::provider_rows).
+pub fn index_providers(catalog: &Catalog, g: &GatheredStack) -> Vec<ProviderRow> {
+    let inputs: Vec<ProviderInput<'_>> = g
+        .resources
+        .iter()
+        .map(|r| ProviderInput {
+            logical_id: &r.logical_id,
+            resource_type: &r.resource_type,
+            physical_id: r.physical_id.as_deref(),
+            declared: &r.declared,
+            live: r.live.as_ref(),
+        })
+        .collect();
+    provider_rows(&catalog.facts.custom_resources, &g.stack, &inputs)
+}
+
+/// One stack's contribution to the index.
+#[derive(Debug, Clone, Default)]
+pub struct StackRows<'a> {
+    /// Its resources.
+    pub inputs: Vec<IndexInput<'a>>,
+    /// Its custom resources' provider functions.
+    pub providers: Vec<ProviderRow>,
+}
+
+impl<'a> StackRows<'a> {
+    /// Resources only (no custom resource).
+    pub fn resources(inputs: Vec<IndexInput<'a>>) -> Self {
+        Self {
+            inputs,
+            providers: Vec::new(),
+        }
+    }
+
+    /// Everything a gathered stack contributes.
+    pub fn of(catalog: &Catalog, g: &'a GatheredStack) -> Self {
+        Self {
+            inputs: index_inputs(g),
+            providers: index_providers(catalog, g),
+        }
+    }
+}
+
+/// Replaces `stack`'s rows of `index` with `rows` (empty: the stack is gone).
 pub fn replace_stack(
     index: &mut ResourceIndex,
     catalog: &Catalog,
     stack: &str,
-    inputs: &[IndexInput<'_>],
+    rows: &StackRows<'_>,
 ) {
     index.resources.retain(|r| r.stack != stack);
-    for i in inputs {
+    index.providers.retain(|p| p.stack != stack);
+    for i in &rows.inputs {
         index.add(catalog, *i);
     }
+    index.providers.extend(rows.providers.iter().cloned());
     index.sort();
 }
 
@@ -66,7 +116,7 @@ pub async fn update_index(
     catalog: &Catalog,
     (account_id, region): (&str, &str),
     stack: &str,
-    inputs: &[IndexInput<'_>],
+    rows: &StackRows<'_>,
     attempts: usize,
 ) -> Result<bool, IndexUpdateError> {
     let key = object_key(account_id, region);
@@ -77,7 +127,7 @@ pub async fn update_index(
             None => ResourceIndex::new(account_id, region),
         };
         let before = stored.as_ref().map(|s| s.text.as_str());
-        replace_stack(&mut index, catalog, stack, inputs);
+        replace_stack(&mut index, catalog, stack, rows);
         let mut text = index.to_json();
         text.push('\n');
         if before == Some(text.as_str()) {

@@ -32,7 +32,9 @@ pub use gone::{
     forget_stack, prune_index, prune_indexes, stacks_with_state, state_files_of, GoneError,
     GONE_NOTE,
 };
-pub use index::{index_inputs, replace_stack, update_index, IndexUpdateError};
+pub use index::{
+    index_inputs, index_providers, replace_stack, update_index, IndexUpdateError, StackRows,
+};
 pub use inflight::{
     clear_in_flight, inflight_key, is_in_flight, mark_in_flight, InFlight, INFLIGHT_PREFIX,
 };

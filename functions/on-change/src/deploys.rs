@@ -12,6 +12,11 @@
 //!   other stack when DescribeStackResources on the written child's id
 //!   finds it.
 //!
+//! A call by a custom resource's provider function (`through.provider`) is
+//! screened the same way by the state of the custom resource's stack
+//! (`through.stack`), which the index names; the touched resource may be
+//! in another stack.
+//!
 //! A stack whose state cannot be told is retried (never guessed settled
 //! nor deploying).
 
@@ -48,6 +53,7 @@ pub struct DeployScreen {
 /// where it is settled.
 pub async fn screen_deploys(w: &Watcher, located: &mut Located, batch: &[Carried]) -> DeployScreen {
     let mut out = DeployScreen::default();
+    let mut states: BTreeMap<String, Result<DeployState, String>> = BTreeMap::new();
     let stacks: Vec<String> = located
         .stacks
         .iter()
@@ -58,24 +64,50 @@ pub async fn screen_deploys(w: &Watcher, located: &mut Located, batch: &[Carried
         let Some(work) = located.stacks.get_mut(&stack) else {
             continue;
         };
-        match deploy_state(w, &stack, &work.account_id).await {
-            Ok(DeployState::Deploying(why)) => {
-                let dropped = drop_deployment_calls(work);
-                tracing::info!(stack = %stack, why = %why, calls = dropped, "deployment calls dropped: the stack's own deploy");
-                out.own_deploy += dropped;
-                if work.resources.is_empty() {
-                    located.stacks.remove(&stack);
-                }
+        let deciders: BTreeSet<String> = by_deployment(work).map(|c| decider(c, &stack)).collect();
+        for d in deciders {
+            if let std::collections::btree_map::Entry::Vacant(e) = states.entry(d) {
+                let state = deploy_state(w, e.key(), &work.account_id).await;
+                e.insert(state);
             }
-            Ok(DeployState::Settled) => name_other_stacks(w, &stack, work, batch).await,
-            Err(e) => {
-                tracing::error!(stack = %stack, error = %e, "stack state unknown; its messages are retried");
-                out.failed_messages.extend(work.messages.iter().cloned());
-                located.stacks.remove(&stack);
-            }
+        }
+        let deploying = |c: &Cause| {
+            matches!(
+                states.get(&decider(c, &stack)),
+                Some(Ok(DeployState::Deploying(_)))
+            )
+        };
+        let unknown = by_deployment(work)
+            .find_map(|c| states.get(&decider(c, &stack))?.as_ref().err().cloned());
+        if let Some(e) = unknown {
+            tracing::error!(stack = %stack, error = %e, "stack state unknown; its messages are retried");
+            out.failed_messages.extend(work.messages.iter().cloned());
+            located.stacks.remove(&stack);
+            continue;
+        }
+        let dropped = drop_deployment_calls(work, deploying);
+        if dropped > 0 {
+            tracing::info!(stack = %stack, calls = dropped, "deployment calls dropped: the deploying stack's own deploy");
+            out.own_deploy += dropped;
+        }
+        if work.resources.is_empty() {
+            located.stacks.remove(&stack);
+        } else if matches!(states.get(&stack), Some(Ok(DeployState::Settled))) {
+            name_other_stacks(w, &stack, work, batch).await;
         }
     }
     out
+}
+
+/// The stack whose deploy would explain a deployment's call on a resource
+/// of `stack`: the custom resource's stack for a provider's call, else
+/// `stack` itself.
+fn decider(c: &Cause, stack: &str) -> String {
+    c.through
+        .as_ref()
+        .filter(|d| d.provider.is_some())
+        .and_then(|d| d.stack.clone())
+        .unwrap_or_else(|| stack.to_string())
 }
 
 /// The causes of `work` a deployment made.
@@ -86,13 +118,14 @@ fn by_deployment(work: &StackWork) -> impl Iterator<Item = &Cause> {
         .filter(|c| c.through.is_some())
 }
 
-/// Removes the deployment's calls; a resource left with no call is not
-/// re-read. Returns how many calls were removed.
-fn drop_deployment_calls(work: &mut StackWork) -> u64 {
+/// Removes the deployment's calls whose deploying stack is being deployed;
+/// a resource left with no call is not re-read. Returns how many calls
+/// were removed.
+fn drop_deployment_calls(work: &mut StackWork, deploying: impl Fn(&Cause) -> bool) -> u64 {
     let mut dropped = 0;
     for causes in work.resources.values_mut() {
         let before = causes.len();
-        causes.retain(|c| c.through.is_none());
+        causes.retain(|c| c.through.is_none() || !deploying(c));
         dropped += (before - causes.len()) as u64;
     }
     work.resources.retain(|_, causes| !causes.is_empty());
@@ -141,7 +174,9 @@ async fn name_other_stacks(w: &Watcher, stack: &str, work: &mut StackWork, batch
     let ids = child_ids(batch);
     let mut found: BTreeMap<String, Option<String>> = BTreeMap::new();
     for causes in work.resources.values_mut() {
-        for c in causes.iter_mut().filter(|c| c.through.is_some()) {
+        let by_cloudformation =
+            |c: &&mut Cause| c.through.as_ref().is_some_and(|d| d.provider.is_none());
+        for c in causes.iter_mut().filter(by_cloudformation) {
             let Some(event_id) = c.event_id.clone() else {
                 continue;
             };

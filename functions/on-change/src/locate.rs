@@ -86,6 +86,12 @@ pub async fn locate(w: &Watcher, batch: &[Carried]) -> Located {
             Some(Ok(i)) => i.as_ref(),
             None => None,
         };
+        // A custom resource's provider function of a watched stack made the
+        // call: a deployment's, screened by that stack's state (deploys).
+        let mut cause = carried.accepted.cause.clone();
+        if let Some(d) = index.and_then(|i| i.provider_of(w.screener.catalog(), &cause)) {
+            cause.through = Some(d);
+        }
         let views: Vec<IndexView<'_>> =
             index.iter().map(|i| i.view(w.screener.catalog())).collect();
         let found = coalesce(std::slice::from_ref(&carried.accepted), &views);
@@ -130,7 +136,7 @@ pub async fn locate(w: &Watcher, batch: &[Carried]) -> Located {
             work.resources
                 .entry(logical_id)
                 .or_default()
-                .push(carried.accepted.cause.clone());
+                .push(cause.clone());
             work.messages.extend(carried.message_id.iter().cloned());
         }
     }

@@ -17,7 +17,7 @@ use realdrift_core::pipeline::{
     StackSource, StackSummary,
 };
 use realdrift_core::schema::InMemorySchemas;
-use realdrift_core::watch::{index_inputs, update_index, Channels};
+use realdrift_core::watch::{update_index, Channels, StackRows};
 use realdrift_on_change::{filter_config, handle, Invocation, Watcher};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -215,7 +215,7 @@ impl World {
             catalog,
             (ACCOUNT, REGION),
             "App",
-            &index_inputs(&g),
+            &StackRows::of(catalog, &g),
             1,
         )
         .await
@@ -463,7 +463,7 @@ async fn index_stack(w: &World, name: &str, physical_id: &str) {
         catalog,
         (ACCOUNT, REGION),
         name,
-        &index_inputs(&g),
+        &StackRows::of(catalog, &g),
         1,
     )
     .await
@@ -772,4 +772,98 @@ async fn an_unknown_stack_state_is_retried_not_guessed() {
     .await;
     assert_eq!(failed(&r), vec!["m0".to_string()]);
     assert!(w.sns.sent().is_empty());
+}
+
+const PROVIDER_FN: &str = "App-QueueSettingsHandler-1A2B";
+const PROVIDER_ROLE: &str = "App-QueueSettingsHandlerRole-3C4D";
+
+/// `set_queue_attributes` made by a custom resource's provider function:
+/// the Lambda session shape of the real Cloud Custodian record
+/// (`assumed-role/<role>/<function>`), with its role and name swapped.
+fn by_provider(id: &str, time: &str) -> Value {
+    let mut r = set_queue_attributes(id, time);
+    let text = real_record(
+        "cloud-custodian_cwe-fixtures.json",
+        "PutDataCatalogEncryptionSettings",
+    )["userIdentity"]
+        .to_string()
+        .replace("644160558196", ACCOUNT)
+        .replace("CloudCustodianRole", PROVIDER_ROLE)
+        .replace("custodian-net-change-encryption", PROVIDER_FN);
+    r["userIdentity"] = serde_json::from_str(&text).unwrap();
+    r["sourceIPAddress"] = json!("35.171.244.77");
+    r["userAgent"] = json!("Boto3/1.34.0 Python/3.12.0 Linux exec-env/AWS_Lambda_python3.12");
+    r
+}
+
+/// Adds to the stored index what the scan records for a custom resource
+/// `QueueSettings` of `App` whose provider function has PROVIDER_ROLE
+/// (core's events_providers tests derive such rows from a CDK template).
+async fn index_provider(w: &World) {
+    let key = "index/111111111111.us-east-1.json";
+    let stored = w.bucket.load(key).await.unwrap().unwrap();
+    let mut index =
+        realdrift_core::events::ResourceIndex::from_json(key, stored.text.as_bytes()).unwrap();
+    index.providers.push(realdrift_core::events::ProviderRow {
+        stack: "App".into(),
+        custom_resource: "QueueSettings".into(),
+        function: PROVIDER_FN.into(),
+        role_arn: format!("arn:aws:iam::{ACCOUNT}:role/{PROVIDER_ROLE}"),
+        via: None,
+    });
+    w.bucket
+        .save(
+            key,
+            &index.to_json(),
+            realdrift_core::baseline::Precondition::None,
+        )
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn a_custom_resource_provider_writing_during_its_stacks_deploy_is_silent() {
+    let w = World::new();
+    w.index().await;
+    index_provider(&w).await;
+    let r = handle(
+        &w.watcher(pipeline_in(60, &["App"], false, "UPDATE_IN_PROGRESS", "")),
+        sqs(&[wrapped(&by_provider("cr", "2026-11-30T12:00:00Z"))]),
+        &inv(),
+    )
+    .await;
+    assert!(failed(&r).is_empty(), "nothing to retry");
+    // The queue really is drifted (60 against 30): a re-read would alert.
+    assert!(w.sns.sent().is_empty(), "{:?}", w.documents());
+    assert_eq!(w.state().await, None, "nothing was re-read");
+}
+
+#[tokio::test]
+async fn a_custom_resource_provider_writing_outside_a_deploy_alerts_once_naming_it() {
+    let w = World::new();
+    seeded(&w).await;
+    index_provider(&w).await;
+    let r = handle(
+        &w.watcher(pipeline(90, &["App"], false)),
+        sqs(&[wrapped(&by_provider("cr", "2026-11-30T12:00:00Z"))]),
+        &inv(),
+    )
+    .await;
+    assert!(failed(&r).is_empty());
+    let docs = w.documents();
+    assert_eq!(docs.len(), 2, "{docs:?}");
+    let through = &docs[1]["findings"][0]["cause"]["through"];
+    assert_eq!(through["kind"], "customResource", "{through}");
+    assert_eq!(through["stack"], "App");
+    assert_eq!(
+        through["provider"]["customResources"],
+        json!(["QueueSettings"])
+    );
+    let text = w.slack.sent()[1].slack.to_string();
+    assert!(
+        text.contains(&format!(
+            "by custom resource QueueSettings of stack App (function {PROVIDER_FN}) as arn:aws:sts::{ACCOUNT}:assumed-role/{PROVIDER_ROLE}/{PROVIDER_FN}"
+        )),
+        "{text}"
+    );
 }

@@ -12,7 +12,7 @@ use realdrift_core::pipeline::{
 };
 use realdrift_core::report::StackReport;
 use realdrift_core::watch::{
-    forget_stack, index_inputs, update_index, update_stack, Claimant, Observation, Update,
+    forget_stack, update_index, update_stack, Claimant, Observation, StackRows, Update,
     DEFAULT_ATTEMPTS,
 };
 use realdrift_lambda::Metrics;
@@ -220,13 +220,13 @@ async fn refresh_index(s: &Scanner, g: &GatheredStack) -> bool {
     let (Some(account), Some(region)) = (g.account.as_deref(), g.region.as_deref()) else {
         return false;
     };
-    let inputs = index_inputs(g);
+    let rows = StackRows::of(s.catalog, g);
     let r = update_index(
         s.bucket.as_ref(),
         s.catalog,
         (account, region),
         &g.stack,
-        &inputs,
+        &rows,
         DEFAULT_ATTEMPTS,
     )
     .await;
