@@ -53,6 +53,7 @@ fn obs(findings: Vec<Finding>) -> Observation {
                 physical_id: Some("data-bucket".into()),
                 read: ReadStatus::Read,
                 children: ListStatus::None,
+                unreadable: false,
             },
         )]
         .into_iter()

@@ -3,21 +3,26 @@
 //! Every renderer reads a [`StackReport`], masks secrets first and treats
 //! all identifiers and values as untrusted text.
 
+mod email;
 mod exit;
 mod json;
 mod mask;
 mod model;
+mod not_compared;
 mod sanitize;
 mod slack;
 mod sns;
 mod text;
+mod type_coverage;
 
+pub use email::{render_email_text, MAX_TEXT_FINDINGS};
 pub use exit::{exit_code, ExitCode, ExitFlags, RunFacts};
 pub use json::{json_value, render_json, JSON_SCHEMA};
 pub use mask::{is_secret_marker, mask_finding, mask_findings, MaskPolicy, MASK};
 pub use model::{
     is_confirmed_drift, is_potential_drift, Coverage, NotChecked, StackReport, Summary, Verdict,
 };
+pub use not_compared::{coverage_sentence, NotCompared, NotComparedReason, MAX_NAMED};
 pub use sanitize::{
     escape_identifier, escape_json_text, is_arrow, is_terminal_safe, is_unsafe_char, needs_quoting,
     render_value, sanitize_identifier, MAX_IDENTIFIER_CHARS,
@@ -27,7 +32,10 @@ pub use slack::{
     MAX_HEADER_TEXT, MAX_SECTION_TEXT,
 };
 pub use sns::{
-    render_chatbot, render_sns, render_transition, sns_document, sns_subject, transition_document,
-    SnsKind, SnsMessage, MAX_SUBJECT_CHARS,
+    render_chatbot, render_sns, render_transition, sns_document, sns_envelope, sns_subject,
+    transition_document, SnsKind, SnsMessage, JSON_PROTOCOLS, MAX_MESSAGE_BYTES, MAX_SUBJECT_CHARS,
 };
 pub use text::{render_stack, render_text, use_color, verdict_text, TextOptions};
+pub use type_coverage::{
+    render_type_coverage, type_coverage, type_coverage_json, ReadRoute, TypeCoverage, TypeResource,
+};

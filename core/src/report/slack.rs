@@ -8,6 +8,7 @@
 //! AWS can neither mention, link nor format.
 
 use super::model::{is_confirmed_drift, StackReport, Summary, Verdict};
+use super::not_compared::{coverage_sentence, MAX_NAMED};
 use super::sanitize::{render_value, sanitize_identifier};
 use super::sns::SnsKind;
 use super::text::cause_parts;
@@ -203,12 +204,11 @@ fn stack_facts(r: &StackReport, s: &Summary) -> Vec<String> {
                 s.potential
             ));
         }
-        let c = r.coverage;
-        if !r.coverage_complete() {
-            facts.push(format!(
-                "coverage incomplete: {} of {} resources checked",
-                c.checked, c.total
-            ));
+        let sentence = coverage_sentence(&r.stack, &r.coverage, &r.not_compared, MAX_NAMED);
+        if r.coverage_complete() {
+            facts.push(sentence);
+        } else {
+            facts.push(format!("coverage incomplete: {sentence}"));
         }
     }
     facts
@@ -247,10 +247,11 @@ pub fn render_slack_transition(r: &StackReport, kind: SnsKind, findings: &[Findi
         sanitize_identifier(&r.region)
     );
     let s = r.summary();
-    let c = r.coverage;
     let mut facts = vec![format!(
-        "now: {} drift, {} potential drift; {} of {} resources checked",
-        s.drift, s.potential, c.checked, c.total
+        "now: {} drift, {} potential drift; {}",
+        s.drift,
+        s.potential,
+        coverage_sentence(&r.stack, &r.coverage, &r.not_compared, MAX_NAMED)
     )];
     if s.drift > 0 {
         facts.push(s.drift_breakdown());
