@@ -174,13 +174,15 @@ pub fn parse_file(
                     Some(dup @ ("ignore" | "accept")) => {
                         return Err(invalid(file, k.pos(), format!("duplicate key '{dup}'")))
                     }
-                    Some(other) => return Err(invalid(
-                        file,
-                        k.pos(),
-                        format!(
+                    Some(other) => {
+                        return Err(invalid(
+                            file,
+                            k.pos(),
+                            format!(
                             "unknown top-level key {other:?} (the keys are 'ignore' and 'accept')"
                         ),
-                    )),
+                        ))
+                    }
                     None => {
                         return Err(invalid(
                             file,

@@ -94,7 +94,16 @@ fn finding_lines(f: &Finding, stack: &str) -> String {
             (desired, actual) => format!("{} → {}", show(desired), show(actual)),
         },
     };
-    let mut lines = format!("- {target}: {change}\n");
+    let mut lines = match super::slack::diff_of(f, &sanitize_identifier(display_id(f, stack))) {
+        Some(diff) => {
+            let mut out = format!("- {target}:\n");
+            for d in diff {
+                out.push_str(&format!("    {d}\n"));
+            }
+            out
+        }
+        None => format!("- {target}: {change}\n"),
+    };
     lines.push_str(&format!(
         "    {} {} [{}]\n",
         sanitize_identifier(&f.resource_type),

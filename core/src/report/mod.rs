@@ -3,6 +3,7 @@
 //! Every renderer reads a [`StackReport`], masks secrets first and treats
 //! all identifiers and values as untrusted text.
 
+mod change_diff;
 mod email;
 mod exit;
 mod json;
@@ -15,6 +16,7 @@ mod sns;
 mod text;
 mod type_coverage;
 
+pub use change_diff::{change_lines, MAX_DIFF_LINES};
 pub use email::{render_email_text, MAX_TEXT_FINDINGS};
 pub use exit::{exit_code, ExitCode, ExitFlags, RunFacts};
 pub use json::{json_value, render_json, JSON_SCHEMA};
