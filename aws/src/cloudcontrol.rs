@@ -94,7 +94,7 @@ fn map_cc_error(
         )),
         ErrorClass::Other => {
             if code.is_some_and(|c| UNREADABLE_TYPE_CODES.contains(&c)) {
-                return ReadOutcome::skipped(format!(
+                return ReadOutcome::unsupported(format!(
                     "Cloud Control cannot read {type_name}: {message}"
                 ));
             }
@@ -193,12 +193,6 @@ mod tests {
             Some("UnsupportedActionException"),
             "Resource type AWS::X::Y does not support READ action",
         );
-        assert!(matches!(
-            o,
-            ReadOutcome::Skipped {
-                coverage_lost: false,
-                ..
-            }
-        ));
+        assert!(matches!(o, ReadOutcome::Unsupported { .. }));
     }
 }

@@ -87,16 +87,10 @@ async fn errors_map_to_deleted_skipped_and_lost_coverage() {
             "AWS::A::Unsupported",
             400,
             "UnsupportedActionException",
-            |o| matches!(o, ReadOutcome::Skipped { coverage_lost: false, reason } if reason.contains("cannot read")),
+            |o| matches!(o, ReadOutcome::Unsupported { reason } if reason.contains("cannot read")),
         ),
         ("AWS::A::NoType", 400, "TypeNotFoundException", |o| {
-            matches!(
-                o,
-                ReadOutcome::Skipped {
-                    coverage_lost: false,
-                    ..
-                }
-            )
+            matches!(o, ReadOutcome::Unsupported { .. })
         }),
         // A handler or service failure is a read that did not happen: lost.
         (

@@ -25,6 +25,7 @@ fn notice() -> Notice {
         kind: "drift-detected".into(),
         subject: "realdrift: drift detected in App (eu-west-1)".into(),
         document: r#"{"kind":"drift-detected","version":1}"#.into(),
+        text: None,
         slack: json!({"text": "realdrift: drift detected in App", "blocks": []}),
     }
 }
@@ -56,6 +57,31 @@ async fn sns_publishes_the_subject_and_the_document() {
         err.message.contains("sns:Publish") && err.message.contains("AuthorizationError"),
         "{err}"
     );
+}
+
+#[tokio::test]
+async fn sns_publishes_text_to_people_and_the_document_to_programs() {
+    let doc = r#"{"kind":"drift-detected","version":1}"#;
+    let per_protocol = mock!(Sns::publish)
+        .match_requests(move |r| {
+            let Some(m) = r.message() else { return false };
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(m) else {
+                return false;
+            };
+            r.message_structure() == Some("json")
+                && v["default"] == "What changed: Queue.VisibilityTimeout: 30 → 60"
+                && v["email"] == v["default"]
+                && ["sqs", "lambda", "http", "https", "email-json"]
+                    .iter()
+                    .all(|p| v[p] == doc)
+        })
+        .then_output(|| PublishOutput::builder().message_id("m").build());
+    let client = mock_client!(aws_sdk_sns, RuleMode::MatchAny, [&per_protocol]);
+    let sns = SnsNotifier::new(client, "arn:aws:sns:eu-west-1:111111111111:alerts");
+    let mut n = notice();
+    n.text = Some("What changed: Queue.VisibilityTimeout: 30 → 60".into());
+    sns.send(&n).await.unwrap();
+    assert_eq!(per_protocol.num_calls(), 1);
 }
 
 /// A local webhook answering the scripted `(status, extra header)` list in

@@ -22,6 +22,11 @@ pub struct Notice {
     pub subject: String,
     /// The JSON document (text) published to SNS.
     pub document: String,
+    /// The readable text for people: when set, SNS publishes per protocol
+    /// (MessageStructure=json: the text to `default` and `email`, the
+    /// document to the others); unset, the document to every protocol.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
     /// The Slack Block Kit payload for an incoming webhook.
     pub slack: Value,
 }
@@ -69,6 +74,7 @@ pub trait Notifier: Send + Sync {
                 .to_string(),
             subject: crate::report::sns_subject(subject),
             document: crate::report::escape_json_text(&document.to_string()),
+            text: None,
             slack: Value::Null,
         };
         async move { self.send(&notice).await }.boxed()

@@ -465,3 +465,46 @@ fn a_printed_path_pasted_into_a_rule_matches_that_path() {
     let out = apply_ignores(vec![f], &scope("App"), &config);
     assert_eq!(ignored_paths(&out), vec![format!("Bucket.{hostile}")]);
 }
+
+#[test]
+fn accept_rules_need_a_type_and_a_reason_and_keep_appending_safe() {
+    let text = "# types we know realdrift cannot read\naccept:\n  - type: AWS::DAX::*\n    reason: no read API; checked by the DAX team's own audit\n    region: eu-*\nignore:\n  - path: '*.DesiredCount'\n";
+    let c = IgnoreConfig::parse("baselines/ignore.yaml", text).unwrap();
+    assert_eq!(c.accepts.len(), 1);
+    assert_eq!(c.rules.len(), 1);
+    let scope = IgnoreScope::new("App", "111111111111", "eu-west-1");
+    assert!(c.accepts[0].accepts("AWS::DAX::Cluster", &scope));
+    assert!(!c.accepts[0].accepts(
+        "AWS::DAX::Cluster",
+        &IgnoreScope::new("App", "1", "us-east-1")
+    ));
+    for (bad, says) in [
+        (
+            "accept:\n  - type: AWS::X::Y\n",
+            "needs a 'type' and a 'reason'",
+        ),
+        (
+            "accept:\n  - type: AWS::X::Y\n    reason: ''\n",
+            "non-empty",
+        ),
+        (
+            "accept:\n  - type: AWS::X::Y\n    reason: r\n    why: x\n",
+            "unknown accept key",
+        ),
+        ("accept: {}\n", "must be a list"),
+    ] {
+        let e = IgnoreConfig::parse("f", bad).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad:?}: {e}");
+    }
+    // Appending writes at the end: an accept list after the ignore list is
+    // refused by name, one above it is kept as written.
+    let after = "ignore:\n  - path: A.B\naccept:\n  - type: AWS::X::Y\n    reason: r\n";
+    let e = add_ignore_rules("f", Some(after), &[IgnoreRule::new("C.D")]).unwrap_err();
+    assert!(e.to_string().contains("move the 'accept' list"), "{e}");
+    let out = add_ignore_rules("f", Some(text), &[IgnoreRule::new("C.D")]).unwrap();
+    assert!(out.text.starts_with(text), "{}", out.text);
+    assert_eq!(
+        IgnoreConfig::parse("f", &out.text).unwrap().accepts.len(),
+        1
+    );
+}

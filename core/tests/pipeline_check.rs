@@ -212,6 +212,7 @@ fn gathered(findings: Vec<Finding>) -> GatheredStack {
             checked: 1,
             ..Coverage::default()
         },
+        not_compared: vec![],
         api_calls: BTreeMap::new(),
         notes: vec!["a pipeline note".into()],
         resources: vec![ResourceRecord {
@@ -440,4 +441,139 @@ fn check_report(entry: &StackGather) -> StackReport {
         &IgnoreConfig::default(),
         &opts(),
     ))
+}
+
+/// The queue stack plus a CodeBuild project (the corpus's, declared as CDK
+/// wrote it) that Cloud Control answers UnsupportedActionException for, and
+/// a custom resource.
+fn pipeline_with_unreadable() -> Pipeline {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/cases");
+    let queue = CorpusCase::load(&dir.join("AWS__SQS__Queue.WorkQueue.json")).unwrap();
+    let build = CorpusCase::load(&dir.join("AWS__CodeBuild__Project.Build45A36621.json")).unwrap();
+    let qid = queue.resource.physical_id.clone().unwrap();
+    let bid = build.resource.physical_id.clone().unwrap();
+    let template = json!({"Resources": {
+        "Queue": {"Type": "AWS::SQS::Queue", "Properties": queue.resource.declared},
+        "Build45A36621": {"Type": "AWS::CodeBuild::Project",
+            "Properties": build.resource.declared,
+            "Metadata": {"aws:cdk:path": "App/Pipeline/Build/Resource"}},
+        "Seeder": {"Type": "Custom::Seeder", "Properties": {"ServiceToken": "arn:aws:lambda:eu-west-1:111111111111:function:seed"}}
+    }});
+    let row = |id: &str, t: &str, pid: &str| StackResourceRow {
+        logical_id: id.into(),
+        physical_id: Some(pid.into()),
+        resource_type: t.into(),
+        status: "CREATE_COMPLETE".into(),
+    };
+    let stacks = MemoryStacks::default().with_stack(MemoryStack {
+        description: StackDescription {
+            name: "App".into(),
+            stack_id: STACK_ID.into(),
+            status: "UPDATE_COMPLETE".into(),
+            ..Default::default()
+        },
+        template: template.to_string(),
+        resources: vec![
+            row("Queue", "AWS::SQS::Queue", &qid),
+            row("Build45A36621", "AWS::CodeBuild::Project", &bid),
+            row("Seeder", "Custom::Seeder", "seed-1"),
+        ],
+    });
+    let reader = MemoryReader::default()
+        .with(
+            "AWS::SQS::Queue",
+            &qid,
+            ReadOutcome::found(queue.live_raw.clone()),
+        )
+        .with(
+            "AWS::CodeBuild::Project",
+            &bid,
+            ReadOutcome::unsupported(
+                "Cloud Control cannot read AWS::CodeBuild::Project: \
+                 Resource type AWS::CodeBuild::Project does not support READ action",
+            ),
+        );
+    let schemas = InMemorySchemas::new().with_facts("AWS::SQS::Queue", queue.schema.clone());
+    Pipeline::new(Arc::new(stacks), Arc::new(reader), Arc::new(schemas))
+}
+
+fn check_unreadable(store: &MemoryStore) -> StackReport {
+    let selectors = vec!["App".to_string()];
+    let run = block_on(check_stacks(
+        &pipeline_with_unreadable(),
+        store,
+        &selectors,
+        &opts(),
+    ))
+    .unwrap();
+    run.reports().remove(0)
+}
+
+#[test]
+fn a_type_no_reader_reads_is_lost_coverage_and_named_in_the_report() {
+    let r = check_unreadable(&MemoryStore::new());
+    assert_eq!((r.coverage.total, r.coverage.checked), (3, 1));
+    // The CodeBuild project is lost; the custom resource stays benign.
+    assert_eq!(r.coverage.lost, 1);
+    let strict = ExitFlags {
+        fail: false,
+        strict: true,
+    };
+    assert_eq!(exit_code(std::slice::from_ref(&r), strict), ExitCode::Fail);
+    let text = realdrift_core::report::render_text(
+        std::slice::from_ref(&r),
+        realdrift_core::report::TextOptions::default(),
+    );
+    assert!(
+        text.contains(
+            "1 of 3 compared; not compared: Pipeline/Build (AWS::CodeBuild::Project: \
+             no reader for the type), Seeder (Custom::Seeder: custom resource)"
+        ),
+        "{text}"
+    );
+    let doc = json_value(std::slice::from_ref(&r), strict);
+    let listed = &doc["stacks"][0]["coverage"]["notCompared"];
+    assert_eq!(listed[0]["reason"], "noReader", "{listed}");
+    assert_eq!(listed[1]["reason"], "customResource", "{listed}");
+}
+
+#[test]
+fn an_accept_rule_turns_an_unreadable_type_into_accepted_coverage() {
+    let store = MemoryStore::new();
+    let ignore = "accept:\n  # no Cloud Control read handler; rebuilt by the pipeline\n  \
+                  - type: AWS::CodeBuild::*\n    reason: rebuilt by the pipeline on deploy\n";
+    block_on(store.save(IGNORE_KEY, ignore, Precondition::None)).unwrap();
+    let r = check_unreadable(&store);
+    assert_eq!((r.coverage.lost, r.coverage.accepted), (0, 1));
+    let strict = ExitFlags {
+        fail: false,
+        strict: true,
+    };
+    assert_eq!(exit_code(std::slice::from_ref(&r), strict), ExitCode::Ok);
+    assert_eq!(
+        r.not_compared[0].accepted.as_deref(),
+        Some("rebuilt by the pipeline on deploy")
+    );
+    let text = realdrift_core::report::render_text(
+        std::slice::from_ref(&r),
+        realdrift_core::report::TextOptions::default(),
+    );
+    assert!(
+        text.contains("(AWS::CodeBuild::Project: no reader for the type, accepted)"),
+        "{text}"
+    );
+    let skipped = r
+        .findings
+        .iter()
+        .find(|f| f.logical_id == "Build45A36621")
+        .unwrap();
+    assert!(skipped
+        .note
+        .as_deref()
+        .unwrap()
+        .starts_with("accepted as not compared (rebuilt by the pipeline on deploy)"));
+    // An accept rule scoped to another stack accepts nothing here.
+    let other = "accept:\n  - type: AWS::CodeBuild::Project\n    reason: r\n    stack: Other\n";
+    block_on(store.save(IGNORE_KEY, other, Precondition::None)).unwrap();
+    assert_eq!(check_unreadable(&store).coverage.lost, 1);
 }

@@ -10,7 +10,8 @@ use realdrift_core::events::Actor;
 use realdrift_core::finding::Cause;
 use realdrift_core::report::{
     exit_code, render_chatbot, render_json, render_slack, render_sns, render_text, Coverage,
-    ExitCode, ExitFlags, MaskPolicy, SnsKind, StackReport, TextOptions,
+    ExitCode, ExitFlags, MaskPolicy, NotCompared, NotComparedReason, SnsKind, StackReport,
+    TextOptions,
 };
 use realdrift_core::{Finding, Tier};
 use serde_json::{json, Value};
@@ -69,6 +70,7 @@ fn harvest() -> StackReport {
         stack: "CdkrdIntegHarvest3".into(),
         account_id: Some(ACCOUNT.into()),
         region: REGION.into(),
+        not_compared: not_compared_of(&findings),
         findings,
         coverage,
         has_baseline: false,
@@ -174,9 +176,26 @@ fn nothing_compared() -> StackReport {
         account_id: Some(ACCOUNT.into()),
         region: REGION.into(),
         coverage: Coverage::from_findings(1, &findings, 0),
+        not_compared: not_compared_of(&findings),
         findings,
         ..StackReport::default()
     }
+}
+
+/// The not-compared entries gathering makes for custom resources.
+fn not_compared_of(findings: &[Finding]) -> Vec<NotCompared> {
+    findings
+        .iter()
+        .filter(|f| f.tier == Tier::Skipped)
+        .map(|f| NotCompared {
+            logical_id: f.logical_id.clone(),
+            construct_path: f.construct_path.clone(),
+            resource_type: f.resource_type.clone(),
+            reason: NotComparedReason::CustomResource,
+            detail: f.note.clone().unwrap_or_default(),
+            accepted: None,
+        })
+        .collect()
 }
 
 fn broken() -> StackReport {
@@ -264,12 +283,15 @@ fn a_clean_stack_is_three_lines_and_nothing_compared_gets_no_check_mark() {
     let clean = render_text(&[quiet()], TextOptions::default());
     assert_eq!(
         clean,
-        "QuietStack (111111111111 / eu-west-1)\n✓ 3 of 3 resources checked\nresult: CLEAN\n"
+        "QuietStack (111111111111 / eu-west-1)\n✓ 3 of 3 compared\nresult: CLEAN\n"
     );
     let none = render_text(&[nothing_compared()], TextOptions::default());
     assert!(!none.contains('✓'), "{none}");
     assert!(
-        none.contains("⚠ NOTHING was compared — 0 of 1 resource checked (1 skipped)"),
+        none.contains(
+            "⚠ NOTHING was compared — 0 of 1 compared; not compared: Seeder \
+             (Custom::Seeder: custom resource)"
+        ),
         "{none}"
     );
 }

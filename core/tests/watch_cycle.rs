@@ -53,6 +53,7 @@ fn obs(findings: Vec<Finding>) -> Observation {
                 physical_id: Some("data-bucket".into()),
                 read: ReadStatus::Read,
                 children: ListStatus::None,
+                unreadable: false,
             },
         )]
         .into_iter()
@@ -600,6 +601,7 @@ fn a_storm_of_changes_to_one_stack_is_one_alert_listing_the_resources() {
                     physical_id: Some(id.to_lowercase()),
                     read: ReadStatus::Read,
                     children: ListStatus::None,
+                    unreadable: false,
                 };
                 (id.clone(), seen)
             })

@@ -49,6 +49,7 @@ fn seen(read: ReadStatus) -> SeenResource {
         physical_id: None,
         read,
         children: ListStatus::None,
+        unreadable: false,
     }
 }
 
@@ -323,6 +324,47 @@ fn a_resource_never_read_is_not_a_loss() {
         .insert("Data".into(), seen(ReadStatus::NotRead));
     let steps = run(vec![denied.clone(), denied, obs(H1, vec![])]);
     assert!(steps.iter().all(|s| s.transitions.is_empty()));
+}
+
+#[test]
+fn a_type_no_reader_reads_is_lost_from_the_first_scan_once_and_regained_when_accepted() {
+    let mut build = obs(H1, vec![]);
+    let mut skip = Finding::new(Tier::Skipped, "Build", "AWS::CodeBuild::Project", "");
+    skip.note = Some("Cloud Control cannot read AWS::CodeBuild::Project".into());
+    build.findings.push(skip);
+    build.resources.insert(
+        "Build".into(),
+        SeenResource {
+            resource_type: "AWS::CodeBuild::Project".into(),
+            unreadable: true,
+            ..seen(ReadStatus::NotRead)
+        },
+    );
+    let mut accepted = build.clone();
+    accepted.resources.get_mut("Build").unwrap().unreadable = false;
+    let steps = run(vec![build.clone(), build, accepted.clone(), accepted]);
+    let lost: Vec<Vec<(Tier, String, String)>> = steps
+        .iter()
+        .map(|s| keys(&s.transitions.coverage_lost))
+        .collect();
+    assert_eq!(
+        lost,
+        vec![
+            vec![key(Tier::Skipped, "Build", "")],
+            vec![],
+            vec![],
+            vec![]
+        ]
+    );
+    assert_eq!(
+        steps[0].transitions.coverage_lost[0].note.as_deref(),
+        Some("Cloud Control cannot read AWS::CodeBuild::Project")
+    );
+    let regained: Vec<usize> = steps
+        .iter()
+        .map(|s| s.transitions.coverage_regained.len())
+        .collect();
+    assert_eq!(regained, vec![0, 0, 1, 0]);
 }
 
 #[test]

@@ -581,10 +581,82 @@ fn custom_bus_rule_sibling_rules_and_unresolved_leaves(w: &World) {
         "tests/fixtures/templates/events-bus.yaml",
         &["AlertsLabel=orders-internal"],
     );
-    let (code, doc) = check_json(w, &["Orders", "--fail", "--strict"]);
     // The event bus and the ingress rule are types the emulator's Cloud
-    // Control does not serve: benign skips, which --strict lets pass.
+    // Control does not serve (no reader for the type): lost coverage, which
+    // fails --strict and is named in the report...
+    let (code, doc) = check_json(w, &["Orders", "--fail", "--strict"]);
+    assert_eq!(code, 1, "{doc}");
+    let coverage = &doc["stacks"][0]["coverage"];
+    let unreadable: Vec<(&str, &str)> = coverage["notCompared"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["logicalId"].as_str().unwrap(),
+                n["reason"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        unreadable,
+        vec![("OrdersBus", "noReader"), ("WorkerSgSelf", "noReader")],
+        "{coverage}"
+    );
+    // ...until the team accepts the types in ignore.yaml, with a reason.
+    std::fs::create_dir_all(w.dir.join("baselines")).unwrap();
+    std::fs::write(
+        w.dir.join("baselines/ignore.yaml"),
+        "accept:\n  # the emulator's Cloud Control serves neither type\n  \
+         - type: AWS::Events::EventBus\n    reason: not served by the emulator\n  \
+         - type: AWS::EC2::SecurityGroupIngress\n    reason: not served by the emulator\n",
+    )
+    .unwrap();
+    let (code, doc) = check_json(w, &["Orders", "--fail", "--strict"]);
     assert_eq!(code, 0, "{doc}");
+    let coverage = &doc["stacks"][0]["coverage"];
+    assert_eq!(
+        (&coverage["lost"], &coverage["accepted"]),
+        (&json!(0), &json!(2))
+    );
+    let text = w.realdrift(&["check", "Orders"]).stdout;
+    assert!(
+        text.contains(
+            "not compared: OrdersBus (AWS::Events::EventBus: no reader for the type, accepted)"
+        ),
+        "{text}"
+    );
+    // `realdrift coverage`: per type, how it is read and what is not compared.
+    let run = w.realdrift(&["coverage", "Orders", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let types = run.json()["types"].as_array().cloned().unwrap_or_default();
+    let of = |t: &str| -> Value {
+        types
+            .iter()
+            .find(|x| x["resourceType"] == t)
+            .cloned()
+            .unwrap_or_else(|| panic!("{t} missing: {types:?}"))
+    };
+    assert_eq!(
+        of("AWS::Events::Rule")["readBy"],
+        json!({"by": "cloudControl"})
+    );
+    assert_eq!(
+        (
+            &of("AWS::Events::Rule")["compared"],
+            &of("AWS::Events::Rule")["resources"]
+        ),
+        (&json!(1), &json!(1))
+    );
+    let bus = of("AWS::Events::EventBus");
+    assert_eq!(bus["readBy"]["by"], "notRead", "{bus}");
+    assert_eq!(bus["compared"], 0, "{bus}");
+    assert_eq!(bus["notCompared"][0]["logicalId"], "OrdersBus", "{bus}");
+    let text = w.realdrift(&["coverage", "Orders"]).stdout;
+    assert!(
+        text.contains("AWS::Events::Rule — Cloud Control: 1 of 1 compared"),
+        "{text}"
+    );
     let all = world::findings(&doc);
     let about = |id: &str| -> Vec<Value> {
         all.iter()

@@ -1,8 +1,11 @@
-//! SNS: publishes a notice's JSON document with its subject.
+//! SNS: publishes a notice with its subject: per protocol when it carries a
+//! readable text (MessageStructure=json, the envelope core builds), else
+//! the JSON document to every protocol.
 
 use crate::errors::describe;
 use futures_util::future::{BoxFuture, FutureExt};
 use realdrift_core::notify::{Notice, Notifier, NotifyError};
+use realdrift_core::report::sns_envelope;
 
 /// Publishes notices to one topic.
 #[derive(Debug, Clone)]
@@ -21,17 +24,20 @@ impl SnsNotifier {
     }
 
     async fn publish(&self, notice: &Notice) -> Result<(), NotifyError> {
-        self.client
+        let publish = self
+            .client
             .publish()
             .topic_arn(&self.topic_arn)
-            .subject(&notice.subject)
-            .message(&notice.document)
-            .send()
-            .await
-            .map(|_| ())
-            .map_err(|e| {
-                NotifyError::new("sns", format!("sns:Publish: {}", describe(&e, &[]).message))
-            })
+            .subject(&notice.subject);
+        let publish = match &notice.text {
+            Some(text) => publish
+                .message_structure("json")
+                .message(sns_envelope(&notice.document, text)),
+            None => publish.message(&notice.document),
+        };
+        publish.send().await.map(|_| ()).map_err(|e| {
+            NotifyError::new("sns", format!("sns:Publish: {}", describe(&e, &[]).message))
+        })
     }
 }
 

@@ -14,7 +14,8 @@ use realdrift_core::baseline::sort_keys;
 use realdrift_core::pipeline::{check_stacks, error_report, CheckOptions, GatheredStack};
 use realdrift_core::report::{
     escape_json_text, exit_code, json_value, render_sweep_text, render_text, sweep_exit_code,
-    sweep_json_value, use_color, ExitFlags, StackReport, SweepSection, TextOptions, JSON_SCHEMA,
+    sweep_json_value, type_coverage, type_coverage_json, use_color, ExitFlags, StackReport,
+    SweepSection, TextOptions, JSON_SCHEMA,
 };
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -40,8 +41,9 @@ pub struct CheckArgs {
     #[arg(long)]
     fail: bool,
     /// Exit 1 when coverage was lost (a stack not checked for its state, a
-    /// read refused or failed, a pattern that matched no stack, nothing
-    /// checked); benign skips such as custom resources do not count.
+    /// read refused or failed, a type no reader reads and no accept rule
+    /// accepts, a pattern that matched no stack, nothing checked); benign
+    /// skips such as custom resources do not count.
     #[arg(long)]
     strict: bool,
     /// Inventory mode: ignore the baseline and list every live-only value
@@ -162,6 +164,8 @@ fn render(args: &CheckArgs, c: Checked) -> anyhow::Result<ExitCode> {
             obj.insert("exitCode".into(), json!(code));
             obj.insert("target".into(), c.target.clone());
             obj.insert("strictFailures".into(), json!(strict_reasons));
+            let table = type_coverage(&c.reports, &realdrift_aws::read_route);
+            obj.insert("coverage".into(), type_coverage_json(&table));
         }
         let text = serde_json::to_string_pretty(&sort_keys(&doc)).context("encoding the report")?;
         writeln!(out, "{}", escape_json_text(&text))?;

@@ -4,6 +4,7 @@
 pub mod baselines;
 pub mod check;
 pub mod corpus;
+pub mod coverage;
 pub mod ignore;
 pub mod record;
 pub mod revert;
@@ -19,6 +20,8 @@ pub enum Command {
     /// Exit 0: no drift (or drift without --fail); 1: confirmed drift with
     /// --fail, or incomplete coverage with --strict; 2: a stack could not be checked.
     Check(check::CheckArgs),
+    /// List, per resource type of the stacks, how it is read and what is not compared.
+    Coverage(coverage::CoverageArgs),
     /// Record the accepted live-only values of stacks into their baselines.
     Record(record::RecordArgs),
     /// Write the intended values back: plan, choose, apply, verify.
@@ -40,6 +43,7 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Check(a) => check::run(a),
+        Command::Coverage(a) => coverage::run(a),
         Command::Record(a) => record::run(a),
         Command::Revert(a) => revert::run(a),
         Command::Ignore(a) => ignore::run(a),

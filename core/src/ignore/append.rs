@@ -67,6 +67,7 @@ pub fn add_ignore_rules(
     }
 
     let doc = parse_document(file, text)?;
+    refuse_keys_after_ignore(file, doc.as_ref())?;
     let mut out = text.to_string();
     let (indent, reemit) = open_ignore_list(file, text, doc.as_ref(), &current, &mut out)?;
     for r in reemit.iter().chain(added.iter()) {
@@ -108,6 +109,26 @@ fn ignore_list(doc: Option<&Node>) -> Option<&Node> {
             .find(|(k, _)| matches!(k, Node::Scalar { text, .. } if text == "ignore"))
             .map(|(_, v)| v),
         _ => None,
+    }
+}
+
+/// New rules are written at the end of the file, so the `ignore` list must
+/// be its last key (an `accept` list goes above it); said plainly instead of
+/// failing the read-back.
+fn refuse_keys_after_ignore(file: &str, doc: Option<&Node>) -> Result<(), IgnoreError> {
+    let Some(Node::Map { entries, .. }) = doc else {
+        return Ok(());
+    };
+    let is_ignore = |k: &Node| matches!(k, Node::Scalar { text, .. } if text == "ignore");
+    match entries.iter().position(|(k, _)| is_ignore(k)) {
+        Some(i) if i + 1 < entries.len() => Err(IgnoreError::Append {
+            file: file.to_string(),
+            message: "new rules are appended at the end of the file: move the 'accept' list \
+                      above the 'ignore' list"
+                .into(),
+        }),
+        // No ignore list yet but other keys: it is opened at the end.
+        _ => Ok(()),
     }
 }
 

@@ -1,5 +1,7 @@
-//! The ignore file model: `ignore: [{path, stack?, account?, region?}]`.
+//! The ignore file model: `ignore: [{path, stack?, account?, region?}]`,
+//! plus `accept: [{type, reason, ...}]` (see [`super::accept`]).
 
+use super::accept::{parse_accepts, AcceptRule, CompiledAccept};
 use super::error::IgnoreError;
 use super::glob::Pattern;
 use super::yaml::{parse_document, Node, Pos};
@@ -91,6 +93,8 @@ impl CompiledRule {
 pub struct IgnoreConfig {
     /// The rules, in file order.
     pub rules: Vec<CompiledRule>,
+    /// The accept rules (types accepted as not compared), in file order.
+    pub accepts: Vec<CompiledAccept>,
 }
 
 impl IgnoreConfig {
@@ -101,12 +105,19 @@ impl IgnoreConfig {
                 .into_iter()
                 .map(CompiledRule::new)
                 .collect::<Result<_, _>>()?,
+            accepts: Vec::new(),
         })
     }
 
     /// Parses ignore-file text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<Self, IgnoreError> {
-        Self::from_rules(parse_rules(file, text)?)
+        let (rules, accepts) = parse_file(file, text)?;
+        let mut config = Self::from_rules(rules)?;
+        config.accepts = accepts
+            .into_iter()
+            .map(CompiledAccept::new)
+            .collect::<Result<_, _>>()?;
+        Ok(config)
     }
 
     /// The rules as written.
@@ -127,6 +138,14 @@ fn invalid(file: &str, pos: Pos, message: String) -> IgnoreError {
 /// Parses the rules of ignore-file text, validating its shape strictly: an
 /// unknown key (a typo such as `ignroe`) would otherwise silently disable rules.
 pub fn parse_rules(file: &str, text: &str) -> Result<Vec<IgnoreRule>, IgnoreError> {
+    Ok(parse_file(file, text)?.0)
+}
+
+/// Parses the ignore rules and the accept rules of ignore-file text.
+pub fn parse_file(
+    file: &str,
+    text: &str,
+) -> Result<(Vec<IgnoreRule>, Vec<AcceptRule>), IgnoreError> {
     if text.len() > MAX_IGNORE_FILE_BYTES {
         return Err(IgnoreError::TooLarge {
             file: file.to_string(),
@@ -137,23 +156,31 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<IgnoreRule>, IgnoreErro
         });
     }
     let Some(doc) = parse_document(file, text)? else {
-        return Ok(Vec::new());
+        return Ok(Default::default());
     };
+    let mut accepts = Vec::new();
     let list = match &doc {
-        n if n.is_null() => return Ok(Vec::new()),
+        n if n.is_null() => return Ok(Default::default()),
         Node::Map { entries, .. } => {
             let mut list = None;
+            let mut accept_seen = false;
             for (k, v) in entries {
                 match key_text(k) {
                     Some("ignore") if list.is_none() => list = Some(v),
-                    Some("ignore") => {
-                        return Err(invalid(file, k.pos(), "duplicate key 'ignore'".into()))
+                    Some("accept") if !accept_seen => {
+                        accept_seen = true;
+                        accepts = parse_accepts(file, v)?;
+                    }
+                    Some(dup @ ("ignore" | "accept")) => {
+                        return Err(invalid(file, k.pos(), format!("duplicate key '{dup}'")))
                     }
                     Some(other) => {
                         return Err(invalid(
                             file,
                             k.pos(),
-                            format!("unknown top-level key {other:?} (the only key is 'ignore')"),
+                            format!(
+                            "unknown top-level key {other:?} (the keys are 'ignore' and 'accept')"
+                        ),
                         ))
                     }
                     None => {
@@ -179,8 +206,8 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<IgnoreRule>, IgnoreErro
         }
     };
     let items = match list {
-        None => return Ok(Vec::new()),
-        Some(n) if n.is_null() => return Ok(Vec::new()),
+        None => return Ok((Vec::new(), accepts)),
+        Some(n) if n.is_null() => return Ok((Vec::new(), accepts)),
         Some(Node::Seq { items, .. }) => items,
         Some(other) => {
             return Err(invalid(
@@ -199,7 +226,11 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<IgnoreRule>, IgnoreErro
             ),
         });
     }
-    items.iter().map(|item| parse_rule(file, item)).collect()
+    let rules = items
+        .iter()
+        .map(|item| parse_rule(file, item))
+        .collect::<Result<_, _>>()?;
+    Ok((rules, accepts))
 }
 
 fn key_text(n: &Node) -> Option<&str> {

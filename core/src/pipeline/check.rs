@@ -15,7 +15,7 @@ use crate::baseline::{
     StoreError,
 };
 use crate::finding::Finding;
-use crate::ignore::{apply_ignores, IgnoreConfig, IgnoreError, IgnoreScope};
+use crate::ignore::{apply_accepts, apply_ignores, IgnoreConfig, IgnoreError, IgnoreScope};
 use crate::report::{MaskPolicy, NotChecked, StackReport};
 use std::collections::BTreeMap;
 
@@ -182,22 +182,52 @@ pub fn check_stack(
         stack: g.stack.clone(),
         source: Box::new(source),
     })?;
-    let findings = apply_ignores(applied.findings, &scope_of(&ctx), ignores);
+    let scope = scope_of(&ctx);
+    let mut findings = apply_ignores(applied.findings, &scope, ignores);
     let mut notes = g.notes.clone();
     notes.extend(applied.notes.iter().map(ToString::to_string));
+    // Gathering's count: ignore rules change findings, never coverage; an
+    // accept rule moves an unreadable type from lost to accepted.
+    let mut coverage = g.coverage;
+    let mut not_compared = g.not_compared.clone();
+    let accepted = apply_accepts(&mut not_compared, &scope, &ignores.accepts);
+    coverage.lost = coverage.lost.saturating_sub(accepted);
+    coverage.accepted += accepted;
+    mark_accepted(&mut findings, &not_compared);
     Ok(StackReport {
         stack: g.stack.clone(),
         account_id: g.account.clone(),
         region: g.region.clone().unwrap_or_default(),
-        // Gathering's count: ignore rules change findings, never coverage.
-        coverage: g.coverage,
+        coverage,
         findings,
         notes,
         has_baseline: baseline.is_some(),
         error: None,
         not_checked: None,
         masks: secret_positions(g),
+        not_compared,
+        resource_types: g
+            .resources
+            .iter()
+            .map(|r| (r.logical_id.clone(), r.resource_type.clone()))
+            .collect(),
     })
+}
+
+/// The `skipped` finding of an accepted resource says so, with the reason.
+fn mark_accepted(findings: &mut [Finding], not_compared: &[crate::report::NotCompared]) {
+    for n in not_compared {
+        let Some(reason) = &n.accepted else { continue };
+        let skip = findings.iter_mut().find(|f| {
+            f.tier == crate::finding::Tier::Skipped
+                && f.path.is_empty()
+                && f.logical_id == n.logical_id
+        });
+        if let Some(f) = skip {
+            let why = f.note.take().unwrap_or_default();
+            f.note = Some(format!("accepted as not compared ({reason}): {why}"));
+        }
+    }
 }
 
 /// The declared positions that hold secrets (NoEcho parameters, dynamic

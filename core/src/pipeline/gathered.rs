@@ -6,7 +6,7 @@ use crate::baseline::{ChildScan, ReadState, ResourceState, RunContext, StackIden
 use crate::classify::{ClassifyContext, SiblingPolicyNames};
 use crate::declared::DeclaredValue;
 use crate::finding::Finding;
-use crate::report::Coverage;
+use crate::report::{Coverage, NotCompared};
 use crate::schema::SchemaFacts;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -57,6 +57,8 @@ pub struct GatheredStack {
     pub findings: Vec<Finding>,
     /// Coverage from the read outcomes (`total`, `checked`, `skipped`, `lost`).
     pub coverage: Coverage,
+    /// The resources not compared, each with why (before `accept` rules).
+    pub not_compared: Vec<NotCompared>,
     /// AWS calls made while gathering this stack, by `service:Operation`.
     pub api_calls: BTreeMap<String, u64>,
     /// Remarks for the user (a supplement read failed, exports unavailable...).

@@ -81,8 +81,17 @@ pub enum ReadOutcome {
         reason: String,
         /// True when the read was refused or failed (access denied, a
         /// service error, a malformed answer): coverage the user expects is
-        /// lost. False only for benign skips: a type no reader supports.
+        /// lost. False only for benign skips (a custom resource, nothing to
+        /// read); a type no reader reads is [`ReadOutcome::Unsupported`].
         coverage_lost: bool,
+    },
+    /// No reader can read the type: Cloud Control has no read handler for
+    /// it (UnsupportedActionException, TypeNotFoundException) and no
+    /// per-type reader is registered. Lost coverage unless the team accepts
+    /// the type in `ignore.yaml`.
+    Unsupported {
+        /// What Cloud Control said.
+        reason: String,
     },
     /// The reader needs a declared target that is not resolved yet; retried after
     /// live attributes are known (pass 1.5), then skipped if still unresolved.
@@ -93,11 +102,18 @@ pub enum ReadOutcome {
 }
 
 impl ReadOutcome {
-    /// A benign skip (a type no reader supports): not lost coverage.
+    /// A benign skip (a custom resource, nothing to read): not lost coverage.
     pub fn skipped(reason: impl Into<String>) -> Self {
         ReadOutcome::Skipped {
             reason: reason.into(),
             coverage_lost: false,
+        }
+    }
+
+    /// A type no reader can read.
+    pub fn unsupported(reason: impl Into<String>) -> Self {
+        ReadOutcome::Unsupported {
+            reason: reason.into(),
         }
     }
 

@@ -8,9 +8,11 @@
 //! - **1 (fail)** — confirmed drift under `--fail`, or lost coverage under
 //!   `--strict`. Lost coverage is coverage the user expects and did not get:
 //!   a stack not compared for its state (mid-change, failed), a read refused
-//!   or failed, a read model without a schema, properties that cannot be
-//!   resolved, a failed child listing. Benign skips (custom resources, types
-//!   no reader supports) are reported but never fail `--strict`.
+//!   or failed, a resource of a type no reader can read (unless an `accept`
+//!   rule of `ignore.yaml` accepts the type), a read model without a schema,
+//!   properties that cannot be resolved, a failed child listing. Benign
+//!   skips (custom resources, nothing to read) are reported but never fail
+//!   `--strict`.
 //! - **0** — anything else. Potential drift (unrecorded live-only values)
 //!   never changes the exit code.
 

@@ -7,6 +7,7 @@
 
 use super::exit::{exit_code, ExitFlags};
 use super::model::StackReport;
+use super::not_compared::coverage_sentence;
 use super::sanitize::escape_json_text;
 use crate::baseline::sort_keys;
 use crate::finding::Tier;
@@ -52,15 +53,7 @@ pub fn json_value(reports: &[StackReport], flags: ExitFlags) -> Value {
             "error": r.error,
             "notChecked": r.not_checked.as_ref().map(ToString::to_string),
             "hasBaseline": r.has_baseline,
-            "coverage": {
-                "total": r.coverage.total,
-                "checked": r.coverage.checked,
-                "skipped": r.coverage.skipped,
-                "lost": r.coverage.lost,
-                "nestedNotRecursed": r.coverage.nested_not_recursed,
-                "complete": r.coverage_complete(),
-                "coverageLost": r.coverage_lost(),
-            },
+            "coverage": coverage_json(r),
             "counts": counts,
             "drift": s.drift,
             "driftByTier": drift_by_tier,
@@ -82,6 +75,25 @@ pub fn json_value(reports: &[StackReport], flags: ExitFlags) -> Value {
             "errors": errors,
         },
         "stacks": stacks,
+    })
+}
+
+/// A stack's `coverage` object (the check report and the SNS document
+/// share it): the counts, whether it is complete or lost, the sentence every
+/// report form prints, and each resource not compared with why.
+pub(super) fn coverage_json(r: &StackReport) -> Value {
+    let c = &r.coverage;
+    json!({
+        "total": c.total,
+        "checked": c.checked,
+        "skipped": c.skipped,
+        "lost": c.lost,
+        "accepted": c.accepted,
+        "nestedNotRecursed": c.nested_not_recursed,
+        "complete": r.coverage_complete(),
+        "coverageLost": r.coverage_lost(),
+        "summary": coverage_sentence(&r.stack, c, &r.not_compared, usize::MAX),
+        "notCompared": r.not_compared,
     })
 }
 

@@ -4,20 +4,26 @@
 //! all identifiers and values as untrusted text.
 
 mod asff;
+mod change_diff;
+mod email;
 mod exit;
 mod group;
 mod json;
 mod mask;
 mod model;
+mod not_compared;
 mod sanitize;
 mod slack;
 mod sns;
 mod sweep;
 mod text;
+mod type_coverage;
 
 pub use asff::{
     asff_findings, asff_id, asff_product_arn, ASFF_GENERATOR, ASFF_MAX_ID, ASFF_SCHEMA_VERSION,
 };
+pub use change_diff::{change_lines, MAX_DIFF_LINES};
+pub use email::{render_email_text, MAX_TEXT_FINDINGS};
 pub use exit::{exit_code, ExitCode, ExitFlags, RunFacts};
 pub use group::{resource_names, resources_line, resources_value, MAX_LISTED};
 pub use json::{json_value, render_json, JSON_SCHEMA};
@@ -25,6 +31,7 @@ pub use mask::{is_secret_marker, mask_finding, mask_findings, MaskPolicy, MASK};
 pub use model::{
     is_confirmed_drift, is_potential_drift, Coverage, NotChecked, StackReport, Summary, Verdict,
 };
+pub use not_compared::{coverage_sentence, NotCompared, NotComparedReason, MAX_NAMED};
 pub use sanitize::{
     escape_identifier, escape_json_text, is_arrow, is_terminal_safe, is_unsafe_char, needs_quoting,
     render_value, sanitize_identifier, MAX_IDENTIFIER_CHARS,
@@ -34,11 +41,14 @@ pub use slack::{
     MAX_HEADER_TEXT, MAX_SECTION_TEXT,
 };
 pub use sns::{
-    render_chatbot, render_sns, render_transition, sns_document, sns_subject, transition_document,
-    SnsKind, SnsMessage, MAX_SUBJECT_CHARS,
+    render_chatbot, render_sns, render_transition, sns_document, sns_envelope, sns_subject,
+    transition_document, SnsKind, SnsMessage, JSON_PROTOCOLS, MAX_MESSAGE_BYTES, MAX_SUBJECT_CHARS,
 };
 pub use sweep::{
     render_sweep_text, sweep_exit_code, sweep_json_value, SweepOutcome, SweepSection,
     SWEEP_JSON_SCHEMA,
 };
 pub use text::{render_stack, render_text, use_color, verdict_text, TextOptions};
+pub use type_coverage::{
+    render_type_coverage, type_coverage, type_coverage_json, ReadRoute, TypeCoverage, TypeResource,
+};

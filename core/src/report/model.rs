@@ -1,6 +1,7 @@
 //! What every renderer reads: one stack's result, its coverage and its counts.
 
 use super::mask::{mask_findings, MaskPolicy};
+use super::not_compared::NotCompared;
 use crate::finding::{Finding, Tier};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,11 +23,15 @@ pub struct Coverage {
     /// read models without a schema, resources whose properties cannot be
     /// resolved, failed child listings (a resource can count here without
     /// being skipped: its own properties were compared, its out-of-band
-    /// children were not). Benign skips (custom resources, types no reader
-    /// supports) never count here.
+    /// children were not), resources of a type no reader can read that no
+    /// accept rule accepts. Benign skips (custom resources, nothing to
+    /// read) never count here.
     pub lost: usize,
     /// Nested stacks not recursed into.
     pub nested_not_recursed: usize,
+    /// Resources of a type no reader reads that an `accept` rule of
+    /// `ignore.yaml` accepts as not compared (not lost, still not compared).
+    pub accepted: usize,
 }
 
 impl Coverage {
@@ -44,6 +49,7 @@ impl Coverage {
             skipped,
             lost: 0,
             nested_not_recursed,
+            accepted: 0,
         }
     }
 
@@ -109,6 +115,10 @@ pub struct StackReport {
     pub not_checked: Option<NotChecked>,
     /// Secret positions to mask.
     pub masks: MaskPolicy,
+    /// The resources not compared, each with why (in template order).
+    pub not_compared: Vec<NotCompared>,
+    /// Every template resource checked: logical id -> type.
+    pub resource_types: BTreeMap<String, String>,
 }
 
 impl StackReport {

@@ -7,7 +7,9 @@
 //! `&`, `<` and `>` escaped and control/bidi characters removed, so text from
 //! AWS can neither mention, link nor format.
 
+use super::change_diff::change_lines;
 use super::model::{is_confirmed_drift, StackReport, Summary, Verdict};
+use super::not_compared::{coverage_sentence, MAX_NAMED};
 use super::sanitize::{render_value, sanitize_identifier};
 use super::sns::SnsKind;
 use super::text::cause_parts;
@@ -91,7 +93,9 @@ fn finding_text(f: &Finding, stack: &str) -> String {
             .unwrap_or_else(|| "(absent)".into())
     };
     let mut lines = vec![format!("{target}  [{}]", f.tier)];
+    let subject = sanitize_identifier(display_id(f, stack));
     match f.tier {
+        _ if let Some(diff) = diff_of(f, &subject) => lines.extend(diff),
         crate::finding::Tier::Deleted => lines.push("resource deleted".into()),
         crate::finding::Tier::Skipped => lines.push("not compared".into()),
         _ if f.desired.is_none() => lines.push(format!("live: {}", show(&f.actual))),
@@ -113,6 +117,21 @@ fn finding_text(f: &Finding, stack: &str) -> String {
         lines.push(clean(&c));
     }
     lines.join("\n")
+}
+
+/// A policy or list change said as members added and removed (plain text,
+/// control characters stripped; `plain` escapes the rest for Slack).
+pub(super) fn diff_of(f: &Finding, subject: &str) -> Option<Vec<String>> {
+    if !matches!(
+        f.tier,
+        crate::finding::Tier::Declared
+            | crate::finding::Tier::Undeclared
+            | crate::finding::Tier::Added
+    ) {
+        return None;
+    }
+    let lines = change_lines(subject, &f.path, f.desired.as_ref(), f.actual.as_ref())?;
+    (!lines.is_empty()).then(|| lines.iter().map(|l| sanitize_identifier(l)).collect())
 }
 
 struct Planned {
@@ -203,12 +222,11 @@ fn stack_facts(r: &StackReport, s: &Summary) -> Vec<String> {
                 s.potential
             ));
         }
-        let c = r.coverage;
-        if !r.coverage_complete() {
-            facts.push(format!(
-                "coverage incomplete: {} of {} resources checked",
-                c.checked, c.total
-            ));
+        let sentence = coverage_sentence(&r.stack, &r.coverage, &r.not_compared, MAX_NAMED);
+        if r.coverage_complete() {
+            facts.push(sentence);
+        } else {
+            facts.push(format!("coverage incomplete: {sentence}"));
         }
     }
     facts
@@ -247,10 +265,11 @@ pub fn render_slack_transition(r: &StackReport, kind: SnsKind, findings: &[Findi
         sanitize_identifier(&r.region)
     );
     let s = r.summary();
-    let c = r.coverage;
     let mut facts = vec![format!(
-        "now: {} drift, {} potential drift; {} of {} resources checked",
-        s.drift, s.potential, c.checked, c.total
+        "now: {} drift, {} potential drift; {}",
+        s.drift,
+        s.potential,
+        coverage_sentence(&r.stack, &r.coverage, &r.not_compared, MAX_NAMED)
     )];
     if s.drift > 0 {
         facts.push(s.drift_breakdown());

@@ -6,7 +6,9 @@
 //! `stack`, `summary`, `coverage`, `findings`, `cause`. The subject is ASCII,
 //! free of control characters and under 100 characters, as SNS requires.
 
+use super::email::{render_email_text, MAX_TEXT_FINDINGS};
 use super::model::{is_confirmed_drift, StackReport};
+use super::not_compared::{coverage_sentence, MAX_NAMED};
 use super::sanitize::{escape_json_text, render_value, sanitize_identifier};
 use super::slack::slack_escape;
 use super::text::cause_parts;
@@ -19,8 +21,15 @@ use serde_json::{json, Value};
 pub const SNS_VERSION: u64 = 1;
 /// SNS subjects must be shorter than 100 characters.
 pub const MAX_SUBJECT_CHARS: usize = 99;
-/// Findings are dropped from the end past this many bytes (SNS allows 256 KiB).
-pub const MAX_MESSAGE_BYTES: usize = 200 * 1024;
+/// Findings are dropped from the end of the document until the whole
+/// publish (every protocol's copy) fits in this many bytes: SNS allows
+/// 262,144 bytes per message, all protocol keys of a MessageStructure=json
+/// publish together (SNS Publish API reference), so a margin stays.
+pub const MAX_MESSAGE_BYTES: usize = 240 * 1024;
+
+/// The subscription protocols that get the JSON document in a
+/// MessageStructure=json publish; `default` and `email` get the text.
+pub const JSON_PROTOCOLS: &[&str] = &["email-json", "sqs", "lambda", "http", "https", "firehose"];
 /// Conservative caps for Chatbot custom notifications.
 pub const CHATBOT_MAX_TITLE: usize = 250;
 /// Conservative cap for the Chatbot description.
@@ -68,6 +77,23 @@ pub struct SnsMessage {
     pub subject: String,
     /// Message body (JSON text).
     pub message: String,
+    /// The readable text for people (`default` and `email`), when the
+    /// publish is per protocol (see [`sns_envelope`]).
+    pub text: Option<String>,
+}
+
+/// The Message of a MessageStructure=json publish: `default` and `email`
+/// carry `text`, every protocol in [`JSON_PROTOCOLS`] the JSON `document`
+/// as it is published without a structure, so a subscriber that parses
+/// the document gets exactly what it got before.
+pub fn sns_envelope(document: &str, text: &str) -> String {
+    let mut m = serde_json::Map::new();
+    m.insert("default".into(), json!(text));
+    m.insert("email".into(), json!(text));
+    for p in JSON_PROTOCOLS {
+        m.insert((*p).into(), json!(document));
+    }
+    escape_json_text(&serde_json::to_string(&Value::Object(m)).unwrap_or_default())
 }
 
 /// An SNS-safe subject: printable ASCII only, cut below 100 characters.
@@ -133,13 +159,7 @@ pub fn transition_document(r: &StackReport, kind: SnsKind, findings: &[Finding])
             "potentialDrift": s.potential,
             "status": s.verdict().as_str(),
         },
-        "coverage": {
-            "total": r.coverage.total,
-            "checked": r.coverage.checked,
-            "skipped": r.coverage.skipped,
-            "lost": r.coverage.lost,
-            "complete": r.coverage_complete(),
-        },
+        "coverage": super::json::coverage_json(r),
         "cause": first_cause(&findings),
         "resources": super::group::resources_value(&findings, &r.stack),
         "findings": findings,
@@ -157,8 +177,10 @@ pub fn render_sns(r: &StackReport, kind: SnsKind) -> SnsMessage {
 pub fn render_transition(r: &StackReport, kind: SnsKind, findings: &[Finding]) -> SnsMessage {
     let mut doc = transition_document(r, kind, findings);
     let mut message = to_text(&doc);
-    // Keep under the SNS size limit: drop findings from the end and say so.
-    while message.len() > MAX_MESSAGE_BYTES {
+    let text = render_email_text(r, kind, findings, MAX_TEXT_FINDINGS);
+    // Keep the whole publish under the SNS size limit: drop findings from
+    // the end of the document and say so.
+    while sns_envelope(&message, &text).len() > MAX_MESSAGE_BYTES {
         let Some(list) = doc.get_mut("findings").and_then(Value::as_array_mut) else {
             break;
         };
@@ -174,6 +196,7 @@ pub fn render_transition(r: &StackReport, kind: SnsKind, findings: &[Finding]) -
     SnsMessage {
         subject: subject_for(r, kind),
         message,
+        text: Some(text),
     }
 }
 
@@ -209,7 +232,7 @@ pub fn render_chatbot(r: &StackReport, kind: SnsKind) -> SnsMessage {
     let region = sanitize_identifier(&r.region);
     let title = format!(":warning: realdrift: {} {stack} ({region})", kind.phrase());
     let mut lines = vec![format!(
-        "{} drift ({}), {} potential drift; {} of {} resources checked",
+        "{} drift ({}), {} potential drift; {}",
         s.drift,
         if s.drift_breakdown().is_empty() {
             "none".into()
@@ -217,8 +240,12 @@ pub fn render_chatbot(r: &StackReport, kind: SnsKind) -> SnsMessage {
             s.drift_breakdown()
         },
         s.potential,
-        r.coverage.checked,
-        r.coverage.total
+        slack_escape(&coverage_sentence(
+            &r.stack,
+            &r.coverage,
+            &r.not_compared,
+            MAX_NAMED
+        ))
     )];
     for f in &findings {
         let id = sanitize_identifier(display_id(f, &r.stack));
@@ -277,5 +304,6 @@ pub fn render_chatbot(r: &StackReport, kind: SnsKind) -> SnsMessage {
     SnsMessage {
         subject: subject_for(r, kind),
         message: to_text(&doc),
+        text: None,
     }
 }

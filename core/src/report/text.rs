@@ -9,6 +9,7 @@
 //! from the TTY and NO_COLOR); everything else is byte-identical plain text.
 
 use super::model::{is_confirmed_drift, is_potential_drift, StackReport, Summary, Verdict};
+use super::not_compared::{coverage_sentence, MAX_NAMED};
 use super::sanitize::{escape_identifier, render_value, sanitize_identifier};
 use crate::events::Deployer;
 use crate::finding::{Cause, Finding, Tier};
@@ -418,17 +419,16 @@ fn short_reason(note: &str) -> String {
 
 fn coverage_line(r: &StackReport, summary: &Summary, opts: TextOptions) -> String {
     let c = &r.coverage;
-    let noun = if c.total == 1 {
-        "resource"
-    } else {
-        "resources"
-    };
     let mut gaps = Vec::new();
-    if c.skipped > 0 {
+    // Skips the sentence does not name (hand-built reports) are still counted.
+    if c.skipped > r.not_compared.len() {
         gaps.push(format!("{} skipped", c.skipped));
     }
     if c.lost > 0 {
         gaps.push(format!("coverage lost on {}", c.lost));
+    }
+    if c.accepted > 0 {
+        gaps.push(format!("{} accepted in ignore.yaml", c.accepted));
     }
     if c.nested_not_recursed > 0 {
         gaps.push(format!(
@@ -441,30 +441,23 @@ fn coverage_line(r: &StackReport, summary: &Summary, opts: TextOptions) -> Strin
     } else {
         format!(" ({})", gaps.join(", "))
     };
+    let sentence = coverage_sentence(&r.stack, c, &r.not_compared, MAX_NAMED);
     if c.nothing_compared() && c.total > 0 {
         return format!(
-            "{} NOTHING was compared — 0 of {} {noun} checked{gaps}",
+            "{} NOTHING was compared — {sentence}{gaps}",
             paint(opts, Style::Yellow, "⚠"),
-            c.total
         );
     }
     if !r.coverage_complete() {
         return format!(
-            "{} coverage incomplete — {} of {} {noun} checked{gaps}",
+            "{} coverage incomplete — {sentence}{gaps}",
             paint(opts, Style::Yellow, "⚠"),
-            c.checked,
-            c.total
         );
     }
     if summary.verdict() == Verdict::Clean {
-        format!(
-            "{} {} of {} {noun} checked",
-            paint(opts, Style::Green, "✓"),
-            c.checked,
-            c.total
-        )
+        format!("{} {sentence}", paint(opts, Style::Green, "✓"))
     } else {
-        format!("coverage: {} of {} {noun} checked", c.checked, c.total)
+        format!("coverage: {sentence}")
     }
 }
 

@@ -133,7 +133,9 @@ async fn reread_resource(
             vec![whole(Tier::Deleted, "the resource no longer exists".into())],
             None,
         ),
-        ReadOutcome::Skipped { reason, .. } | ReadOutcome::TargetUnresolved { reason } => {
+        ReadOutcome::Skipped { reason, .. }
+        | ReadOutcome::Unsupported { reason }
+        | ReadOutcome::TargetUnresolved { reason } => {
             let why = format!("re-read after the revert failed: {reason}");
             (vec![whole(Tier::Skipped, why.clone())], Some(why))
         }

@@ -29,6 +29,7 @@ pub fn notices(t: &Transitions, report: &StackReport) -> Vec<Notice> {
                 kind: kind.as_str().to_string(),
                 subject: sns.subject,
                 document: sns.message,
+                text: sns.text,
                 slack: render_slack_transition(report, kind, findings),
             }
         })

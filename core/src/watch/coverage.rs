@@ -3,7 +3,10 @@
 //! throttled read is not a loss), or a child listing that worked before and
 //! now fails, is "coverage lost" (once, until it works again); when it
 //! works again that is "coverage regained". Something never read (a custom
-//! resource, a read denied since the first check) is not a loss.
+//! resource, a read denied since the first check) is not a loss — except a
+//! resource of a type no reader can read, which is lost from its first
+//! check (nothing will make it readable on retry) until it is read or the
+//! team accepts the type in `ignore.yaml`.
 
 use super::observe::{Observation, SeenResource};
 use super::state::{ListStatus, ReadStatus, ResourceCoverage};
@@ -44,8 +47,16 @@ pub fn step(previous: &BTreeMap<String, ResourceCoverage>, obs: &Observation) ->
             children_lost: prev.children_lost,
             failures: 0,
             read_at_ms: obs.read_started_ms.or(prev.read_at_ms),
+            unreadable: false,
         };
-        if seen.read == ReadStatus::NotRead {
+        if seen.unreadable {
+            unreadable(id, seen, &prev, &mut next, obs, &mut out);
+        } else if prev.unreadable && prev.read_lost && seen.read == ReadStatus::NotRead {
+            // Accepted since (or no longer planned for a read): not lost.
+            next.read_lost = false;
+            out.regained
+                .push(skipped(id, seen, None, "accepted as not compared"));
+        } else if seen.read == ReadStatus::NotRead {
             read_failed(id, seen, &prev, &mut next, obs, &mut out);
         } else if prev.read_lost {
             next.read_lost = false;
@@ -67,6 +78,28 @@ pub fn step(previous: &BTreeMap<String, ResourceCoverage>, obs: &Observation) ->
         out.coverage.insert(id.clone(), next);
     }
     out
+}
+
+/// A type no reader reads: lost at once, announced once.
+fn unreadable(
+    id: &str,
+    seen: &SeenResource,
+    prev: &ResourceCoverage,
+    next: &mut ResourceCoverage,
+    obs: &Observation,
+    out: &mut CoverageStep,
+) {
+    next.unreadable = true;
+    next.read_lost = true;
+    if !prev.read_lost {
+        let reason = skip_reason(obs, id);
+        out.lost.push(skipped(
+            id,
+            seen,
+            reason.as_deref(),
+            "no reader for the type",
+        ));
+    }
 }
 
 /// A failed read: counted when the resource was read before (a streak),

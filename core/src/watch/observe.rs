@@ -30,6 +30,9 @@ pub struct SeenResource {
     pub read: ReadStatus,
     /// The child listing outcome.
     pub children: ListStatus,
+    /// No reader can read the type and no accept rule accepts it: lost
+    /// coverage from the first check on (not a failure streak).
+    pub unreadable: bool,
 }
 
 /// A checked stack, as transitions read it.
@@ -102,6 +105,12 @@ impl Observation {
     /// The observation of a whole stack: what gathering saw and what the
     /// check path reported for it (its findings are masked here).
     pub fn of_stack(g: &GatheredStack, report: &StackReport) -> Self {
+        let unreadable: BTreeSet<&str> = report
+            .not_compared
+            .iter()
+            .filter(|n| n.is_unaccepted_unreadable())
+            .map(|n| n.logical_id.as_str())
+            .collect();
         Observation {
             identity: g.run_context().identity,
             template_hash: g.template_hash.clone(),
@@ -121,6 +130,7 @@ impl Observation {
                         physical_id: r.physical_id.clone(),
                         read: r.read.into(),
                         children: r.children.into(),
+                        unreadable: unreadable.contains(r.logical_id.as_str()),
                     };
                     (r.logical_id.clone(), seen)
                 })

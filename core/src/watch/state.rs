@@ -166,6 +166,10 @@ pub struct ResourceCoverage {
     /// The read was lost (alerted) and not regained since.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub read_lost: bool,
+    /// The read was lost because no reader reads the type (not a failure
+    /// streak): regained when it is read or the team accepts the type.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unreadable: bool,
     /// The child listing was lost (alerted) and not regained since.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub children_lost: bool,

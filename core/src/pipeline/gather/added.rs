@@ -188,7 +188,9 @@ impl Pipeline {
             }
             // Gone between listing and reading: nothing was added.
             ReadOutcome::NotFound => None,
-            ReadOutcome::Skipped { reason, .. } | ReadOutcome::TargetUnresolved { reason } => {
+            ReadOutcome::Skipped { reason, .. }
+            | ReadOutcome::Unsupported { reason }
+            | ReadOutcome::TargetUnresolved { reason } => {
                 out.notes.push(format!(
                     "added {} {} could not be read in full: {reason}",
                     child.resource_type, child.identifier

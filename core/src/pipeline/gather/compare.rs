@@ -7,7 +7,8 @@ use super::reads::Reads;
 use crate::baseline::{ChildScan, ReadState};
 use crate::classify::{classify, ClassifyContext, ResourceInput, SiblingPolicyNames};
 use crate::finding::{Finding, Tier};
-use crate::pipeline::{Coverage, LiveModel, ReadOutcome, ResourceRecord};
+use crate::pipeline::{is_unreadable_type, Coverage, LiveModel, ReadOutcome, ResourceRecord};
+use crate::report::{NotCompared, NotComparedReason};
 use crate::schema::SchemaFacts;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,6 +23,8 @@ pub(super) struct Compared {
     pub records: Vec<ResourceRecord>,
     /// Remarks (reader notes).
     pub notes: Vec<String>,
+    /// The resources not compared, with why.
+    pub not_compared: Vec<NotCompared>,
 }
 
 /// Classifies every planned resource against its read outcome.
@@ -67,11 +70,19 @@ pub(super) fn compare_all(
             ReadOutcome::Skipped {
                 reason,
                 coverage_lost,
-            } => out.skip(&p, reason, coverage_lost),
-            // The read was expected and did not happen: lost, not benign.
-            ReadOutcome::TargetUnresolved { reason } => {
-                out.skip(&p, format!("read target unresolved: {reason}"), true)
+            } => {
+                let kind = skip_kind(&p.resource_type, &reason, coverage_lost);
+                out.skip(&p, reason, kind)
             }
+            ReadOutcome::Unsupported { reason } => {
+                out.skip(&p, reason, NotComparedReason::NoReader)
+            }
+            // The read was expected and did not happen: lost, not benign.
+            ReadOutcome::TargetUnresolved { reason } => out.skip(
+                &p,
+                format!("read target unresolved: {reason}"),
+                NotComparedReason::ReadFailed,
+            ),
         }
         out.records.push(record);
     }
@@ -81,12 +92,13 @@ pub(super) fn compare_all(
 
 impl Compared {
     /// A resource not compared: a `skipped` finding with why, counted as
-    /// lost coverage unless the skip is benign (custom, unsupported type).
-    fn skip(&mut self, p: &Planned, reason: String, coverage_lost: bool) {
+    /// lost coverage unless the skip is benign (custom, nothing to read).
+    fn skip(&mut self, p: &Planned, reason: String, kind: NotComparedReason) {
         self.coverage.skipped += 1;
-        if coverage_lost {
+        if kind.is_loss() {
             self.coverage.lost += 1;
         }
+        self.not_compared.push(not_compared(p, kind, &reason));
         self.findings
             .push(resource_finding(p, Tier::Skipped, reason));
     }
@@ -96,6 +108,7 @@ impl Compared {
     /// declared resource.
     pub(super) fn keep_only(&mut self, only: &BTreeSet<String>) {
         self.findings.retain(|f| only.contains(&f.logical_id));
+        self.not_compared.retain(|n| only.contains(&n.logical_id));
         let in_scope = self
             .records
             .iter()
@@ -123,11 +136,11 @@ impl Compared {
             // value undeclared. One resource-level `unresolved` finding.
             self.coverage.skipped += 1;
             self.coverage.lost += 1;
-            self.findings.push(resource_finding(
-                p,
-                Tier::Unresolved,
-                format!("properties cannot be resolved: {why}"),
-            ));
+            let note = format!("properties cannot be resolved: {why}");
+            self.not_compared
+                .push(not_compared(p, NotComparedReason::Unresolved, &note));
+            self.findings
+                .push(resource_finding(p, Tier::Unresolved, note));
             record.live = Some(model.properties);
             return;
         }
@@ -139,7 +152,7 @@ impl Compared {
             self.skip(
                 p,
                 format!("no registry schema for {}{why}", p.resource_type),
-                true,
+                NotComparedReason::ReadFailed,
             );
             record.live = Some(model.properties);
             return;
@@ -253,6 +266,30 @@ fn unresolved_at_leaves(findings: Vec<Finding>, leaves: &BTreeMap<String, String
         }
     }
     out
+}
+
+/// What a skip of a planned resource means: a custom resource and a skip
+/// with nothing to read are benign; a failed read is refused or failed.
+fn skip_kind(resource_type: &str, reason: &str, coverage_lost: bool) -> NotComparedReason {
+    if coverage_lost {
+        NotComparedReason::of_failed_read(reason)
+    } else if is_unreadable_type(resource_type).is_some() {
+        NotComparedReason::CustomResource
+    } else {
+        NotComparedReason::NothingToRead
+    }
+}
+
+/// The not-compared entry of a planned resource.
+fn not_compared(p: &Planned, reason: NotComparedReason, detail: &str) -> NotCompared {
+    NotCompared {
+        logical_id: p.logical_id.clone(),
+        construct_path: p.construct_path.clone(),
+        resource_type: p.resource_type.clone(),
+        reason,
+        detail: detail.to_string(),
+        accepted: None,
+    }
 }
 
 /// A whole-resource finding (deleted / skipped) for a planned resource.

@@ -237,6 +237,7 @@ impl Pipeline {
             template_hash: template_hash(&desired.body),
             findings: compared.findings,
             coverage: compared.coverage,
+            not_compared: compared.not_compared,
             api_calls,
             notes,
             resources: compared.records,
