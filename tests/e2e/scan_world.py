@@ -12,15 +12,11 @@ made through the service APIs (needs AWS_ENDPOINT_URL):
                                      -> rewrites a state file as if every resource's read
                                         it holds had started at MS (a concurrent newer read)
     scan_world.py delete-stack NAME  -> deletes a CloudFormation stack
-    scan_world.py published TOPIC    -> JSON list of what was published to the topic, as the
-                                        emulator recorded each Publish (Message as sent: for a
-                                        MessageStructure=json publish, every protocol's text)
 """
 
 import json
 import os
 import sys
-import urllib.request
 
 import boto3
 from botocore.config import Config
@@ -46,9 +42,6 @@ def setup(aws, slack_url):
     alerts = aws.sqs.create_queue(QueueName="alert-inbox")["QueueUrl"]
     alerts_arn = aws.sqs.get_queue_attributes(QueueUrl=alerts, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
     aws.sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=alerts_arn)
-    # A person reading mail: the emulator records email deliveries nowhere,
-    # so the test reads the Publish itself (see published()).
-    aws.sns.subscribe(TopicArn=topic, Protocol="email", Endpoint="ops@example.com")
     work = aws.sqs.create_queue(QueueName="realdrift-work")["QueueUrl"]
     secret = aws.secretsmanager.create_secret(Name="realdrift/slack", SecretString=slack_url)["ARN"]
     return {"bucket": bucket, "topic": topic, "alerts": alerts, "work": work, "secret": secret}
@@ -103,19 +96,6 @@ def hold_newer(aws, bucket, key, ms):
     aws.s3.put_object(Bucket=bucket, Key=key, Body=json.dumps(state, indent=2, sort_keys=True) + "\n")
 
 
-def published(topic):
-    # moto keeps each Publish on its topic model (sent_notifications:
-    # message id, message, subject, attributes, group id) and serves every
-    # model's JSON-serialisable fields at /moto-api/data.json.
-    url = os.environ["AWS_ENDPOINT_URL"].rstrip("/") + "/moto-api/data.json"
-    with urllib.request.urlopen(url, timeout=30) as r:
-        data = json.load(r)
-    for t in data.get("sns", {}).get("Topic", []):
-        if t.get("arn") == topic:
-            return [{"message": n[1], "subject": n[2]} for n in t.get("sent_notifications", [])]
-    return []
-
-
 def main(argv):
     aws = Aws()
     verb = argv[1]
@@ -129,8 +109,6 @@ def main(argv):
         sys.stdout.write(read_object(aws, argv[2], argv[3]))
     elif verb == "hold-newer":
         hold_newer(aws, argv[2], argv[3], int(argv[4]))
-    elif verb == "published":
-        print(json.dumps(published(argv[2])))
     elif verb == "delete-stack":
         aws.cloudformation.delete_stack(StackName=argv[2])
     else:
