@@ -1,6 +1,7 @@
 //! Smoke test of the client bundle and pipeline against the local emulator.
 //!
-//! Ignored by default (it needs a running emulator and a deployed stack):
+//! Ignored by `cargo test` (it needs a running emulator and a deployed
+//! stack); `tests/emulator/run.sh` (so `scripts/test.sh`) runs it, as:
 //!
 //! ```sh
 //! eval "$(scripts/emulator.sh start)"

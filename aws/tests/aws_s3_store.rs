@@ -191,7 +191,7 @@ fn s3_urls_parse() {
 }
 
 #[tokio::test]
-#[ignore = "needs the local emulator (scripts/emulator.sh)"]
+#[ignore = "needs the local emulator: tests/emulator/run.sh runs it"]
 async fn against_the_emulator() {
     let clients = AwsClients::load(&AwsOptions::default()).await.unwrap();
     let bucket = format!("realdrift-store-test-{}", std::process::id());

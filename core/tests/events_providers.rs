@@ -138,7 +138,7 @@ fn the_index_records_the_notifications_handler_the_provider_framework_and_its_us
         .collect();
     let f = |prefix: &str| physical(&logical_of(prefix, &g));
     let role = |prefix: &str| format!("arn:aws:iam::{ACCOUNT}:role/{}", f(prefix));
-    let notifications = logical_of("DataNotifications", &g);
+    let notifications = logical_of("DataNotifications5", &g);
     let mut want = vec![
         (
             notifications,

@@ -150,6 +150,12 @@ fn queue_policy_record(queue_url: &str, deployer: &str, event_id: &str) -> Value
         "SetQueueAttributes",
     );
     r["requestParameters"] = json!({"queueUrl": queue_url, "attributes": {"Policy": "{}"}});
+    by_cloudformation(r, deployer, event_id)
+}
+
+/// `r` as CloudFormation makes it for `deployer`, in the fixture's account
+/// and region, now.
+fn by_cloudformation(mut r: Value, deployer: &str, event_id: &str) -> Value {
     r["userIdentity"] = json!({
         "type": "AssumedRole", "principalId": "AROAEXAMPLEDEPLOYER:deployer",
         "arn": deployer, "accountId": ACCOUNT, "invokedBy": "cloudformation.amazonaws.com"
@@ -377,17 +383,7 @@ fn put_role_policy_record(role: &str, deployer: &str, event_id: &str) -> Value {
     let mut r = real_record("invictus-ir_aws_dataset.json", "PutRolePolicy");
     r["requestParameters"]["roleName"] = json!(role);
     r["requestParameters"]["policyName"] = json!("extra-rights");
-    r["userIdentity"] = json!({
-        "type": "AssumedRole", "principalId": "AROAEXAMPLEDEPLOYER:deployer",
-        "arn": deployer, "accountId": ACCOUNT, "invokedBy": "cloudformation.amazonaws.com"
-    });
-    r["sourceIPAddress"] = json!("cloudformation.amazonaws.com");
-    r["userAgent"] = json!("cloudformation.amazonaws.com");
-    r["recipientAccountId"] = json!(ACCOUNT);
-    r["awsRegion"] = json!("us-east-1");
-    r["eventID"] = json!(event_id);
-    r["eventTime"] = json!(now_iso());
-    r
+    by_cloudformation(r, deployer, event_id)
 }
 
 /// A second stack attaches an inline policy to the watched role, whose

@@ -25,4 +25,12 @@ eval "$("$EMU" start)"
 
 status=0
 "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/tests/emulator" "$@" || status=$?
+# The Rust SDK tests that need a running emulator (and a deployed stack) are
+# #[ignore]d in `cargo test`; they run here, so CI runs them too.
+if ((status == 0)); then
+  "$EMU" reset
+  "$ROOT/.venv/bin/python" "$ROOT/tests/emulator/deploy_fixture.py" SmokeApp >/dev/null || status=$?
+  (cd "$ROOT" && REALDRIFT_SMOKE_STACK=SmokeApp cargo test --locked -q -p realdrift-aws \
+    --test aws_s3_store --test aws_emulator_smoke -- --ignored) || status=$?
+fi
 exit "$status"
