@@ -15,6 +15,7 @@
 
 use super::error::IgnoreError;
 use super::glob::Pattern;
+use super::scope::ScopePatterns;
 use super::yaml::{Node, Pos};
 use super::IgnoreScope;
 use crate::report::NotCompared;
@@ -40,31 +41,26 @@ pub struct CompiledAccept {
     /// The rule as written.
     pub rule: AcceptRule,
     resource_type: Pattern,
-    stack: Option<Pattern>,
-    account: Option<Pattern>,
-    region: Option<Pattern>,
+    scope: ScopePatterns,
 }
 
 impl CompiledAccept {
     /// Compiles a rule.
     pub fn new(rule: AcceptRule) -> Result<Self, IgnoreError> {
-        let opt = |p: &Option<String>| p.as_deref().map(Pattern::new).transpose();
         Ok(CompiledAccept {
             resource_type: Pattern::new(&rule.resource_type)?,
-            stack: opt(&rule.stack)?,
-            account: opt(&rule.account)?,
-            region: opt(&rule.region)?,
+            scope: ScopePatterns::compile(
+                rule.stack.as_deref(),
+                rule.account.as_deref(),
+                rule.region.as_deref(),
+            )?,
             rule,
         })
     }
 
     /// True when the rule accepts `resource_type` in this stack, account and region.
     pub fn accepts(&self, resource_type: &str, scope: &IgnoreScope) -> bool {
-        let ok = |p: &Option<Pattern>, v: &str| p.as_ref().is_none_or(|p| p.matches(v));
-        self.resource_type.matches(resource_type)
-            && ok(&self.stack, &scope.stack)
-            && ok(&self.account, &scope.account)
-            && ok(&self.region, &scope.region)
+        self.resource_type.matches(resource_type) && self.scope.admits(scope)
     }
 }
 

@@ -119,11 +119,7 @@ impl Candidates {
 impl CompiledRule {
     /// True when the rule's scopes admit this stack, account and region.
     pub fn in_scope(&self, scope: &IgnoreScope) -> bool {
-        let ok =
-            |p: &Option<super::glob::Pattern>, v: &str| p.as_ref().is_none_or(|p| p.matches(v));
-        ok(&self.stack, &scope.stack)
-            && ok(&self.account, &scope.account)
-            && ok(&self.region, &scope.region)
+        self.scope.admits(scope)
     }
 
     /// True when the rule covers the finding (its path or a parent of it).

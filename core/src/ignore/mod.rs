@@ -9,6 +9,7 @@ mod apply;
 mod error;
 mod glob;
 mod rules;
+mod scope;
 mod yaml;
 
 pub use accept::{apply_accepts, AcceptRule, CompiledAccept};

@@ -4,6 +4,7 @@
 use super::accept::{parse_accepts, AcceptRule, CompiledAccept};
 use super::error::IgnoreError;
 use super::glob::Pattern;
+use super::scope::ScopePatterns;
 use super::yaml::{parse_document, Node, Pos};
 
 /// The conventional location of the ignore file, relative to the repository.
@@ -66,9 +67,7 @@ pub struct CompiledRule {
     /// The rule as written.
     pub rule: IgnoreRule,
     pub(crate) path: Pattern,
-    pub(crate) stack: Option<Pattern>,
-    pub(crate) account: Option<Pattern>,
-    pub(crate) region: Option<Pattern>,
+    pub(crate) scope: ScopePatterns,
 }
 
 impl CompiledRule {
@@ -77,12 +76,13 @@ impl CompiledRule {
         if let Some(message) = rule.problem() {
             return Err(IgnoreError::Rule { message });
         }
-        let opt = |p: &Option<String>| p.as_deref().map(Pattern::new).transpose();
         Ok(CompiledRule {
             path: Pattern::new(&rule.path)?,
-            stack: opt(&rule.stack)?,
-            account: opt(&rule.account)?,
-            region: opt(&rule.region)?,
+            scope: ScopePatterns::compile(
+                rule.stack.as_deref(),
+                rule.account.as_deref(),
+                rule.region.as_deref(),
+            )?,
             rule,
         })
     }
