@@ -14,7 +14,7 @@ use realdrift_core::notify::{MemoryNotifier, Notifier};
 use realdrift_core::report::{MaskPolicy, StackReport};
 use realdrift_core::watch::{
     advance, forget_stack, prune_indexes, stacks_with_state, state_key, update_stack, Channels,
-    Claimant, ListStatus, Observation, ReadStatus, SeenResource, StackState, UpdateError,
+    Claimant, ListStatus, Observation, ReadStatus, SeenResource, StackState, Update, UpdateError,
     GONE_NOTE,
 };
 use realdrift_core::{Finding, Tier};
@@ -90,6 +90,18 @@ fn channels(sns: &Arc<MemoryNotifier>, slack: &Arc<MemoryNotifier>) -> Channels 
     }
 }
 
+/// One run of the watch cycle: `o` observed by run `run` at `now_ms`, its
+/// report rendered from the observation.
+fn cycle(
+    store: &dyn BaselineStore,
+    o: &Observation,
+    ch: &Channels,
+    run: &str,
+    now_ms: u64,
+) -> Result<Update, UpdateError> {
+    block_on(update_stack(store, o, &report(o), ch, &who(run, now_ms)))
+}
+
 fn stored_state(store: &MemoryStore) -> StackState {
     StackState::parse("k", &store.snapshot()[&key()]).unwrap()
 }
@@ -102,32 +114,11 @@ fn new_drift_is_announced_once_and_the_state_advances() {
     let ch = channels(&sns, &slack);
     let clean = obs(vec![]);
     let drift = obs(vec![drifted("Suspended")]);
-    block_on(update_stack(
-        &store,
-        &clean,
-        &report(&clean),
-        &ch,
-        &who("r1", 0),
-    ))
-    .unwrap();
-    let u = block_on(update_stack(
-        &store,
-        &drift,
-        &report(&drift),
-        &ch,
-        &who("r2", 1),
-    ))
-    .unwrap();
+    cycle(&store, &clean, &ch, "r1", 0).unwrap();
+    let u = cycle(&store, &drift, &ch, "r2", 1).unwrap();
     assert!(u.written);
     assert_eq!(u.delivered.len(), 1);
-    let again = block_on(update_stack(
-        &store,
-        &drift,
-        &report(&drift),
-        &ch,
-        &who("r3", 2),
-    ))
-    .unwrap();
+    let again = cycle(&store, &drift, &ch, "r3", 2).unwrap();
     assert!(!again.written, "an unchanged state is not rewritten");
     let sent = sns.sent();
     assert_eq!(sent.len(), 1, "{sent:?}");
@@ -199,14 +190,7 @@ fn a_run_that_loses_the_write_race_recomputes_and_announces_nothing_twice() {
     .unwrap();
     let sns = Arc::new(MemoryNotifier::new("sns"));
     let slack = Arc::new(MemoryNotifier::new("slack"));
-    let u = block_on(update_stack(
-        &store,
-        &drift,
-        &report(&drift),
-        &channels(&sns, &slack),
-        &who("r", 5),
-    ))
-    .unwrap();
+    let u = cycle(&store, &drift, &channels(&sns, &slack), "r", 5).unwrap();
     assert_eq!(u.conflicts, 1, "the first write lost the race");
     assert!(
         u.step.transitions.is_empty(),
@@ -243,13 +227,13 @@ fn every_attempt_losing_is_an_error_and_announces_nothing() {
     let drift = obs(vec![drifted("Suspended")]);
     let sns = Arc::new(MemoryNotifier::new("sns"));
     let slack = Arc::new(MemoryNotifier::new("slack"));
-    let err = block_on(update_stack(
+    let err = cycle(
         &AlwaysConflict(MemoryStore::new()),
         &drift,
-        &report(&drift),
         &channels(&sns, &slack),
-        &who("r", 0),
-    ))
+        "r",
+        0,
+    )
     .unwrap_err();
     assert!(
         matches!(err, UpdateError::Contended { attempts: 5, .. }),
@@ -264,14 +248,7 @@ fn an_sns_failure_keeps_the_notice_claimed_until_a_later_run_delivers_it_once() 
     let drift = obs(vec![drifted("Suspended")]);
     let down = Arc::new(MemoryNotifier::failing("sns", "ServiceUnavailable"));
     let slack = Arc::new(MemoryNotifier::new("slack"));
-    let err = block_on(update_stack(
-        &store,
-        &drift,
-        &report(&drift),
-        &channels(&down, &slack),
-        &who("r1", 0),
-    ))
-    .unwrap_err();
+    let err = cycle(&store, &drift, &channels(&down, &slack), "r1", 0).unwrap_err();
     assert!(
         matches!(err, UpdateError::Deliver { pending: 1, .. }),
         "{err}"
@@ -286,33 +263,12 @@ fn an_sns_failure_keeps_the_notice_claimed_until_a_later_run_delivers_it_once() 
     let sns = Arc::new(MemoryNotifier::new("sns"));
     let ch = channels(&sns, &slack);
     // Before the first run's deadline its claim is respected.
-    block_on(update_stack(
-        &store,
-        &drift,
-        &report(&drift),
-        &ch,
-        &who("r2", 1_000),
-    ))
-    .unwrap();
+    cycle(&store, &drift, &ch, "r2", 1_000).unwrap();
     assert!(sns.sent().is_empty());
     // After it, the retry takes the notice over: delivered exactly once.
-    let u = block_on(update_stack(
-        &store,
-        &drift,
-        &report(&drift),
-        &ch,
-        &who("r3", 2_000_000),
-    ))
-    .unwrap();
+    let u = cycle(&store, &drift, &ch, "r3", 2_000_000).unwrap();
     assert_eq!(u.delivered.len(), 1);
-    block_on(update_stack(
-        &store,
-        &drift,
-        &report(&drift),
-        &ch,
-        &who("r4", 3_000_000),
-    ))
-    .unwrap();
+    cycle(&store, &drift, &ch, "r4", 3_000_000).unwrap();
     assert_eq!(sns.sent().len(), 1);
     assert_eq!(sns.sent()[0].kind, "drift-detected");
     assert!(stored_state(&store).outbox.is_empty());
@@ -324,14 +280,7 @@ fn a_slack_failure_loses_neither_the_sns_notice_nor_the_state() {
     let drift = obs(vec![drifted("Suspended")]);
     let sns = Arc::new(MemoryNotifier::new("sns"));
     let slack = Arc::new(MemoryNotifier::failing("slack", "HTTP 500"));
-    let u = block_on(update_stack(
-        &store,
-        &drift,
-        &report(&drift),
-        &channels(&sns, &slack),
-        &who("r", 0),
-    ))
-    .unwrap();
+    let u = cycle(&store, &drift, &channels(&sns, &slack), "r", 0).unwrap();
     assert_eq!(u.optional_failures.len(), 1);
     assert_eq!(sns.sent().len(), 1);
     let state = stored_state(&store);
@@ -350,14 +299,7 @@ fn a_newer_state_file_is_refused_and_left_alone() {
     let drift = obs(vec![drifted("Suspended")]);
     let sns = Arc::new(MemoryNotifier::new("sns"));
     let slack = Arc::new(MemoryNotifier::new("slack"));
-    let err = block_on(update_stack(
-        &store,
-        &drift,
-        &report(&drift),
-        &channels(&sns, &slack),
-        &who("r", 0),
-    ))
-    .unwrap_err();
+    let err = cycle(&store, &drift, &channels(&sns, &slack), "r", 0).unwrap_err();
     assert!(err.to_string().contains("version 7"), "{err}");
     assert_eq!(store.snapshot()[&key()], newer);
     assert!(sns.sent().is_empty());
@@ -516,14 +458,7 @@ fn a_gone_stack_is_announced_once_and_its_state_and_index_rows_removed() {
     let slack = Arc::new(MemoryNotifier::new("slack"));
     let ch = channels(&sns, &slack);
     let drift = obs(vec![drifted("Suspended")]);
-    block_on(update_stack(
-        &store,
-        &drift,
-        &report(&drift),
-        &ch,
-        &who("r1", 0),
-    ))
-    .unwrap();
+    cycle(&store, &drift, &ch, "r1", 0).unwrap();
     let index_key = object_key("111111111111", "eu-west-1");
     block_on(store.save(
         &index_key,
@@ -565,14 +500,7 @@ fn pruning_keeps_only_the_rows_of_stacks_that_still_exist() {
     let drift = obs(vec![]);
     let sns = Arc::new(MemoryNotifier::new("sns"));
     let ch = channels(&sns, &sns);
-    block_on(update_stack(
-        &store,
-        &drift,
-        &report(&drift),
-        &ch,
-        &who("r1", 0),
-    ))
-    .unwrap();
+    cycle(&store, &drift, &ch, "r1", 0).unwrap();
     assert_eq!(
         block_on(stacks_with_state(&store, "eu-west-1")).unwrap(),
         vec!["App".to_string()]
@@ -609,14 +537,7 @@ fn a_storm_of_changes_to_one_stack_is_one_alert_listing_the_resources() {
         ..obs(findings)
     };
     let clean = of(vec![]);
-    block_on(update_stack(
-        &store,
-        &clean,
-        &report(&clean),
-        &ch,
-        &who("r1", 0),
-    ))
-    .unwrap();
+    cycle(&store, &clean, &ch, "r1", 0).unwrap();
     let changed: Vec<Finding> = ids
         .iter()
         .map(|id| {
@@ -627,14 +548,7 @@ fn a_storm_of_changes_to_one_stack_is_one_alert_listing_the_resources() {
         })
         .collect();
     let storm = of(changed).limited_to(ids.iter().cloned().collect());
-    block_on(update_stack(
-        &store,
-        &storm,
-        &report(&storm),
-        &ch,
-        &who("r2", 1),
-    ))
-    .unwrap();
+    cycle(&store, &storm, &ch, "r2", 1).unwrap();
     let sent = sns.sent();
     assert_eq!(sent.len(), 1, "one alert: {sent:?}");
     let doc: Value = serde_json::from_str(&sent[0].document).unwrap();
