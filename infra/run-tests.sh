@@ -6,7 +6,9 @@
 #      generated permission data — offline, no AWS credentials;
 #   3. the deploy of the whole app into a private local emulator instance
 #      (test/emulator, pytest): the functions `cargo test --workspace` built,
-#      zipped (scripts/build-functions.sh --test-build), cdk bootstrap, cdk deploy.
+#      zipped (scripts/build-functions.sh --test-build), cdk bootstrap, cdk deploy;
+#      then the README's deploy section, command by command, into the same
+#      emulator (test_readme_deploy.py).
 #
 #   infra/run-tests.sh            # all of it
 #   infra/run-tests.sh --unit     # steps 1-2
@@ -38,7 +40,7 @@ echo "infra: npm test took $((SECONDS - t0)) s"
 if ((UNIT_ONLY)); then exit 0; fi
 
 if [[ "${REALDRIFT_SKIP_INFRA_DEPLOY:-}" == "1" ]]; then
-  echo "infra: SKIPPED the emulator deploy test: REALDRIFT_SKIP_INFRA_DEPLOY=1"
+  echo "infra: SKIPPED the emulator deploy tests (the app's and the README's): REALDRIFT_SKIP_INFRA_DEPLOY=1"
   exit 0
 fi
 t0=$SECONDS

@@ -151,8 +151,11 @@ def readme_deploy(tmp_path_factory):
         t0 = time.monotonic()
         step_env = env
         if "--test-build" in run:
-            # The test build reuses the workspace's own `cargo test` binaries.
+            # The test build reuses the workspace's own `cargo test` binaries,
+            # in the caller's target directory.
             step_env = {k: v for k, v in env.items() if k != "CARGO_TARGET_DIR"}
+            if os.environ.get("CARGO_TARGET_DIR"):
+                step_env["CARGO_TARGET_DIR"] = os.environ["CARGO_TARGET_DIR"]
             run = run.replace("$CARGO_TARGET_DIR", env["CARGO_TARGET_DIR"])
         script = f'{run}\nprintf "%s" "$PWD" > {shlex.quote(str(work / "cwd"))}\n'
         code, output, answered = in_terminal(script, cwd, step_env)
