@@ -5,8 +5,10 @@
 #   2. `npm test`: type check, assertion tests, cdk-nag, cfn-lint, the
 #      generated permission data — offline, no AWS credentials;
 #   3. the deploy of the whole app into a private local emulator instance
-#      (test/emulator, pytest): the functions `cargo test --workspace` built,
-#      zipped (scripts/build-functions.sh --test-build), cdk bootstrap, cdk deploy.
+#      (test/emulator, pytest): the README's deploy section, command by
+#      command (the release build replaced by the functions `cargo test
+#      --workspace` built, zipped by scripts/build-functions.sh --test-build),
+#      then the deployed stacks checked.
 #
 #   infra/run-tests.sh            # all of it
 #   infra/run-tests.sh --unit     # steps 1-2
@@ -38,7 +40,7 @@ echo "infra: npm test took $((SECONDS - t0)) s"
 if ((UNIT_ONLY)); then exit 0; fi
 
 if [[ "${REALDRIFT_SKIP_INFRA_DEPLOY:-}" == "1" ]]; then
-  echo "infra: SKIPPED the emulator deploy test: REALDRIFT_SKIP_INFRA_DEPLOY=1"
+  echo "infra: SKIPPED the emulator deploy test (the README's deploy): REALDRIFT_SKIP_INFRA_DEPLOY=1"
   exit 0
 fi
 t0=$SECONDS

@@ -4,14 +4,16 @@
 #   2. peak memory of the zip's own `bootstrap` scanning one N-resource stack
 #      (default 300 SQS queues) through the local Lambda runtime against the
 #      emulator: a first scan (inventory), then every queue changed out of
-#      band and a second scan (N findings, one notice rendered and published).
+#      band and a second scan (N findings, one notice rendered and published);
+#   3. each scan's duration as the function logs it (`ScanDuration`, the
+#      emulator's answer times, not AWS's) and the CPU time it used.
 #
 #   scripts/measure-scan.sh [N] [LAMBDA_DIR]
 #
 # LAMBDA_DIR: zips already built by scripts/build-functions.sh (skips the
 # build). Starts its own emulator (scripts/emulator.sh), the runtime API
 # (cargo lambda watch --only-lambda-apis) and the function, and stops them on
-# exit. Prints `zip_bytes=... peak_rss_kib=...`.
+# exit. Prints `zip_bytes=... peak_rss_kib=... scan_ms=... cpu_ms=...`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -92,10 +94,17 @@ done
 ) >>"$WORK/watch.log" 2>&1 &
 FN_PID=$!
 
+# CPU seconds (user + system, in clock ticks) the function process has used.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$FN_PID/stat"; }
+TICK_MS=$((1000 / $(getconf CLK_TCK)))
+CPU_MS=()
 invoke() {
   echo '{"stacks": ["'"$STACK"'"]}' >"$WORK/event.json"
+  local before
+  before=$(cpu_ticks)
   cargo lambda invoke -A 127.0.0.1 -P "$PORT" --data-file "$WORK/event.json" _ >"$WORK/out.json" \
     || { cat "$WORK/watch.log" >&2; exit 1; }
+  CPU_MS+=($(( ($(cpu_ticks) - before) * TICK_MS )))
 }
 
 echo "== first scan (inventory)" >&2
@@ -112,4 +121,16 @@ invoke
 FINDINGS=$("$VENV/bin/python" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["stacks"][0]["findings"]), " ".join(d["announced"]["'"$STACK"'"]))' "$WORK/out.json")
 
 PEAK_KIB=$(awk '/^VmHWM:/ {print $2}' "/proc/$FN_PID/status")
-echo "resources=$N findings_and_announced=\"$FINDINGS\" zip_bytes=$ZIP_BYTES peak_rss_kib=$PEAK_KIB"
+# The function's own per-stack duration log field, first scan then second.
+SCAN_MS=$("$VENV/bin/python" -c '
+import json, sys
+ms = []
+for line in open(sys.argv[1], errors="replace"):
+    try:
+        d = json.loads(line[line.index("{"):])
+    except ValueError:
+        continue
+    if isinstance(d, dict) and "ScanDuration" in d:
+        ms.append(str(d["ScanDuration"]))
+print(",".join(ms))' "$WORK/watch.log")
+echo "resources=$N findings_and_announced=\"$FINDINGS\" zip_bytes=$ZIP_BYTES peak_rss_kib=$PEAK_KIB scan_ms=$SCAN_MS cpu_ms=$(IFS=,; echo "${CPU_MS[*]}")"

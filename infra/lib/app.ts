@@ -30,7 +30,7 @@ export function globalEventsStackName(stackName: string): string {
  * is elsewhere (throws when that cannot be decided; docs/deploy.md).
  */
 export function buildApp(app: App, options: BuildOptions = {}): RealdriftStack {
-  const config = loadConfig((key) => app.node.tryGetContext(key), options.defaultRegion ?? process.env.CDK_DEFAULT_REGION);
+  const config = loadConfig((key) => app.node.tryGetContext(key), options.defaultRegion ?? process.env.CDK_DEFAULT_REGION, process.env.CARGO_TARGET_DIR);
   const synthesizer = () => new DefaultStackSynthesizer({ generateBootstrapVersionRule: config.bootstrapVersionRule });
   const facts = loadChangeRuleFacts();
   const patterns = changePatterns(loadEventNames(config.cloudtrailEventsFile), facts);
@@ -76,7 +76,7 @@ export function buildOrganizationApp(app: App, options: BuildOptions = {}): Real
   const get = (key: string) => app.node.tryGetContext(key);
   const org = loadOrganizationContext(get);
   if (!org) return undefined;
-  const config = loadConfig(get, options.defaultRegion ?? process.env.CDK_DEFAULT_REGION);
+  const config = loadConfig(get, options.defaultRegion ?? process.env.CDK_DEFAULT_REGION, process.env.CARGO_TARGET_DIR);
   const patterns = changePatterns(loadEventNames(config.cloudtrailEventsFile), loadChangeRuleFacts());
   const stack = new RealdriftOrganizationStack(app, `${config.stackName}Hub`, {
     description: 'realdrift hub: findings bus, baselines bucket, alert delivery and the member StackSet of the Organization',

@@ -112,14 +112,25 @@ const LOG_RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400,
 
 type Lookup = (key: string) => unknown;
 
+/**
+ * Where scripts/build-functions.sh writes the zips by default:
+ * `${CARGO_TARGET_DIR:-target}/lambda/<architecture>`, a relative target
+ * directory taken from the repository root, where the script runs cargo.
+ */
+export function defaultLambdaAssets(architecture: Architecture, cargoTargetDir?: string): string {
+  const target = cargoTargetDir ? path.resolve(INFRA_DIR, '..', cargoTargetDir) : path.join('..', 'target');
+  return path.join(target, 'lambda', architecture);
+}
+
 /** A Region name (`eu-west-1`, `us-gov-west-1`). */
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
 
 /**
  * Reads and validates the configuration through a context lookup
- * (`node.tryGetContext`); `defaultRegion` is the CLI's CDK_DEFAULT_REGION.
+ * (`node.tryGetContext`); `defaultRegion` is the CLI's CDK_DEFAULT_REGION,
+ * `cargoTargetDir` cargo's CARGO_TARGET_DIR (where the zips are by default).
  */
-export function loadConfig(get: Lookup, defaultRegion?: string): RealdriftConfig {
+export function loadConfig(get: Lookup, defaultRegion?: string, cargoTargetDir?: string): RealdriftConfig {
   const r = new Reader(get);
   // x86_64 by default: the architecture the project builds and tests here.
   const architecture = r.oneOf('architecture', 'x86_64', ['arm64', 'x86_64']) as Architecture;
@@ -143,7 +154,7 @@ export function loadConfig(get: Lookup, defaultRegion?: string): RealdriftConfig
     revertInvokers: r.list('revertInvokers', [], /^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/),
     revertPassRoles: r.list('revertPassRoles', [], /^arn:aws[a-z-]*:iam::(\d{12}|\*):role\/.+$/),
     architecture,
-    lambdaAssets: r.path('lambdaAssets', `../target/lambda/${architecture}`),
+    lambdaAssets: r.path('lambdaAssets', defaultLambdaAssets(architecture, cargoTargetDir)),
     baselinesDir: r.path('baselinesDir', '../baselines'),
     cloudtrailEventsFile: r.path('cloudtrailEventsFile', '../core/data/cloudtrail-events.json'),
     noncurrentVersionDays: r.int('noncurrentVersionDays', 90, 1, 3650),

@@ -1,8 +1,9 @@
 // Where a trigger that could not be delivered ends up: one dead-letter queue
 // for every EventBridge target of the stack and (in the home stack) for the
-// scan function's asynchronous invokes, with alarms on it, on each rule's
-// failed invocations. The us-east-1 forwarder stack has its own, because an
-// EventBridge dead-letter queue must be in the rule's Region.
+// scan function's asynchronous invokes, with an alarm on its first message,
+// and an alarm on the schedule's failed invocations. The us-east-1 forwarder
+// stack has its own, because an EventBridge dead-letter queue must be in the
+// rule's Region. docs/deploy.md ("Failure paths") says which alarm catches what.
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -53,9 +54,15 @@ export class FailureRouting extends Construct {
   /**
    * Gives every target of every EventBridge rule of the stack this queue as
    * its dead-letter queue and a retry policy (its own, or RULE_RETRY), lets
-   * exactly those rules send to the queue, and alarms on each rule's failed
-   * invocations. Runs once every rule exists; it works on the synthesized
-   * rules, so a rule added later in another file is covered too.
+   * exactly those rules send to the queue, and alarms on the failed
+   * invocations of schedule rules. Runs once every rule exists; it works on
+   * the synthesized rules, so a rule added later in another file is covered too.
+   *
+   * Why only schedules: a failed invocation lands in this queue, whose alarm
+   * fires; what the queue alone misses is an event EventBridge could not even
+   * dead-letter. A change event lost that way is still found by the next
+   * scheduled scan, a lost schedule tick by nothing else, so only schedules
+   * pay for a per-rule alarm ($0.10 a month each).
    */
   routeRules(stack: Stack): void {
     const rules = stack.node.findAll().filter((c): c is events.CfnRule => c instanceof events.CfnRule);
@@ -65,6 +72,7 @@ export class FailureRouting extends Construct {
         rule.addPropertyOverride(`Targets.${i}.DeadLetterConfig`, { Arn: this.queue.queueArn });
         if (!target.RetryPolicy) rule.addPropertyOverride(`Targets.${i}.RetryPolicy`, RULE_RETRY);
       });
+      if (rule.scheduleExpression === undefined) continue;
       // The rule's construct path below the stack (`Triggers/Schedule`) names its
       // alarm; `Default` levels (the member in the one-account stack) are left out, as in logical ids.
       const where = rule.node.path.split('/').slice(1, -1).filter((c) => c !== 'Default');

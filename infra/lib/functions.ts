@@ -127,15 +127,8 @@ export class RealdriftFunction extends Construct {
       loggingFormat: lambda.LoggingFormat.JSON,
       environment: props.environment,
     });
-    // Throttled invokes are retried and then dropped or dead-lettered: say so early.
-    new cloudwatch.Alarm(this, 'Throttles', {
-      alarmDescription: `realdrift: ${props.binary} was throttled (concurrency limit reached)`,
-      metric: this.function.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    }).addAlarmAction(new cwActions.SnsAction(props.alarmTopic));
+    // No throttle alarm: a throttled invoke is retried and, if it never runs,
+    // ends in an alarmed queue (docs/deploy.md, "Failure paths").
     new cloudwatch.Alarm(this, 'Errors', {
       alarmDescription: `realdrift: ${props.binary} failed (function errors)`,
       metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),

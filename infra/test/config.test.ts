@@ -58,6 +58,14 @@ describe('configuration', () => {
     assert.equal(from({ lambdaAssets: '/abs/lambda' }).lambdaAssets, '/abs/lambda');
   });
 
+  it('looks for the zips where scripts/build-functions.sh writes them under CARGO_TARGET_DIR', () => {
+    // The script writes ${CARGO_TARGET_DIR:-target}/lambda/<arch>, running cargo from the repository root.
+    const get = (ctx: Record<string, unknown>) => (k: string) => ctx[k];
+    assert.equal(loadConfig(get({}), undefined, '/tmp/t').lambdaAssets, path.join('/tmp/t', 'lambda', 'x86_64'));
+    assert.equal(loadConfig(get({ architecture: 'arm64' }), undefined, 'out').lambdaAssets, path.join(REPO, 'out', 'lambda', 'arm64'));
+    assert.equal(loadConfig(get({ lambdaAssets: '/abs/lambda' }), undefined, '/tmp/t').lambdaAssets, '/abs/lambda');
+  });
+
   it('rejects bad values naming the key', () => {
     const bad: [Record<string, unknown>, RegExp][] = [
       [{ architecture: 'ppc64' }, /context architecture: "ppc64" is not one of arm64, x86_64/],

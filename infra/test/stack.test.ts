@@ -167,15 +167,23 @@ describe('queues', () => {
     assert.equal(alarms.filter(([, a]) => a.Properties.MetricName === 'Errors').length, 3);
   });
 
-  it("alarm on each function's throttles and each rule's failed invocations", () => {
+  it("alarm on the schedule's failed invocations only: every other rule's failures end in the alarmed failed-trigger queue", () => {
     const { json } = synth();
     const alarms = resourcesOfType(json, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
-    const throttled = alarms.filter((a) => a.MetricName === 'Throttles').map((a) => a.Dimensions[0].Value.Ref.replace(/Function[0-9A-F]{8}$/, ''));
-    assert.deepEqual(throttled.sort(), ['OnChange', 'Revert', 'Scan']);
-    const rules = resourcesOfType(json, 'AWS::Events::Rule').map(([id]) => id);
+    // A throttled invoke is retried, then dead-lettered or returned to its caller: no per-function throttle alarm.
+    assert.deepEqual(alarms.filter((a) => a.MetricName === 'Throttles'), []);
+    const rules = resourcesOfType(json, 'AWS::Events::Rule');
+    const schedules = rules.filter(([, r]) => r.Properties.ScheduleExpression).map(([id]) => id);
+    assert.equal(schedules.length, 1);
+    assert.ok(rules.length > 2);
     const failed = alarms.filter((a) => a.MetricName === 'FailedInvocations' && a.Namespace === 'AWS/Events');
-    assert.deepEqual(failed.map((a) => a.Dimensions[0].Value.Ref).sort(), rules.sort());
+    assert.deepEqual(failed.map((a) => a.Dimensions[0].Value.Ref), schedules);
     for (const a of failed) assert.equal(a.Threshold, 1);
+    // Every rule's target still dead-letters to the queue the depth alarm watches.
+    const queue = logicalId(json, 'AWS::SQS::Queue', 'FailedTriggersQueue');
+    for (const [id, r] of rules) {
+      for (const t of r.Properties.Targets) assert.deepEqual(t.DeadLetterConfig, { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } }, id);
+    }
   });
 });
 

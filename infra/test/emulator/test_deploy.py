@@ -2,9 +2,12 @@
 CLI (`cdk bootstrap` + `cdk deploy`), is really there afterwards: functions,
 event source mappings, rules, queues, bucket and topic.
 
-The function zips hold the host binaries `cargo test --workspace` already
-built (`scripts/build-functions.sh --test-build`): moto stores the code and
-never runs it, and a second, cross-target cargo-lambda build of the whole
+The deploy is the README's (conftest.py's `readme_deploy`: its commands run
+one by one, home region eu-west-1 with the us-east-1 forwarder), so one
+deploy serves both this file and test_readme_deploy.py. The function zips
+hold the host binaries `cargo test --workspace` already built
+(`scripts/build-functions.sh --test-build`): moto stores the code and never
+runs it, and a second, cross-target cargo-lambda build of the whole
 dependency tree cost 6-8 minutes of every CI run.
 
 Run by infra/run-tests.sh, which starts a private emulator instance and exports
@@ -14,28 +17,17 @@ nothing else does, so CI runs it.
 
 import collections
 import json
-import os
-import platform
-import subprocess
-import time
-import uuid
 
 import boto3
 import pytest
 
-INFRA = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-ROOT = os.path.dirname(INFRA)
-
-pytestmark = pytest.mark.skipif(
-    os.environ.get("REALDRIFT_SKIP_INFRA_DEPLOY") == "1",
-    reason="REALDRIFT_SKIP_INFRA_DEPLOY=1: the infra emulator deploy was skipped on request",
-)
+from readme_deploy import HOME_REGION
 
 # Resource types moto's CloudFormation does not create. It lists each as a row
 # with an empty type and logical id; the test counts them instead of ignoring
 # them (tests/emulator notes, EMULATOR-NOTES.md).
-# The binaries are the host's, so the functions declare the host's architecture.
-ARCHITECTURE = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "arm64", "arm64": "arm64"}[platform.machine().lower()]
+# The README's build, and so the functions' architecture.
+ARCHITECTURE = "x86_64"
 
 MOTO_UNSUPPORTED = {
     "AWS::CloudWatch::Alarm",
@@ -45,59 +37,18 @@ MOTO_UNSUPPORTED = {
 }
 
 
-def run(cmd, env, timings, name):
-    """Runs one step, records its seconds, fails with its output."""
-    t0 = time.monotonic()
-    result = subprocess.run(cmd, cwd=INFRA, env=env, capture_output=True, text=True)
-    timings[name] = round(time.monotonic() - t0, 1)
-    assert result.returncode == 0, f"{name} failed:\n{result.stdout[-3000:]}\n{result.stderr[-5000:]}"
-    return result.stdout
+def client(service):
+    """A client of the home region, where the README deploys the stack."""
+    return boto3.client(service, region_name=HOME_REGION)
 
 
 @pytest.fixture(scope="module")
-def deployed(tmp_path_factory):
-    assert os.environ.get("AWS_ENDPOINT_URL"), "run through infra/run-tests.sh (it starts the emulator)"
-    work = tmp_path_factory.mktemp("deploy")
-    stack = f"RealdriftInfra{uuid.uuid4().hex[:6]}"
-    env = dict(os.environ, CDK_DISABLE_CLI_TELEMETRY="true")
-    # The CDK CLI uploads assets with virtual-hosted-style S3 URLs, which
-    # resolve for "localhost" only (EMULATOR-NOTES).
-    env["AWS_ENDPOINT_URL"] = env["AWS_ENDPOINT_URL"].replace("127.0.0.1", "localhost")
-    timings = {}
-
-    # moto gap: its CloudFormation cannot create AWS::SecretsManager::Secret
-    # (a Ref to one resolves to nothing and the IAM policies naming it are
-    # rejected). The deploy therefore takes the app's other path, an existing
-    # Slack secret named in context, created here through the service API.
-    secret_arn = boto3.client("secretsmanager").create_secret(
-        Name=f"{stack}-slack", SecretString="https://hooks.slack.invalid/realdrift-test"
-    )["ARN"]
-
-    lambda_dir = str(work / "lambda")
-    run([os.path.join(ROOT, "scripts", "build-functions.sh"), "--test-build", "--lambda-dir", lambda_dir], env, timings, "build")
-    out = str(work / "cdk.out")
-    context = {
-        "stackName": stack,
-        "architecture": ARCHITECTURE,
-        "lambdaAssets": lambda_dir,
-        "slackSecret": secret_arn,
-        # moto evaluates no template Rules and has no bootstrap SSM parameter.
-        "bootstrapVersionRule": "false",
-    }
-    ctx = [arg for k, v in context.items() for arg in ("-c", f"{k}={v}")]
-    run(["npx", "cdk", "synth", "--no-notices", "--quiet", *ctx, "--output", out], env, timings, "synth")
-    account = boto3.client("sts").get_caller_identity()["Account"]
-    region = os.environ["AWS_REGION"]
-    run(["npx", "cdk", "bootstrap", f"aws://{account}/{region}", "--app", out, "--no-notices"], env, timings, "bootstrap")
-    run(["npx", "cdk", "deploy", stack, "--app", out, "--require-approval", "never", "--no-notices"], env, timings, "deploy")
-    print("infra emulator deploy timings (s):", json.dumps(timings))
-    with open(os.path.join(out, f"{stack}.template.json")) as f:
-        template = json.load(f)
-    return {"stack": stack, "template": template, "secret_arn": secret_arn}
+def deployed(readme_deploy):
+    return {"stack": readme_deploy["stack"], "template": readme_deploy["template"], "secret": readme_deploy["secret"]}
 
 
 def physical_ids(stack, resource_type):
-    rows = boto3.client("cloudformation").list_stack_resources(StackName=stack)["StackResourceSummaries"]
+    rows = client("cloudformation").list_stack_resources(StackName=stack)["StackResourceSummaries"]
     return [r["PhysicalResourceId"] for r in rows if r.get("ResourceType") == resource_type]
 
 
@@ -106,7 +57,7 @@ def template_count(template, resource_type):
 
 
 def test_stack_is_created_with_every_resource_moto_supports(deployed):
-    cf = boto3.client("cloudformation")
+    cf = client("cloudformation")
     assert cf.describe_stacks(StackName=deployed["stack"])["Stacks"][0]["StackStatus"] == "CREATE_COMPLETE"
     rows = cf.list_stack_resources(StackName=deployed["stack"])["StackResourceSummaries"]
     created = collections.Counter(r.get("ResourceType") for r in rows if r.get("ResourceType"))
@@ -121,7 +72,7 @@ def test_stack_is_created_with_every_resource_moto_supports(deployed):
 
 
 def test_the_three_functions_exist_as_configured(deployed):
-    lam = boto3.client("lambda")
+    lam = client("lambda")
     names = physical_ids(deployed["stack"], "AWS::Lambda::Function")
     ours = {}
     for name in names:
@@ -137,7 +88,7 @@ def test_the_three_functions_exist_as_configured(deployed):
         assert variables["REALDRIFT_BUCKET"] in physical_ids(deployed["stack"], "AWS::S3::Bucket")
         assert variables["REALDRIFT_TOPIC_ARN"] in physical_ids(deployed["stack"], "AWS::SNS::Topic")
     scan = next(c for n, c in ours.items() if "-Scan" in n)
-    assert scan["Environment"]["Variables"]["REALDRIFT_SLACK_SECRET_ID"] == deployed["secret_arn"]
+    assert scan["Environment"]["Variables"]["REALDRIFT_SLACK_SECRET_ID"] == deployed["secret"]
     assert scan["Environment"]["Variables"]["REALDRIFT_SCAN_QUEUE_URL"].endswith(
         next(u for u in physical_ids(deployed["stack"], "AWS::SQS::Queue") if "ScanWorkQueue" in u).rsplit("/", 1)[-1]
     )
@@ -147,14 +98,14 @@ def test_queues_feed_scan_and_on_change(deployed):
     queues = physical_ids(deployed["stack"], "AWS::SQS::Queue")
     # Two work queues, their dead-letter queues, and the failed-trigger queue.
     assert len(queues) == 5
-    sqs = boto3.client("sqs")
+    sqs = client("sqs")
     for url in queues:
         attrs = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["All"])["Attributes"]
         if "DeadLetter" not in url and "FailedTriggers" not in url:
             assert json.loads(attrs["RedrivePolicy"])["maxReceiveCount"] == 3
     change = next(u for u in queues if "ChangesQueue" in u)
     assert sqs.get_queue_attributes(QueueUrl=change, AttributeNames=["DelaySeconds"])["Attributes"]["DelaySeconds"] == "30"
-    mappings = boto3.client("lambda").list_event_source_mappings()["EventSourceMappings"]
+    mappings = client("lambda").list_event_source_mappings()["EventSourceMappings"]
     arns = {sqs.get_queue_attributes(QueueUrl=u, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]: u for u in queues}
     fed = {arns[m["EventSourceArn"]].rsplit("/", 1)[-1]: m["FunctionArn"] for m in mappings if m["EventSourceArn"] in arns}
     assert sorted(k.split("-")[1].rstrip("0123456789ABCDEF") for k in fed) == ["ChangesQueue", "ScanWorkQueue"]
@@ -163,13 +114,14 @@ def test_queues_feed_scan_and_on_change(deployed):
 
 
 def test_rules_schedule_scan_and_route_changes(deployed):
-    events = boto3.client("events")
+    events = client("events")
     rules = physical_ids(deployed["stack"], "AWS::Events::Rule")
     # The schedule plus one change rule per pattern the template holds.
     assert len(rules) == template_count(deployed["template"], "AWS::Events::Rule") > 2
     described = {r: events.describe_rule(Name=r) for r in rules}
     schedule = next(r for r, d in described.items() if d.get("ScheduleExpression"))
-    assert described[schedule]["ScheduleExpression"] == "rate(1 hour)"
+    # The README's -c schedule.
+    assert described[schedule]["ScheduleExpression"] == "rate(30 minutes)"
     assert "Scan" in events.list_targets_by_rule(Rule=schedule)["Targets"][0]["Arn"]
     changes = [r for r, d in described.items() if d.get("EventPattern")]
     assert len(changes) == len(rules) - 1
@@ -182,12 +134,12 @@ def test_rules_schedule_scan_and_route_changes(deployed):
 
 def test_bucket_and_topic_exist(deployed):
     [bucket] = physical_ids(deployed["stack"], "AWS::S3::Bucket")
-    s3 = boto3.client("s3")
+    s3 = client("s3")
     s3.head_bucket(Bucket=bucket)
     encryption = s3.get_bucket_encryption(Bucket=bucket)["ServerSideEncryptionConfiguration"]
     assert encryption["Rules"][0]["ApplyServerSideEncryptionByDefault"]["SSEAlgorithm"] == "AES256"
     [topic] = physical_ids(deployed["stack"], "AWS::SNS::Topic")
-    attrs = boto3.client("sns").get_topic_attributes(TopicArn=topic)["Attributes"]
+    attrs = client("sns").get_topic_attributes(TopicArn=topic)["Attributes"]
     assert attrs["TopicArn"] == topic
     # The emulator applies the declared key that moto's CloudFormation ignores.
     [key] = physical_ids(deployed["stack"], "AWS::KMS::Key")
