@@ -39,6 +39,15 @@ pub fn asff_product_arn(partition: &str, region: &str, account: &str) -> String 
     format!("arn:{partition}:securityhub:{region}:{account}:product/{account}/default")
 }
 
+/// An ASFF timestamp (RFC 3339, UTC, milliseconds) of `ms` since the epoch:
+/// Security Hub applies an update only when its `UpdatedAt` is later than the
+/// stored one, so two transitions in one second must still differ.
+pub fn asff_timestamp(ms: u64) -> Option<String> {
+    let ms = i64::try_from(ms).ok()?;
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+}
+
 fn text(doc: &Value, key: &str) -> String {
     doc.get(key)
         .and_then(Value::as_str)
@@ -170,6 +179,14 @@ mod tests {
         let mut d = doc("drift-detected");
         d["account"] = json!("");
         assert!(asff_findings(&d, "aws", "t").is_empty());
+    }
+
+    #[test]
+    fn timestamps_are_utc_with_milliseconds() {
+        assert_eq!(
+            asff_timestamp(1_767_225_600_123).as_deref(),
+            Some("2026-01-01T00:00:00.123Z")
+        );
     }
 
     #[test]
