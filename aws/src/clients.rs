@@ -95,6 +95,8 @@ pub struct AwsClients {
     pub lambda: aws_sdk_lambda::Client,
     /// EventBridge (bus rules).
     pub eventbridge: aws_sdk_eventbridge::Client,
+    /// Security Hub (ASFF findings of transitions, when enabled).
+    pub securityhub: aws_sdk_securityhub::Client,
     /// KMS (managed alias targets).
     pub kms: aws_sdk_kms::Client,
     /// EC2 (network ACL entries, launch template versions).
@@ -203,6 +205,7 @@ impl AwsClients {
             iam: client!(aws_sdk_iam),
             lambda: client!(aws_sdk_lambda),
             eventbridge: client!(aws_sdk_eventbridge),
+            securityhub: client!(aws_sdk_securityhub),
             kms: client!(aws_sdk_kms),
             ec2: client!(aws_sdk_ec2),
             codebuild: client!(aws_sdk_codebuild),

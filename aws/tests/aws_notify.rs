@@ -349,3 +349,127 @@ async fn slack_honours_retry_after_and_paces_posts_a_second_apart() {
     );
     assert_eq!(h.bodies.lock().unwrap().len(), 4);
 }
+
+/// A transition document as the functions publish it, with `n` drifted properties.
+fn transition(kind: &str, n: usize) -> Notice {
+    let findings: Vec<_> = (0..n)
+        .map(|i| {
+            json!({"tier": "undeclared", "logicalId": format!("Queue{i}"), "resourceType": "AWS::SQS::Queue",
+                   "physicalId": format!("https://sqs.eu-west-1.amazonaws.com/111111111111/q{i}"),
+                   "path": "VisibilityTimeout", "expected": "30", "actual": "45"})
+        })
+        .collect();
+    let doc = json!({"version": 1, "kind": kind, "account": "111111111111", "region": "eu-west-1",
+                     "stack": "Payments", "findings": findings});
+    Notice {
+        kind: kind.into(),
+        document: doc.to_string(),
+        ..notice()
+    }
+}
+
+#[tokio::test]
+async fn securityhub_imports_one_finding_per_property_in_batches_of_100() {
+    use aws_sdk_securityhub::operation::batch_import_findings::BatchImportFindingsOutput;
+    use aws_sdk_securityhub::types::RecordState;
+    use aws_sdk_securityhub::Client as Hub;
+    use realdrift_aws::notify::SecurityHubNotifier;
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let ok = mock!(Hub::batch_import_findings)
+        .match_requests(move |r| {
+            record.lock().unwrap().push(r.findings().to_vec());
+            true
+        })
+        .then_output(|| {
+            BatchImportFindingsOutput::builder()
+                .failed_count(0)
+                .success_count(1)
+                .build()
+        });
+    let client = mock_client!(aws_sdk_securityhub, RuleMode::MatchAny, [&ok]);
+    let hub = SecurityHubNotifier::new(client, "aws");
+    hub.send(&transition("drift-detected", 150)).await.unwrap();
+    let batches = seen.lock().unwrap().clone();
+    assert_eq!(batches.iter().map(Vec::len).collect::<Vec<_>>(), [100, 50]);
+    let f = &batches[0][0];
+    assert_eq!(
+        f.id(),
+        Some("realdrift/111111111111/eu-west-1/Payments/Queue0/VisibilityTimeout")
+    );
+    assert_eq!(
+        f.product_arn(),
+        Some("arn:aws:securityhub:eu-west-1:111111111111:product/111111111111/default")
+    );
+    assert_eq!(f.aws_account_id(), Some("111111111111"));
+    assert_eq!(f.record_state(), Some(&RecordState::Active));
+    assert!(f
+        .updated_at()
+        .is_some_and(|t| t.ends_with('Z') && t.contains('.')));
+    assert_eq!(
+        f.resources()[0]
+            .details()
+            .and_then(|d| d.other())
+            .and_then(|o| o.get("stack")),
+        Some(&"Payments".to_string())
+    );
+
+    seen.lock().unwrap().clear();
+    hub.send(&transition("drift-resolved", 1)).await.unwrap();
+    let resolved = seen.lock().unwrap()[0][0].clone();
+    assert_eq!(resolved.id(), f.id(), "resolve updates the same finding");
+    assert_eq!(resolved.record_state(), Some(&RecordState::Archived));
+    assert!(
+        resolved.updated_at() > f.updated_at(),
+        "a later UpdatedAt, or Security Hub ignores the update"
+    );
+
+    // Coverage transitions are about reads, not properties: nothing to import.
+    seen.lock().unwrap().clear();
+    hub.send(&transition("coverage-lost", 1)).await.unwrap();
+    assert!(seen.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn securityhub_refused_findings_and_call_errors_fail_the_delivery() {
+    use aws_sdk_securityhub::operation::batch_import_findings::BatchImportFindingsOutput;
+    use aws_sdk_securityhub::types::ImportFindingsError;
+    use aws_sdk_securityhub::Client as Hub;
+    use realdrift_aws::notify::SecurityHubNotifier;
+    // BatchImportFindings answers 200 with FailedCount: still a failed delivery.
+    let refused = mock!(Hub::batch_import_findings).then_output(|| {
+        BatchImportFindingsOutput::builder()
+            .failed_count(1)
+            .success_count(0)
+            .failed_findings(
+                ImportFindingsError::builder()
+                    .id("realdrift/111111111111/eu-west-1/Payments/Queue0/VisibilityTimeout")
+                    .error_code("InvalidAccess")
+                    .error_message("Security Hub is not enabled")
+                    .build(),
+            )
+            .build()
+    });
+    let client = mock_client!(aws_sdk_securityhub, RuleMode::MatchAny, [&refused]);
+    let err = SecurityHubNotifier::new(client, "aws")
+        .send(&transition("drift-detected", 1))
+        .await
+        .unwrap_err();
+    assert_eq!(err.channel, "securityhub");
+    assert!(
+        err.message.contains("refused 1 of 1") && err.message.contains("InvalidAccess"),
+        "{err}"
+    );
+
+    let denied = mock!(Hub::batch_import_findings)
+        .then_http_response(|| aws_support::json_error(403, "AccessDeniedException", "no"));
+    let client = mock_client!(aws_sdk_securityhub, RuleMode::MatchAny, [&denied]);
+    let err = SecurityHubNotifier::new(client, "aws")
+        .send(&transition("drift-detected", 1))
+        .await
+        .unwrap_err();
+    assert!(
+        err.message.contains("securityhub:BatchImportFindings"),
+        "{err}"
+    );
+}

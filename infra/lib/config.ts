@@ -24,6 +24,8 @@ export interface RealdriftConfig {
   readonly createTrail: boolean;
   /** Days the optional trail's log files are kept. */
   readonly trailRetentionDays: number;
+  /** Import drift transitions into each member account's Security Hub as ASFF findings (docs/organization.md). */
+  readonly securityHub: boolean;
   /** Parallel resource reads per stack (REALDRIFT_CONCURRENCY). */
   readonly concurrency: number;
   /** Consecutive failed reads of a resource before coverage-lost (REALDRIFT_COVERAGE_LOST_AFTER). */
@@ -145,6 +147,7 @@ export function loadConfig(get: Lookup, defaultRegion?: string, cargoTargetDir?:
     slackSecretKmsKeyArn: r.optional('slackSecretKmsKeyArn', /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/.+$/),
     createTrail: r.bool('createTrail', false),
     trailRetentionDays: r.int('trailRetentionDays', 90, 1, 3650),
+    securityHub: r.bool('securityHub', false),
     concurrency: r.int('concurrency', 16, 1, 128),
     coverageLostAfter: r.int('coverageLostAfter', 2, 1, 100),
     lookupCacheSeconds: r.int('lookupCacheSeconds', 300, 0, 86400),

@@ -3,7 +3,7 @@
 // schedule and change rules, and the revert guard. It keeps no alert channel
 // or baselines of its own: the props name where they live (the hub's, or an
 // account's own in the one-stack install).
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudtrail from 'aws-cdk-lib/aws-cloudtrail';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -109,6 +109,12 @@ export interface RealdriftMemberProps {
   readonly trailRetentionDays: number;
   /** What revert may write and who may invoke it. */
   readonly revert: RevertSettings;
+  /**
+   * Import each drift transition into this account's Security Hub as ASFF
+   * findings (one per drifted property; Security Hub must be enabled in the
+   * account and Region). Default false.
+   */
+  readonly securityHub?: boolean;
 }
 
 /** scan, on-change and revert with their queues, rules, roles and guards, in one account and Region. */
@@ -162,6 +168,8 @@ export class RealdriftMember extends Construct {
       REALDRIFT_CONCURRENCY: String(props.concurrency),
       REALDRIFT_COVERAGE_LOST_AFTER: String(props.coverageLostAfter),
       REALDRIFT_FLAP_WINDOW_SECONDS: String(props.flapWindowSeconds),
+      // Security Hub import; the partition of the product ARN, which the function cannot tell on its own.
+      ...(props.securityHub ? { REALDRIFT_SECURITY_HUB: '1', REALDRIFT_PARTITION: Aws.PARTITION } : {}),
     };
     const settings = { architecture: props.architecture, lambdaAssets: props.lambdaAssets, logRetentionDays: props.logRetentionDays };
 
@@ -314,12 +322,24 @@ export class RealdriftMember extends Construct {
     }
   }
 
-  /** PutEvents on the hub's bus, for the functions that announce transitions. */
+  /**
+   * PutEvents on the hub's bus and, with `securityHub`, BatchImportFindings
+   * on the account's own default product (the only product an account may
+   * import its own findings into), for the functions that announce transitions.
+   */
   private grantFindingsTargets(fns: RealdriftFunction[]): void {
     const f = this.props.findings;
     for (const fn of fns) {
       if (f.findingsBusArn) {
         events.EventBus.fromEventBusArn(this, `${fn.node.id}FindingsBus`, f.findingsBusArn).grantPutEventsTo(fn.role);
+      }
+      if (this.props.securityHub) {
+        fn.role.addToPrincipalPolicy(
+          new iam.PolicyStatement({
+            actions: ['securityhub:BatchImportFindings'],
+            resources: [`arn:${Aws.PARTITION}:securityhub:${Aws.REGION}:${Aws.ACCOUNT_ID}:product/${Aws.ACCOUNT_ID}/default`],
+          }),
+        );
       }
     }
   }

@@ -45,6 +45,7 @@ export function memberSettings(config: RealdriftConfig, changePatterns: ChangePa
     lambdaAssets: config.lambdaAssets,
     createTrail: config.createTrail,
     trailRetentionDays: config.trailRetentionDays,
+    securityHub: config.securityHub,
     revert: {
       types: config.revertTypes,
       iamTypes: config.revertIamTypes,

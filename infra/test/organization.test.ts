@@ -95,6 +95,30 @@ describe('organization: the member StackSet', () => {
     assert.equal(memo.member.Rules?.CheckBootstrapVersion, undefined, 'a StackSet account need not be bootstrapped');
   });
 
+  it('with securityHub, lets scan and on-change import findings into their own account only', () => {
+    const { member } = synthOrg({ securityHub: true });
+    const fns = resourcesOfType(member, 'AWS::Lambda::Function').filter(([id]) => /^(Scan|OnChange|Revert)Function/.test(id));
+    const grants = resourcesOfType(member, 'AWS::IAM::Policy').flatMap(([, p]) =>
+      p.Properties.PolicyDocument.Statement.filter((s: any) => JSON.stringify(s.Action).includes('securityhub')).map((s: any) => ({ s, roles: p.Properties.Roles })),
+    );
+    assert.equal(grants.length, 2, 'scan and on-change, not revert');
+    for (const { s, roles } of grants) {
+      assert.equal(s.Action, 'securityhub:BatchImportFindings');
+      assert.deepEqual(s.Resource, {
+        'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':securityhub:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':product/', { Ref: 'AWS::AccountId' }, '/default']],
+      });
+      assert.doesNotMatch(JSON.stringify(roles), /Revert/);
+    }
+    for (const [id, f] of fns) {
+      const env = f.Properties.Environment.Variables;
+      const on = !id.startsWith('Revert');
+      assert.equal(env.REALDRIFT_SECURITY_HUB, on ? '1' : undefined, id);
+      assert.deepEqual(env.REALDRIFT_PARTITION, on ? { Ref: 'AWS::Partition' } : undefined, id);
+    }
+    const off = JSON.stringify(memo.member);
+    assert.doesNotMatch(off, /securityhub:BatchImportFindings|REALDRIFT_SECURITY_HUB/, 'off by default');
+  });
+
   it('refuses a malformed OU and a missing asset bucket prefix, naming them', () => {
     assert.throws(() => synthOrg({ stackSetOrganizationalUnits: 'engineering' }), /organizationalUnits\[0\]/);
     assert.throws(() => synthOrg({ memberAssetBucketPrefix: '' }), /memberAssetBucketPrefix/);

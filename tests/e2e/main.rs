@@ -15,6 +15,7 @@ mod baselines_sync;
 mod emulator;
 mod lambda;
 mod on_change;
+mod org_hub;
 mod revert;
 mod revert_lambda;
 mod scan;
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         .chain(baselines_sync::ALL)
         .chain(scan::ALL)
         .chain(accounts::ALL)
+        .chain(org_hub::ALL)
         .chain(on_change::selected())
         .collect();
     let selected: Vec<&scenarios::Scenario> = all

@@ -6,6 +6,9 @@
 //! answering 500 still leaves the SNS alert published and the state written.
 //! A state that holds a newer read than the scan's is not replaced (no
 //! false "resolved"), and a deleted stack is announced once and forgotten.
+//! With REALDRIFT_SECURITY_HUB the drifted property is one Security Hub
+//! finding: created ACTIVE on detect, archived on resolve, made ACTIVE
+//! again (same finding, later UpdatedAt) when the drift returns.
 //!
 //! Alerts are read from an SQS queue subscribed to the topic and from a
 //! local Slack webhook receiver. One runtime session serves every step.
@@ -137,6 +140,8 @@ fn scan_function_announces_transitions_once(w: &World) {
     env.insert("REALDRIFT_TOPIC_ARN".into(), a.topic.clone());
     env.insert("REALDRIFT_SCAN_QUEUE_URL".into(), a.work.clone());
     env.insert("REALDRIFT_SLACK_SECRET_ID".into(), a.secret.clone());
+    env.insert("REALDRIFT_SECURITY_HUB".into(), "1".into());
+    env.insert("REALDRIFT_PARTITION".into(), "aws".into());
     env.insert("RUST_LOG".into(), "info".into());
     // Each step here is one transition of the same value: the flapping
     // window (tested in core) would hold the returns back.
@@ -200,6 +205,7 @@ fn scan_function_announces_transitions_once(w: &World) {
         ),
         "{doc}"
     );
+    let created = security_hub_finding(w, "ACTIVE", None);
     let posted = slack.bodies();
     assert_eq!(posted.len(), 1, "{posted:?}");
     assert!(
@@ -221,12 +227,14 @@ fn scan_function_announces_transitions_once(w: &World) {
     assert_eq!(alert_kinds(w, &a, 1), vec!["drift-resolved"]);
     assert_eq!(slack.bodies().len(), 1);
     slack.clear();
+    let archived = security_hub_finding(w, "ARCHIVED", Some(&created));
 
     // Slack answering 500: SNS still gets the alert and the state advances.
     slack.answer(500);
     w.mutate(json!([["versioning", bucket, "Suspended"]]));
     scheduled_scan(&l, w, &a);
     assert_eq!(alert_kinds(w, &a, 1), vec!["drift-detected"]);
+    security_hub_finding(w, "ACTIVE", Some(&archived));
     assert!(
         slack.bodies().len() >= 2,
         "a 5xx is retried: {}",
@@ -281,6 +289,33 @@ fn scan_function_announces_transitions_once(w: &World) {
         !log.contains(&slack.url()),
         "the webhook URL is never logged"
     );
+}
+
+/// The one Security Hub finding of the bucket's versioning drift, in
+/// `state` (never a second one: the Id is stable), updated after `before`
+/// when given (Security Hub applies only a later UpdatedAt). Returns it.
+fn security_hub_finding(w: &World, state: &str, before: Option<&Value>) -> Value {
+    let all: Vec<Value> = serde_json::from_str(&helper(w, &["findings"])).expect("findings JSON");
+    let id = format!(
+        "realdrift/{ACCOUNT}/us-east-1/{STACK}/{}/VersioningConfiguration.Status",
+        ids::BUCKET
+    );
+    let mine: Vec<&Value> = all.iter().filter(|f| f["Id"] == json!(id)).collect();
+    assert_eq!(mine.len(), 1, "one finding per property: {all:#?}");
+    let f = mine[0];
+    assert_eq!(f["RecordState"], state, "{f:#}");
+    assert_eq!(f["AwsAccountId"], ACCOUNT);
+    assert_eq!(
+        f["ProductArn"],
+        format!("arn:aws:securityhub:us-east-1:{ACCOUNT}:product/{ACCOUNT}/default")
+    );
+    if let Some(b) = before {
+        assert!(
+            f["UpdatedAt"].as_str() > b["UpdatedAt"].as_str(),
+            "updated: {f:#} after {b:#}"
+        );
+    }
+    f.clone()
 }
 
 /// The state holds a read that started after the next scan's (as when

@@ -12,6 +12,8 @@ made through the service APIs (needs AWS_ENDPOINT_URL):
                                      -> rewrites a state file as if every resource's read
                                         it holds had started at MS (a concurrent newer read)
     scan_world.py delete-stack NAME  -> deletes a CloudFormation stack
+    scan_world.py findings           -> JSON list of the Security Hub findings realdrift
+                                        imported (GetFindings, every page)
 """
 
 import json
@@ -31,7 +33,7 @@ class Aws:
         session = boto3.session.Session(region_name=REGION)
         config = Config(s3={"addressing_style": "path"})
         endpoint = os.environ["AWS_ENDPOINT_URL"]
-        for name in ("s3", "sqs", "sns", "secretsmanager", "cloudformation"):
+        for name in ("s3", "sqs", "sns", "secretsmanager", "cloudformation", "securityhub"):
             setattr(self, name, session.client(name, endpoint_url=endpoint, config=config))
 
 
@@ -44,6 +46,8 @@ def setup(aws, slack_url):
     aws.sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=alerts_arn)
     work = aws.sqs.create_queue(QueueName="realdrift-work")["QueueUrl"]
     secret = aws.secretsmanager.create_secret(Name="realdrift/slack", SecretString=slack_url)["ARN"]
+    # Security Hub must be enabled in the account before it accepts findings.
+    aws.securityhub.enable_security_hub(EnableDefaultStandards=False)
     return {"bucket": bucket, "topic": topic, "alerts": alerts, "work": work, "secret": secret}
 
 
@@ -96,6 +100,16 @@ def hold_newer(aws, bucket, key, ms):
     aws.s3.put_object(Bucket=bucket, Key=key, Body=json.dumps(state, indent=2, sort_keys=True) + "\n")
 
 
+def findings(aws):
+    out, token = [], None
+    while True:
+        page = aws.securityhub.get_findings(**({"NextToken": token} if token else {}))
+        out.extend(f for f in page["Findings"] if f.get("GeneratorId") == "realdrift")
+        token = page.get("NextToken")
+        if not token:
+            return out
+
+
 def main(argv):
     aws = Aws()
     verb = argv[1]
@@ -109,6 +123,8 @@ def main(argv):
         sys.stdout.write(read_object(aws, argv[2], argv[3]))
     elif verb == "hold-newer":
         hold_newer(aws, argv[2], argv[3], int(argv[4]))
+    elif verb == "findings":
+        print(json.dumps(findings(aws)))
     elif verb == "delete-stack":
         aws.cloudformation.delete_stack(StackName=argv[2])
     else:

@@ -84,3 +84,24 @@ def test_assume_role_needs_the_role_and_its_key_reads_that_account(aws):
     creds = aws.sts.assume_role(RoleArn=target, RoleSessionName="realdrift")["Credentials"]
     assumed = type(aws)(aws.endpoint_url, aws.region, access_key=creds["AccessKeyId"])
     assert assumed.account_id == "444455556666"
+
+
+def test_a_bus_policy_admits_only_what_it_grants():
+    """moto_patches.events_org: the bus policy decides a cross-account put."""
+    from moto_patches.events_org import bus_admits
+
+    def policy(*statements):
+        return json.dumps({"Version": "2012-10-17", "Statement": list(statements)})
+
+    org = {"Effect": "Allow", "Principal": {"AWS": "*"}, "Action": "events:PutEvents", "Resource": "*",
+           "Condition": {"StringEquals": {"aws:PrincipalOrgID": "o-nosuchorg1"}}}
+    assert not bus_admits(policy(org), "111111111111"), "an account outside the organization"
+    assert not bus_admits(None, "111111111111"), "no policy, no cross-account put"
+    by_account = {"Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::111111111111:root"},
+                  "Action": "events:PutEvents", "Resource": "*"}
+    assert bus_admits(policy(by_account), "111111111111")
+    assert not bus_admits(policy(by_account), "222222222222")
+    deny = dict(by_account, Effect="Deny")
+    assert not bus_admits(policy(by_account, deny), "111111111111"), "a Deny wins"
+    other_condition = dict(by_account, Condition={"StringEquals": {"aws:SourceAccount": "111111111111"}})
+    assert not bus_admits(policy(other_condition), "111111111111"), "an unevaluated condition fails closed"

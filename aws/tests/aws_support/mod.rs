@@ -25,6 +25,7 @@ pub fn clients(rules: &[&Rule]) -> AwsClients {
         iam: c!(aws_sdk_iam),
         lambda: c!(aws_sdk_lambda),
         eventbridge: c!(aws_sdk_eventbridge),
+        securityhub: c!(aws_sdk_securityhub),
         kms: c!(aws_sdk_kms),
         ec2: c!(aws_sdk_ec2),
         codebuild: c!(aws_sdk_codebuild),

@@ -19,6 +19,11 @@ use sha2::{Digest, Sha256};
 pub const ASFF_SCHEMA_VERSION: &str = "2018-10-08";
 /// The longest `Id` ASFF accepts.
 pub const ASFF_MAX_ID: usize = 512;
+/// The longest `Title` and `Description` ASFF accepts (AwsSecurityFinding,
+/// Security Hub API reference): a longer one fails the whole import.
+pub const ASFF_MAX_TITLE: usize = 256;
+/// See [`ASFF_MAX_TITLE`].
+pub const ASFF_MAX_DESCRIPTION: usize = 1024;
 /// `GeneratorId` of every realdrift finding.
 pub const ASFF_GENERATOR: &str = "realdrift";
 
@@ -37,6 +42,25 @@ pub fn asff_id(account: &str, region: &str, stack: &str, logical_id: &str, path:
 /// The default product ARN of `account` in `region` (findings an account imports itself).
 pub fn asff_product_arn(partition: &str, region: &str, account: &str) -> String {
     format!("arn:{partition}:securityhub:{region}:{account}:product/{account}/default")
+}
+
+/// An ASFF timestamp (RFC 3339, UTC, milliseconds) of `ms` since the epoch:
+/// Security Hub applies an update only when its `UpdatedAt` is later than the
+/// stored one, so two transitions in one second must still differ.
+pub fn asff_timestamp(ms: u64) -> Option<String> {
+    let ms = i64::try_from(ms).ok()?;
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+}
+
+/// `s` cut to at most `max` characters (an ellipsis marks the cut).
+fn capped(s: String, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s;
+    }
+    let mut out: String = s.chars().take(max - 1).collect();
+    out.push('…');
+    out
 }
 
 fn text(doc: &Value, key: &str) -> String {
@@ -90,10 +114,10 @@ pub fn asff_findings(doc: &Value, partition: &str, at: &str) -> Vec<Value> {
                 "CreatedAt": at,
                 "UpdatedAt": at,
                 "Severity": { "Label": if state == "ACTIVE" { "MEDIUM" } else { "INFORMATIONAL" } },
-                "Title": sanitize_identifier(&title),
-                "Description": sanitize_identifier(&format!(
+                "Title": capped(sanitize_identifier(&title), ASFF_MAX_TITLE),
+                "Description": capped(sanitize_identifier(&format!(
                     "{rtype} {logical_id} of stack {stack}: property {path} differs from the template or the accepted baseline ({tier})"
-                )),
+                )), ASFF_MAX_DESCRIPTION),
                 "Resources": [{
                     "Type": "Other",
                     "Id": sanitize_identifier(physical),
@@ -170,6 +194,27 @@ mod tests {
         let mut d = doc("drift-detected");
         d["account"] = json!("");
         assert!(asff_findings(&d, "aws", "t").is_empty());
+    }
+
+    #[test]
+    fn a_long_path_keeps_title_and_description_within_asffs_limits() {
+        let mut d = doc("drift-detected");
+        d["findings"][0]["path"] = json!(format!("Tags.{}", "k".repeat(2000)));
+        let f = &asff_findings(&d, "aws", "t")[0];
+        let chars = |k: &str| f[k].as_str().map(|s| s.chars().count());
+        assert!(chars("Title").is_some_and(|n| n <= ASFF_MAX_TITLE), "{f}");
+        assert!(
+            chars("Description").is_some_and(|n| n <= ASFF_MAX_DESCRIPTION),
+            "{f}"
+        );
+    }
+
+    #[test]
+    fn timestamps_are_utc_with_milliseconds() {
+        assert_eq!(
+            asff_timestamp(1_767_225_600_123).as_deref(),
+            Some("2026-01-01T00:00:00.123Z")
+        );
     }
 
     #[test]

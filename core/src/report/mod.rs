@@ -20,7 +20,8 @@ mod text;
 mod type_coverage;
 
 pub use asff::{
-    asff_findings, asff_id, asff_product_arn, ASFF_GENERATOR, ASFF_MAX_ID, ASFF_SCHEMA_VERSION,
+    asff_findings, asff_id, asff_product_arn, asff_timestamp, ASFF_GENERATOR, ASFF_MAX_ID,
+    ASFF_SCHEMA_VERSION,
 };
 pub use change_diff::{change_lines, MAX_DIFF_LINES};
 pub use email::{render_email_text, MAX_TEXT_FINDINGS};

@@ -27,6 +27,10 @@ pub struct Config {
     /// `REALDRIFT_EVENT_BUS_ARN`: an Organization hub's findings bus; every
     /// transition is also put there (unset: SNS and Slack only).
     pub event_bus_arn: Option<String>,
+    /// `REALDRIFT_SECURITY_HUB=1` (with `REALDRIFT_PARTITION`, the
+    /// account's partition): every drift transition is also imported into
+    /// this account's Security Hub as ASFF findings; `None` when off.
+    pub security_hub_partition: Option<String>,
     /// `REALDRIFT_BASELINES_BUCKET`: the hub's bucket holding `baselines/`
     /// when it is not `REALDRIFT_BUCKET` (unset: the same bucket).
     pub baselines_bucket: Option<String>,
@@ -79,6 +83,33 @@ pub enum ConfigError {
         /// Why it is refused.
         reason: &'static str,
     },
+}
+
+/// The partition Security Hub findings are imported in, when the channel is on.
+fn security_hub<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<Option<String>, ConfigError> {
+    match get("REALDRIFT_SECURITY_HUB") {
+        None | Some("0") => Ok(None),
+        Some("1") => match get("REALDRIFT_PARTITION") {
+            Some(p)
+                if p.starts_with("aws")
+                    && p.chars().all(|c| c.is_ascii_lowercase() || c == '-') =>
+            {
+                Ok(Some(p.to_string()))
+            }
+            // Fail closed: a product ARN in a guessed partition is refused by Security Hub.
+            Some(p) => Err(ConfigError::Invalid {
+                name: "REALDRIFT_PARTITION",
+                value: p.to_string(),
+                reason: "an AWS partition (aws, aws-cn, aws-us-gov, ...)",
+            }),
+            None => Err(ConfigError::Missing("REALDRIFT_PARTITION")),
+        },
+        Some(v) => Err(ConfigError::Invalid {
+            name: "REALDRIFT_SECURITY_HUB",
+            value: v.to_string(),
+            reason: "1 (import findings into Security Hub) or 0",
+        }),
+    }
 }
 
 impl Config {
@@ -143,6 +174,7 @@ impl Config {
                 }
             },
             baselines_bucket: get("REALDRIFT_BASELINES_BUCKET").map(str::to_string),
+            security_hub_partition: security_hub(&get)?,
             scan_visibility_seconds: number(
                 "REALDRIFT_SCAN_VISIBILITY_SECONDS",
                 get("REALDRIFT_SCAN_VISIBILITY_SECONDS"),
@@ -196,6 +228,28 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn security_hub_needs_the_partition() {
+        let base = [
+            ("REALDRIFT_BUCKET", "b"),
+            ("REALDRIFT_TOPIC_ARN", "t"),
+            ("REALDRIFT_SECURITY_HUB", "1"),
+        ];
+        assert_eq!(
+            Config::from_vars(&vars(&base)).unwrap_err(),
+            ConfigError::Missing("REALDRIFT_PARTITION")
+        );
+        let mut with = base.to_vec();
+        with.push(("REALDRIFT_PARTITION", "aws-cn"));
+        let c = Config::from_vars(&vars(&with)).unwrap();
+        assert_eq!(c.security_hub_partition.as_deref(), Some("aws-cn"));
+        let off = Config::from_vars(&vars(&base[..2])).unwrap();
+        assert_eq!(off.security_hub_partition, None);
+        let mut bad = base.to_vec();
+        bad[2] = ("REALDRIFT_SECURITY_HUB", "yes");
+        assert!(Config::from_vars(&vars(&bad)).is_err());
     }
 
     #[test]

@@ -3,7 +3,8 @@
 
 use super::config::Config;
 use realdrift_aws::notify::{
-    secrets_client, EventBusNotifier, RetryPolicy, SecretWebhookUrl, SlackWebhook, SnsNotifier,
+    secrets_client, EventBusNotifier, RetryPolicy, SecretWebhookUrl, SecurityHubNotifier,
+    SlackWebhook, SnsNotifier,
 };
 use realdrift_aws::{AwsClients, AwsOptions, ClientsError, S3BaselineStore};
 use realdrift_core::notify::{Notifier, NotifyError};
@@ -27,7 +28,8 @@ pub struct Services {
     pub baselines: S3BaselineStore,
     /// `s3://bucket/`: `state/`, `index/`, `cache/`.
     pub bucket: S3BaselineStore,
-    /// SNS (required) and Slack (optional, when a secret is configured).
+    /// SNS, the hub's bus and Security Hub (required, the last two when
+    /// configured) and Slack (optional, when a secret is configured).
     pub channels: Channels,
 }
 
@@ -62,6 +64,16 @@ impl Services {
                 NotifyError::new("eventbridge", format!("{arn} is not an event bus ARN"))
             })?;
             required.push(Arc::new(bus));
+        }
+        // Security Hub last among the required: SNS and the bus never wait on
+        // it; a failed import keeps the transition pending (a finding missed
+        // on detect or resolve would stay wrong), at the price of the retry
+        // reaching SNS and the bus again.
+        if let Some(partition) = &config.security_hub_partition {
+            required.push(Arc::new(SecurityHubNotifier::new(
+                clients.securityhub.clone(),
+                partition,
+            )));
         }
         let mut optional: Vec<Arc<dyn Notifier>> = Vec::new();
         if let Some(id) = &config.slack_secret_id {

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""An Organization hub and one member account in the emulator, for the
+hub-delivery end-to-end test (needs AWS_ENDPOINT_URL):
+
+    org_world.py setup             -> JSON: organization id, member account, the member's
+                                      assumed-role credentials, its bucket, topic and work
+                                      queue, the hub's bus ARN and delivery inbox
+    org_world.py work ACCOUNT URL  -> the Lambda SQS event of the messages waiting on a
+                                      queue of ACCOUNT (received and deleted)
+    org_world.py inbox URL         -> JSON list of the hub topic's notifications (SNS
+                                      envelopes) waiting on the hub's inbox queue
+    org_world.py outsider BUS_ARN  -> JSON: the PutEvents entries of an account outside
+                                      the Organization putting a transition on the bus
+
+The hub (moto's default account) gets the bus, its policy and its delivery
+rules as infra/lib/hub.ts synthesizes them (infra/test/organization.test.ts
+asserts the same statement, patterns and input template); the hub topic's
+subscriber is an SQS queue."""
+
+import json
+import os
+import sys
+import time
+
+import boto3
+from botocore.config import Config
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "emulator"))
+sys.path.insert(0, HERE)
+
+from cloudcontrol.aws import _account_header  # noqa: E402
+from scan_world import drain  # noqa: E402
+
+REGION = os.environ.get("AWS_REGION", "us-east-1")
+BUS = "realdrift-findings"
+MEMBER_ROLE = "RealdriftMember"
+MEMBER_NAME = "payments-prod"
+OUTSIDER = "999999999999"
+SOURCE, DETAIL_TYPE = "realdrift", "realdrift drift transition"
+
+
+def client(service, account=None):
+    session = boto3.session.Session(region_name=REGION)
+    if account:
+        session.events.register("before-sign", _account_header(account))
+    return session.client(service, endpoint_url=os.environ["AWS_ENDPOINT_URL"],
+                          config=Config(s3={"addressing_style": "path"}))
+
+
+def member_account(org):
+    status = org.create_account(Email="member@example.invalid", AccountName=MEMBER_NAME)["CreateAccountStatus"]
+    for _ in range(20):
+        s = org.describe_create_account_status(CreateAccountRequestId=status["Id"])["CreateAccountStatus"]
+        if s.get("AccountId"):
+            return s["AccountId"]
+    raise SystemExit("the member account was not created")
+
+
+def hub(org_id, member):
+    """The hub's bus, policy, delivery rules (infra/lib/hub.ts) and a subscribed inbox."""
+    events, sns, sqs = client("events"), client("sns"), client("sqs")
+    bus = events.create_event_bus(Name=BUS)["EventBusArn"]
+    statement = {"Sid": "OrganizationPutEvents", "Effect": "Allow", "Principal": {"AWS": "*"},
+                 "Action": "events:PutEvents", "Resource": bus,
+                 "Condition": {"StringEquals": {"aws:PrincipalOrgID": org_id}}}
+    events.put_permission(EventBusName=BUS, Policy=json.dumps({"Version": "2012-10-17", "Statement": [statement]}))
+    topic = sns.create_topic(Name="realdrift-hub-alerts")["TopicArn"]
+    inbox = sqs.create_queue(QueueName="hub-inbox")["QueueUrl"]
+    inbox_arn = sqs.get_queue_attributes(QueueUrl=inbox, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=inbox_arn)
+    base = {"source": [SOURCE], "detail-type": [DETAIL_TYPE]}
+    for name, account, account_name in [("DeliverUnnamed", [{"anything-but": [member]}], ""),
+                                        (f"Deliver{member}", [member], MEMBER_NAME)]:
+        events.put_rule(Name=name, EventBusName=BUS, EventPattern=json.dumps({**base, "account": account}))
+        template = '{"accountName":"%s","document":<detail>}' % account_name
+        events.put_targets(Rule=name, EventBusName=BUS, Targets=[{
+            "Id": "Topic", "Arn": topic,
+            "InputTransformer": {"InputPathsMap": {"detail": "$.detail"}, "InputTemplate": template}}])
+    return bus, inbox
+
+
+def member_side(member):
+    """The member's own bucket, topic and work queue, and credentials in it."""
+    iam = client("iam", member)
+    trust = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "sts:AssumeRole",
+             "Principal": {"AWS": f"arn:aws:iam::{client('sts').get_caller_identity()['Account']}:root"}}]}
+    role = iam.create_role(RoleName=MEMBER_ROLE, AssumeRolePolicyDocument=json.dumps(trust))["Role"]["Arn"]
+    s3, sns, sqs = client("s3", member), client("sns", member), client("sqs", member)
+    bucket = f"realdrift-member-{member}"
+    s3.create_bucket(Bucket=bucket)
+    topic = sns.create_topic(Name="realdrift-alerts")["TopicArn"]
+    work = sqs.create_queue(QueueName="realdrift-work")["QueueUrl"]
+    creds = client("sts").assume_role(RoleArn=role, RoleSessionName="realdrift-member")["Credentials"]
+    return {"bucket": bucket, "topic": topic, "work": work, "accessKeyId": creds["AccessKeyId"],
+            "secretAccessKey": creds["SecretAccessKey"], "sessionToken": creds["SessionToken"]}
+
+
+def setup():
+    org = client("organizations")
+    org_id = org.create_organization(FeatureSet="ALL")["Organization"]["Id"]
+    member = member_account(org)
+    bus, inbox = hub(org_id, member)
+    return {"organizationId": org_id, "member": member, "bus": bus, "inbox": inbox, **member_side(member)}
+
+
+class _InAccount:
+    def __init__(self, account):
+        self.sqs = client("sqs", account)
+
+
+def work(account, url):
+    from scan_world import work as as_event
+    return as_event(_InAccount(account), url)
+
+
+def outsider(bus):
+    out = client("events", OUTSIDER).put_events(Entries=[{
+        "EventBusName": bus, "Source": SOURCE, "DetailType": DETAIL_TYPE,
+        "Detail": json.dumps({"version": 1, "kind": "drift-detected", "account": OUTSIDER})}])
+    return out["Entries"]
+
+
+def main(argv):
+    verb = argv[1]
+    if verb == "setup":
+        print(json.dumps(setup()))
+    elif verb == "work":
+        print(json.dumps(work(argv[2], argv[3])))
+    elif verb == "inbox":
+        print(json.dumps([json.loads(m["Body"]) for m in drain(_InAccount(None), argv[2])]))
+    elif verb == "outsider":
+        print(json.dumps(outsider(argv[2])))
+    else:
+        raise SystemExit(f"unknown verb {verb}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
