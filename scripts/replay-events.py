@@ -1,23 +1,33 @@
 #!/usr/bin/env python3
-"""Replays a mixed CloudTrail stream through the change rules on the emulator.
+"""Replays a mixed CloudTrail stream through the whole event path on the emulator.
 
 The stream: the real records of shared/cloudtrail and the noise set
-(tests/fixtures/cloudtrail-noise), cycled, with N out-of-band changes to
-watched resources spread evenly among them; each wrapped as EventBridge
-delivers it and put, at a set rate, on a private bus of the emulator's
-EventBridge holding the change rules the CDK app generates (with an SQS
-target). Prints events in, forwarded (per kind), the changes on-change
-accepts and how many were forwarded, and put -> queue latency.
+(tests/fixtures/cloudtrail-noise), cycled, with N genuine out-of-band changes
+to a deployed fixture stack spread evenly among them (each really made in the
+emulator just before its CloudTrail record is put: tests/emulator/
+fixture_changes.py). Each event is wrapped as EventBridge delivers it and put,
+at a set rate, on a private bus of the emulator's EventBridge holding the
+change rules the CDK app generates, whose target is the change queue. A local
+event source mapping (batch size, batching window and concurrency as the
+app's `changeBatchSize`, `changeBatchWindowSeconds`, `changeConcurrency`)
+hands the queue's messages to the on-change function's binary in the local
+Lambda runtime; on-change publishes to an SNS topic, and a queue subscribed to
+it is read here (tests/emulator/event_path.py). The fixture stack is scanned
+once first (the scan function writes the index and state).
 
-It measures the rule stage only: the queue is read here, on-change is not
-invoked (so no alerts, no event -> alert latency).
+Prints events in and forwarded per kind, on-change invocations, alerts (for
+changes / for anything else), and event -> alert latency (put time -> alert
+received time) for the changes. The change queue has no delivery delay here
+(the app's `changeDelaySeconds`, 30 s by default, comes on top in an account).
 
   eval "$(scripts/emulator.sh start)"
   REALDRIFT_CLOUDTRAIL_DIR=../shared/cloudtrail \\
     .venv/bin/python scripts/replay-events.py --count 10000 --rate 20 --changes 50
 
-Bounded: --count at most 100,000, and it stops after --max-seconds (default:
-the stream's duration plus 60 s) whatever remains.
+--rules-only measures the rule stage alone (no stack, no on-change: the
+queue is read here, put -> queue latency). Bounded: --count at most 100,000,
+and it stops after --max-seconds (default: the stream's duration plus 120 s)
+whatever remains.
 """
 
 import argparse
@@ -33,6 +43,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "emulator"))
 
 from change_stream import change_patterns, load_items, put, receive, rules_bus, verdicts, wrap  # noqa: E402
 from cloudcontrol.aws import Aws  # noqa: E402
+from event_path import EventPath, change_ids, mixed_stream  # noqa: E402
 
 MAX_COUNT = 100_000
 ACCOUNT = "111122223333"
@@ -47,7 +58,7 @@ PERSON = {
 
 
 def change(j):
-    """The j-th out-of-band change: a person's console edit of a watched resource."""
+    """--rules-only: the j-th change's record (a person's console edit of a watched resource)."""
     kinds = [
         ("iam.amazonaws.com", "UpdateAssumeRolePolicy", "us-east-1",
          {"roleName": "Fixture-WorkerRole-1ABCDEF", "policyDocument": "{\"Version\":\"2012-10-17\",\"Statement\":[]}"}),
@@ -89,9 +100,16 @@ def parse_args():
     p.add_argument("--rate", type=float, default=20.0, help="events per second")
     p.add_argument("--changes", type=int, default=50)
     p.add_argument("--max-seconds", type=float)
+    p.add_argument("--rules-only", action="store_true", help="the rule stage alone: no on-change, no alerts")
+    p.add_argument("--batch-size", type=int, default=100, help="changeBatchSize (default: the app's, 100)")
+    p.add_argument("--batch-window", type=float, default=10.0,
+                   help="changeBatchWindowSeconds (default: the app's, 10)")
+    p.add_argument("--concurrency", type=int, default=5, help="changeConcurrency (default: the app's, 5)")
     a = p.parse_args()
     if not 1 <= a.count <= MAX_COUNT or a.rate <= 0 or not 0 <= a.changes <= a.count:
         p.error(f"need 1 <= count <= {MAX_COUNT}, rate > 0, 0 <= changes <= count")
+    if a.batch_size < 1 or a.concurrency < 1 or a.batch_window < 0 or (a.batch_size > 10 and a.batch_window < 1):
+        p.error("need batch size >= 1, concurrency >= 1, and a window >= 1 s for a batch size above 10 (as Lambda)")
     if "AWS_ENDPOINT_URL" not in os.environ:
         p.error('no emulator: eval "$(scripts/emulator.sh start)" first')
     return a
@@ -125,8 +143,7 @@ def percentile(values, q):
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else (values or [0])[0]
 
 
-def main():
-    a = parse_args()
+def rules_only(a):
     aws = Aws(os.environ["AWS_ENDPOINT_URL"])
     events = stream(a.count, a.changes)
     change_idx = [i for i, (k, _) in enumerate(events) if k == "change"]
@@ -134,7 +151,7 @@ def main():
     accepted = sum(1 for v in screened if v["verdict"] == "accepted")
     bus, url = rules_bus(aws, change_patterns())
     t0 = time.monotonic()
-    deadline = t0 + (a.max_seconds or a.count / a.rate + 60)
+    deadline = t0 + (a.max_seconds or a.count / a.rate + 120)
     received, stop = {}, threading.Event()
     reader = threading.Thread(target=collect, args=(aws, url, received, stop), daemon=True)
     reader.start()
@@ -165,6 +182,72 @@ def main():
         print(f"replay: {changes_lost} change(s) not forwarded, {report['notSent']} event(s) not sent", file=sys.stderr)
         return 1
     return 0
+
+
+def through_on_change(a):
+    events = mixed_stream(a.count, a.changes)
+    t0 = time.monotonic()
+    deadline = t0 + (a.max_seconds or a.count / a.rate + 120)
+    with EventPath(a.batch_size, a.batch_window, a.concurrency) as path:
+        print(f"replay: stack {path.stack} deployed and scanned; logs in {path.log_dir}", file=sys.stderr)
+        t0 = time.monotonic()
+        sent = path.replay(events, a.rate, deadline)
+        sending = time.monotonic() - t0
+        # Drain: until every change alerted, then 5 s more for late alerts; or the deadline.
+        while time.monotonic() < deadline and len(path.alerted_changes()) < a.changes:
+            time.sleep(0.5)
+        quiet = time.monotonic() + 5
+        while time.monotonic() < min(deadline, quiet):
+            time.sleep(0.5)
+    elapsed = time.monotonic() - t0
+    return summarize(a, events, sent, path, sending, elapsed)
+
+
+def summarize(a, events, sent, path, sending, elapsed):
+    """The figures, printed as JSON; exit status 1 when a change went unalerted or noise alerted."""
+    kinds = ["real", "noise", "change"]
+    change_at = {events[i][1]: i for i in range(len(events)) if events[i][0] == "change"}
+    first_alert, for_changes, other = {}, 0, 0
+    for at, doc in path.alerts.got:
+        ids = [int(c.split("-", 1)[1]) for c in change_ids(doc)]
+        if ids:
+            for_changes += 1
+        else:
+            other += 1
+        for j in ids:
+            first_alert.setdefault(j, at)
+    alerted = path.alerted_changes()
+    report = {
+        "eventsIn": {k: sum(1 for i in sent if events[i][0] == k) for k in kinds},
+        "forwarded": {k: sum(1 for i in path.forwarded if events[i][0] == k) for k in kinds},
+        "onChangeInvocations": path.source.invocations,
+        "failedInvocations": path.source.failed_invocations,
+        "alerts": {"forChanges": for_changes, "forOther": other, "changesAlerted": len(alerted),
+                   "changesAlertedMoreThanOnce": sum(1 for n in alerted.values() if n > 1)},
+        "notSent": a.count - len(sent),
+        "seconds": round(elapsed, 1),
+        "sendRate": round(len(sent) / max(sending, 1e-9), 1),
+        "eventSource": {"batchSize": a.batch_size, "batchWindowSeconds": a.batch_window,
+                        "concurrency": a.concurrency, "deliveryDelaySeconds": 0},
+    }
+    lat = [(at - sent[change_at[j]]) * 1000 for j, at in first_alert.items() if change_at.get(j) in sent]
+    if lat:
+        report["eventToAlertMs"] = {"p50": round(percentile(lat, 50)), "p95": round(percentile(lat, 95)),
+                                    "max": round(max(lat)), "excludes": "the queue's delivery delay (30 s in the app)"}
+    if path.source.errors:
+        report["invocationErrors"] = path.source.errors[:3]
+    print(json.dumps(report, indent=1))
+    unalerted = a.changes - len(alerted)
+    if unalerted or other or report["notSent"]:
+        print(f"replay: {unalerted} change(s) not alerted, {other} alert(s) for no change, "
+              f"{report['notSent']} event(s) not sent", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main():
+    a = parse_args()
+    return rules_only(a) if a.rules_only else through_on_change(a)
 
 
 if __name__ == "__main__":

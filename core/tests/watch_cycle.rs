@@ -1,7 +1,8 @@
 //! One update cycle over the in-memory store and notifiers: a notice is
 //! delivered exactly once even when two runs race on one stack, an SNS
 //! failure keeps the notice claimed until a later run delivers it, a Slack
-//! failure loses neither the SNS notice nor the state, a newer state file is
+//! failure loses neither the SNS notice nor the state and the next run
+//! re-sends the Slack message (a bounded number kept), a newer state file is
 //! never overwritten, and secrets never reach the state or a notice.
 
 use futures_executor::block_on;
@@ -15,7 +16,7 @@ use realdrift_core::report::{MaskPolicy, StackReport};
 use realdrift_core::watch::{
     advance, forget_stack, prune_indexes, stacks_with_state, state_key, update_stack, Channels,
     Claimant, ListStatus, Observation, ReadStatus, SeenResource, StackState, Update, UpdateError,
-    GONE_NOTE,
+    GONE_NOTE, MAX_OPTIONAL_OWED,
 };
 use realdrift_core::{Finding, Tier};
 use serde_json::{json, Value};
@@ -285,7 +286,54 @@ fn a_slack_failure_loses_neither_the_sns_notice_nor_the_state() {
     assert_eq!(sns.sent().len(), 1);
     let state = stored_state(&store);
     assert_eq!(state.drift.len(), 1);
-    assert!(state.outbox.is_empty());
+    // Kept for Slack only: SNS has it.
+    assert_eq!(state.outbox.len(), 1);
+    assert!(state.outbox[0].optional_only);
+    assert_eq!(state.outbox[0].notices[0].kind, "drift-detected");
+}
+
+#[test]
+fn a_slack_message_refused_after_retries_is_sent_by_the_next_run_once() {
+    let store = MemoryStore::new();
+    let drift = obs(vec![drifted("Suspended")]);
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let down = Arc::new(MemoryNotifier::failing("slack", "HTTP 500"));
+    cycle(&store, &drift, &channels(&sns, &down), "r1", 0).unwrap();
+    // The next run (nothing new to announce), Slack answering again.
+    let up = Arc::new(MemoryNotifier::new("slack"));
+    for (id, now) in [("r2", 2_000_000), ("r3", 3_000_000)] {
+        let u = cycle(&store, &drift, &channels(&sns, &up), id, now).unwrap();
+        assert!(u.optional_failures.is_empty());
+    }
+    let kinds: Vec<String> = up.sent().iter().map(|n| n.kind.clone()).collect();
+    assert_eq!(kinds, ["drift-detected"], "re-sent to Slack once");
+    assert_eq!(sns.sent().len(), 1, "SNS is not sent it again");
+    assert!(stored_state(&store).outbox.is_empty());
+}
+
+#[test]
+fn a_slack_that_stays_down_keeps_a_bounded_number_of_messages() {
+    let store = MemoryStore::new();
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let down = Arc::new(MemoryNotifier::failing("slack", "HTTP 500"));
+    for i in 0..(MAX_OPTIONAL_OWED as u64 + 5) {
+        let o = obs(vec![drifted(&format!("v{i}"))]);
+        cycle(
+            &store,
+            &o,
+            &channels(&sns, &down),
+            &format!("r{i}"),
+            i * 1_000_000,
+        )
+        .unwrap();
+    }
+    let owed: usize = stored_state(&store)
+        .outbox
+        .iter()
+        .map(|e| e.notices.len())
+        .sum();
+    assert_eq!(owed, MAX_OPTIONAL_OWED);
+    assert_eq!(sns.sent().len(), MAX_OPTIONAL_OWED + 5);
 }
 
 #[test]

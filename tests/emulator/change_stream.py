@@ -1,8 +1,8 @@
 """CloudTrail events through the change rules on the emulator's EventBridge:
 the real records and the noise set wrapped as EventBridge delivers them, the
 rules' patterns as the CDK app generates them, on-change's own verdict, and
-a private bus whose rules feed one queue. Used by test_change_rules.py and
-scripts/replay-events.py."""
+a private bus whose rules feed one queue. Used by test_change_rules.py,
+event_path.py and scripts/replay-events.py."""
 
 import glob
 import json
@@ -91,12 +91,12 @@ def verdicts(events):
     return result
 
 
-def rules_bus(aws, patterns):
+def rules_bus(aws, patterns, queue_attributes=None):
     """A private bus holding the rules, all targeting one new queue: (bus, queue URL)."""
     bus = f"realdrift-rules-{uuid.uuid4().hex[:8]}"
     eb, sqs = aws.events, aws.sqs
     eb.create_event_bus(Name=bus)
-    url = sqs.create_queue(QueueName=bus)["QueueUrl"]
+    url = sqs.create_queue(QueueName=bus, Attributes=queue_attributes or {})["QueueUrl"]
     arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
     for p in patterns:
         eb.put_rule(Name=p["id"], EventBusName=bus, EventPattern=json.dumps(p["pattern"]))

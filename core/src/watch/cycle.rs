@@ -11,11 +11,13 @@
 //! optional ones (Slack) are tried. A required failure keeps the
 //! undelivered notices claimed and fails the update (the caller's message
 //! is retried; the retry takes the notices over once the claim's deadline
-//! has passed). An optional failure is reported, never fatal.
+//! has passed). An optional failure is reported, never fatal, and the
+//! notice is kept for the optional channels only: the next run of the
+//! stack re-sends it there before its own notices.
 
 use super::alert::notices;
 use super::observe::Observation;
-use super::outbox::{split_expired, OutboxEntry};
+use super::outbox::{split_expired, OutboxEntry, MAX_OPTIONAL_OWED};
 use super::state::{state_key, StackState, StateError};
 use super::transition::{advance, Step};
 use crate::baseline::{BaselineError, BaselineStore, Precondition, StoreError, Version};
@@ -57,6 +59,9 @@ pub struct Update {
     pub delivered: Vec<Notice>,
     /// Optional-channel failures (the notices still went to the required channels).
     pub optional_failures: Vec<NotifyError>,
+    /// Notices an optional channel refused, kept in the outbox so the next
+    /// run re-sends them there (at most [`MAX_OPTIONAL_OWED`] are kept).
+    pub optional_owed: Vec<Notice>,
     /// The state text changed and was written.
     pub written: bool,
     /// Write conflicts met before the write went through.
@@ -142,6 +147,7 @@ pub async fn update_stack(
         let step = advance(loaded.state.as_ref(), obs);
         let mut next = step.state.clone();
         let (held, free) = split_expired(&next.outbox, who.now_ms);
+        let (owed, free): (Vec<_>, Vec<_>) = free.into_iter().partition(|e| e.optional_only);
         let mine = OutboxEntry {
             id: format!("{}#{attempt}", who.id),
             deadline_ms: who.deadline_ms,
@@ -150,16 +156,26 @@ pub async fn update_stack(
                 .flat_map(|e| e.notices)
                 .chain(notices(&step.transitions, report))
                 .collect(),
+            optional_only: false,
+        };
+        let owed = OutboxEntry {
+            id: format!("{}#{attempt}-optional", who.id),
+            deadline_ms: who.deadline_ms,
+            notices: owed.into_iter().flat_map(|e| e.notices).collect(),
+            optional_only: true,
         };
         next.outbox = held;
-        if !mine.notices.is_empty() {
-            next.outbox.push(mine.clone());
+        for entry in [&owed, &mine] {
+            if !entry.notices.is_empty() {
+                next.outbox.push(entry.clone());
+            }
         }
         let text = next.to_text();
         let mut update = Update {
             step,
             delivered: Vec::new(),
             optional_failures: Vec::new(),
+            optional_owed: Vec::new(),
             written: false,
             conflicts: attempt,
             release_error: None,
@@ -176,24 +192,27 @@ pub async fn update_stack(
             Err(StoreError::Conflict { .. }) => continue,
             Err(e) => return Err(UpdateError::Store(e)),
         }
-        if mine.notices.is_empty() {
+        if mine.notices.is_empty() && owed.notices.is_empty() {
             return Ok(update);
         }
-        deliver(store, &key, obs, channels, &mine, &mut update).await?;
+        deliver(store, &key, obs, channels, [&owed, &mine], &mut update).await?;
         return Ok(update);
     }
     Err(UpdateError::Contended { key, attempts })
 }
 
-/// Delivers a claimed entry, then releases it.
+/// Delivers the claimed entries (what the optional channels are owed
+/// first, then `mine`), then releases them, keeping what an optional
+/// channel refused for the next run.
 async fn deliver(
     store: &dyn BaselineStore,
     key: &str,
     obs: &Observation,
     channels: &Channels,
-    mine: &OutboxEntry,
+    [owed, mine]: [&OutboxEntry; 2],
     update: &mut Update,
 ) -> Result<(), UpdateError> {
+    let mut refused = send_optional(channels, &owed.notices, update).await;
     for (i, notice) in mine.notices.iter().enumerate() {
         for ch in &channels.required {
             if let Err(source) = ch.send(notice).await {
@@ -201,7 +220,11 @@ async fn deliver(
                 let pending = rest.len();
                 // Keep only what was not delivered, so a takeover does not
                 // repeat what the required channels already took.
-                if let Err(e) = rewrite_entry(store, key, obs, &mine.id, Some(rest)).await {
+                let mut keep = vec![entry_like(mine, rest, false)];
+                if !refused.is_empty() {
+                    keep.push(entry_like(owed, refused, true));
+                }
+                if let Err(e) = settle(store, key, obs, &[&owed.id, &mine.id], keep).await {
                     update.release_error = Some(e);
                 }
                 return Err(UpdateError::Deliver {
@@ -211,42 +234,77 @@ async fn deliver(
                 });
             }
         }
-        for ch in &channels.optional {
-            if let Err(e) = ch.send(notice).await {
-                update.optional_failures.push(e);
-            }
-        }
+        refused.extend(send_optional(channels, std::slice::from_ref(notice), update).await);
         update.delivered.push(notice.clone());
     }
-    if let Err(e) = rewrite_entry(store, key, obs, &mine.id, None).await {
+    let skip = refused.len().saturating_sub(MAX_OPTIONAL_OWED);
+    let keep: Vec<OutboxEntry> = (!refused.is_empty())
+        .then(|| entry_like(mine, refused.split_off(skip), true))
+        .into_iter()
+        .collect();
+    if let Err(e) = settle(store, key, obs, &[&owed.id, &mine.id], keep).await {
         update.release_error = Some(e);
     }
     Ok(())
 }
 
-/// Replaces (or removes, with `None`) the outbox entry `id`, retrying
-/// write conflicts: other writers keep the entry, so it is still there.
-async fn rewrite_entry(
+/// Sends each notice to every optional channel; returns the notices some
+/// optional channel refused (their errors go to `update`).
+async fn send_optional(
+    channels: &Channels,
+    notices: &[Notice],
+    update: &mut Update,
+) -> Vec<Notice> {
+    let mut refused = Vec::new();
+    for notice in notices {
+        let mut failed = false;
+        for ch in &channels.optional {
+            if let Err(e) = ch.send(notice).await {
+                update.optional_failures.push(e);
+                failed = true;
+            }
+        }
+        if failed {
+            update.optional_owed.push(notice.clone());
+            refused.push(notice.clone());
+        }
+    }
+    refused
+}
+
+/// `entry`'s claim holding `notices`. Notices kept for the optional
+/// channels are free to take over at once: this run is done sending them.
+fn entry_like(entry: &OutboxEntry, notices: Vec<Notice>, optional_only: bool) -> OutboxEntry {
+    OutboxEntry {
+        id: entry.id.clone(),
+        deadline_ms: if optional_only { 0 } else { entry.deadline_ms },
+        notices,
+        optional_only,
+    }
+}
+
+/// Replaces the outbox entries `ids` (those still there: another run may
+/// have taken one over) with `keep`, retrying write conflicts.
+async fn settle(
     store: &dyn BaselineStore,
     key: &str,
     obs: &Observation,
-    id: &str,
-    notices: Option<Vec<Notice>>,
+    ids: &[&str],
+    keep: Vec<OutboxEntry>,
 ) -> Result<(), String> {
     for _ in 0..DEFAULT_ATTEMPTS {
         let loaded = load(store, key, obs).await.map_err(|e| e.to_string())?;
         let (Some(mut state), Some(version)) = (loaded.state, loaded.version) else {
             return Ok(());
         };
-        let Some(pos) = state.outbox.iter().position(|e| e.id == id) else {
+        let before = state.outbox.len();
+        state.outbox.retain(|e| !ids.contains(&e.id.as_str()));
+        if state.outbox.len() == before {
             return Ok(());
-        };
-        match &notices {
-            Some(n) => state.outbox[pos].notices = n.clone(),
-            None => {
-                state.outbox.remove(pos);
-            }
         }
+        state
+            .outbox
+            .extend(keep.iter().filter(|e| !e.notices.is_empty()).cloned());
         match store
             .save(key, &state.to_text(), Precondition::IfUnchanged(version))
             .await
@@ -257,6 +315,6 @@ async fn rewrite_entry(
         }
     }
     Err(format!(
-        "{key}: outbox entry {id}: every attempt lost a concurrent write"
+        "{key}: outbox entries {ids:?}: every attempt lost a concurrent write"
     ))
 }

@@ -40,7 +40,7 @@ pub use inflight::{
 };
 pub use memory::{recall, Recall};
 pub use observe::{is_value_tier, Observation, Scope, SeenResource, DEFAULT_LOST_AFTER};
-pub use outbox::{split_expired, OutboxEntry};
+pub use outbox::{split_expired, OutboxEntry, MAX_OPTIONAL_OWED};
 pub use state::{
     state_key, DriftEntry, DriftKey, ListStatus, ObservedValue, ReadStatus, ResourceCoverage,
     StackState, StateError, ValueKey, STATE_PREFIX, STATE_VERSION,

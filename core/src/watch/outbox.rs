@@ -11,6 +11,10 @@
 //! once its deadline has passed: the claimer's Lambda deadline, after which
 //! it cannot still be delivering. Only a crash between a successful
 //! delivery and the removal delivers twice.
+//!
+//! Notices the optional channels (Slack) refused after their retries stay
+//! too, as an `optional_only` entry: the next run of the stack re-sends
+//! them to the optional channels only (SNS already has them).
 
 use crate::notify::Notice;
 use serde::{Deserialize, Serialize};
@@ -26,7 +30,16 @@ pub struct OutboxEntry {
     pub deadline_ms: u64,
     /// The notices, in delivery order.
     pub notices: Vec<Notice>,
+    /// Every required channel took these notices; only the optional ones
+    /// (Slack) still owe them, and a later run re-sends them there.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional_only: bool,
 }
+
+/// At most this many notices are kept for the optional channels: a webhook
+/// that stays broken must not grow the state file without bound (the
+/// oldest are dropped first; SNS had them all).
+pub const MAX_OPTIONAL_OWED: usize = 50;
 
 impl OutboxEntry {
     /// True when another run may take the entry over at `now_ms`.
@@ -50,6 +63,7 @@ mod tests {
             id: id.into(),
             deadline_ms,
             notices: Vec::new(),
+            optional_only: false,
         }
     }
 
