@@ -103,7 +103,7 @@ async fn attached(
 /// The declared certificate ARNs; `None` when one is not resolved.
 fn declared_arns(req: &ReadRequest) -> Option<Vec<String>> {
     let Some(DeclaredValue::Array(items)) = req.declared.get("Certificates") else {
-        return req.declared.get("Certificates").is_none().then(Vec::new);
+        return (!req.declared.contains_key("Certificates")).then(Vec::new);
     };
     items
         .iter()
