@@ -103,6 +103,20 @@ pub struct AwsClients {
     pub ec2: aws_sdk_ec2::Client,
     /// CodeBuild (projects).
     pub codebuild: aws_sdk_codebuild::Client,
+    /// Route 53 (record set groups).
+    pub route53: aws_sdk_route53::Client,
+    /// Elastic Load Balancing v2 (listener certificates).
+    pub elbv2: aws_sdk_elasticloadbalancingv2::Client,
+    /// CloudWatch (anomaly detectors).
+    pub cloudwatch: aws_sdk_cloudwatch::Client,
+    /// DocumentDB (clusters, instances).
+    pub docdb: aws_sdk_docdb::Client,
+    /// DAX (clusters).
+    pub dax: aws_sdk_dax::Client,
+    /// DMS (replication instances).
+    pub dms: aws_sdk_databasemigration::Client,
+    /// Lake Formation (registered resources).
+    pub lakeformation: aws_sdk_lakeformation::Client,
     /// The region the clients talk to, when known.
     pub region: Option<String>,
     /// Counts every call made through these clients.
@@ -209,6 +223,13 @@ impl AwsClients {
             kms: client!(aws_sdk_kms),
             ec2: client!(aws_sdk_ec2),
             codebuild: client!(aws_sdk_codebuild),
+            route53: client!(aws_sdk_route53),
+            elbv2: client!(aws_sdk_elasticloadbalancingv2),
+            cloudwatch: client!(aws_sdk_cloudwatch),
+            docdb: client!(aws_sdk_docdb),
+            dax: client!(aws_sdk_dax),
+            dms: client!(aws_sdk_databasemigration),
+            lakeformation: client!(aws_sdk_lakeformation),
             region: sdk.region().map(|r| r.to_string()),
             counter,
         }

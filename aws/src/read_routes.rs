@@ -26,9 +26,16 @@ pub fn read_route(resource_type: &str) -> ReadRoute {
 pub fn reader_name(resource_type: &str) -> String {
     let mut parts = resource_type.split("::").skip(1);
     let service = parts.next().unwrap_or_default().to_ascii_lowercase();
+    let chars: Vec<char> = parts.next().unwrap_or_default().chars().collect();
     let mut resource = String::new();
-    for (i, c) in parts.next().unwrap_or_default().chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
+    for (i, c) in chars.iter().enumerate() {
+        // A word starts at an upper-case letter after a lower-case one, or at
+        // the last capital of an acronym run (`DBCluster` -> `db_cluster`).
+        let prev_lower = i > 0 && chars[i - 1].is_ascii_lowercase();
+        let acronym_end = i > 0
+            && chars[i - 1].is_ascii_uppercase()
+            && chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+        if c.is_ascii_uppercase() && (prev_lower || acronym_end) {
             resource.push('_');
         }
         resource.push(c.to_ascii_lowercase());
@@ -55,5 +62,10 @@ mod tests {
         ));
         assert_eq!(reader_name("AWS::IAM::Policy"), "iam_policy");
         assert_eq!(reader_name("AWS::Lambda::Permission"), "lambda_permission");
+        assert_eq!(reader_name("AWS::DocDB::DBCluster"), "docdb_db_cluster");
+        assert_eq!(
+            reader_name("AWS::EC2::ClientVpnTargetNetworkAssociation"),
+            "ec2_client_vpn_target_network_association"
+        );
     }
 }

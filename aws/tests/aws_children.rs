@@ -4,6 +4,10 @@
 
 mod aws_support;
 
+use aws_sdk_elasticloadbalancingv2::operation::describe_listeners::DescribeListenersOutput;
+use aws_sdk_elasticloadbalancingv2::operation::describe_rules::DescribeRulesOutput;
+use aws_sdk_elasticloadbalancingv2::types::{Listener, Rule as ElbRule};
+use aws_sdk_elasticloadbalancingv2::Client as Elbv2;
 use aws_sdk_eventbridge::operation::list_rules::ListRulesOutput;
 use aws_sdk_eventbridge::types::Rule as EbRule;
 use aws_sdk_eventbridge::Client as Eb;
@@ -374,4 +378,95 @@ async fn an_unresolved_policy_target_hides_only_the_parent_it_refers_to() {
     let other = e.enumerate(&its_parent).await.unwrap();
     assert_eq!(other.len(), 1, "{other:?}");
     assert_eq!(other[0].identifier, "https://other");
+}
+
+const ALB: &str =
+    "arn:aws:elasticloadbalancing:us-east-1:111111111111:loadbalancer/app/web/50dc6c495c0c9188";
+const HTTPS: &str = "arn:aws:elasticloadbalancing:us-east-1:111111111111:listener/app/web/50dc6c495c0c9188/f2f7dc8efc522ab2";
+const HTTP: &str = "arn:aws:elasticloadbalancing:us-east-1:111111111111:listener/app/web/50dc6c495c0c9188/0467ef3c8400ae65";
+
+#[tokio::test]
+async fn a_listener_opened_on_a_load_balancer_out_of_band_is_added() {
+    // Two pages: the declared HTTPS listener, then a console-made HTTP one.
+    let first = mock!(Elbv2::describe_listeners)
+        .match_requests(|r| r.load_balancer_arn() == Some(ALB) && r.marker().is_none())
+        .then_output(|| {
+            DescribeListenersOutput::builder()
+                .listeners(Listener::builder().listener_arn(HTTPS).port(443).build())
+                .next_marker("m1")
+                .build()
+        });
+    let second = mock!(Elbv2::describe_listeners)
+        .match_requests(|r| r.marker() == Some("m1"))
+        .then_output(|| {
+            DescribeListenersOutput::builder()
+                .listeners(Listener::builder().listener_arn(HTTP).port(80).build())
+                .build()
+        });
+    let q = query(
+        "AWS::ElasticLoadBalancingV2::LoadBalancer",
+        ALB,
+        json!({}),
+        vec![declared(
+            "AWS::ElasticLoadBalancingV2::Listener",
+            HTTPS,
+            json!({"LoadBalancerArn": ALB, "Port": 443}),
+        )],
+    );
+    let out = AwsChildEnumerator::new(clients(&[&first, &second]))
+        .enumerate(&q)
+        .await
+        .unwrap();
+    assert_eq!(out.len(), 1);
+    assert_eq!(
+        out[0].resource_type,
+        "AWS::ElasticLoadBalancingV2::Listener"
+    );
+    assert_eq!(out[0].identifier, HTTP);
+    // Read in full by Cloud Control; another stack's listener is not ours.
+    assert_eq!(out[0].model, None);
+    assert_eq!(out[0].owner_lookup_id.as_deref(), Some(HTTP));
+}
+
+#[tokio::test]
+async fn a_listener_rule_added_out_of_band_is_added_and_the_default_rule_is_not() {
+    let rule = |arn: &str, default: bool| {
+        ElbRule::builder()
+            .rule_arn(arn)
+            .priority(if default { "default" } else { "10" })
+            .is_default(default)
+            .build()
+    };
+    let declared_rule = format!("{HTTPS}/rule/aa").replace(":listener/", ":listener-rule/");
+    let rogue = format!("{HTTPS}/rule/bb").replace(":listener/", ":listener-rule/");
+    let (d, r) = (declared_rule.clone(), rogue.clone());
+    let rules = mock!(Elbv2::describe_rules)
+        .match_requests(|r| r.listener_arn() == Some(HTTPS))
+        .then_output(move || {
+            DescribeRulesOutput::builder()
+                .rules(rule("default-rule", true))
+                .rules(rule(&d, false))
+                .rules(rule(&r, false))
+                .build()
+        });
+    let q = query(
+        "AWS::ElasticLoadBalancingV2::Listener",
+        HTTPS,
+        json!({}),
+        vec![declared(
+            "AWS::ElasticLoadBalancingV2::ListenerRule",
+            &declared_rule,
+            json!({"ListenerArn": HTTPS, "Priority": 10}),
+        )],
+    );
+    let out = AwsChildEnumerator::new(clients(&[&rules]))
+        .enumerate(&q)
+        .await
+        .unwrap();
+    let ids: Vec<&str> = out.iter().map(|c| c.identifier.as_str()).collect();
+    assert_eq!(ids, vec![rogue.as_str()]);
+    assert_eq!(
+        out[0].resource_type,
+        "AWS::ElasticLoadBalancingV2::ListenerRule"
+    );
 }

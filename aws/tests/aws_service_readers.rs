@@ -8,20 +8,47 @@ mod aws_support;
 use aws_sdk_cloudcontrol::operation::get_resource::GetResourceOutput;
 use aws_sdk_cloudcontrol::types::ResourceDescription;
 use aws_sdk_cloudcontrol::Client as Cc;
+use aws_sdk_cloudwatch::operation::describe_anomaly_detectors::DescribeAnomalyDetectorsOutput;
+use aws_sdk_cloudwatch::types as cw;
+use aws_sdk_cloudwatch::Client as CloudWatch;
 use aws_sdk_codebuild::operation::batch_get_projects::BatchGetProjectsOutput;
 use aws_sdk_codebuild::types as cb;
 use aws_sdk_codebuild::Client as CodeBuild;
+use aws_sdk_databasemigration::operation::describe_replication_instances::DescribeReplicationInstancesOutput;
+use aws_sdk_databasemigration::operation::list_tags_for_resource::ListTagsForResourceOutput as DmsListTagsOutput;
+use aws_sdk_databasemigration::types as dms;
+use aws_sdk_databasemigration::Client as Dms;
+use aws_sdk_dax::operation::describe_clusters::DescribeClustersOutput as DaxDescribeClustersOutput;
+use aws_sdk_dax::operation::list_tags::ListTagsOutput;
+use aws_sdk_dax::types as dax;
+use aws_sdk_dax::Client as Dax;
+use aws_sdk_docdb::operation::describe_db_clusters::DescribeDbClustersOutput;
+use aws_sdk_docdb::operation::describe_db_instances::DescribeDbInstancesOutput;
+use aws_sdk_docdb::types as docdb;
+use aws_sdk_docdb::Client as DocDb;
 use aws_sdk_ec2::operation::describe_launch_template_versions::DescribeLaunchTemplateVersionsOutput;
 use aws_sdk_ec2::operation::describe_network_acls::DescribeNetworkAclsOutput;
 use aws_sdk_ec2::types as ec2;
 use aws_sdk_ec2::Client as Ec2;
+use aws_sdk_elasticloadbalancingv2::operation::describe_listener_certificates::DescribeListenerCertificatesOutput;
+use aws_sdk_elasticloadbalancingv2::types as elb;
+use aws_sdk_elasticloadbalancingv2::Client as Elbv2;
 use aws_sdk_iam::operation::list_access_keys::ListAccessKeysOutput;
 use aws_sdk_iam::types::{AccessKeyMetadata, StatusType};
 use aws_sdk_iam::Client as Iam;
+use aws_sdk_lakeformation::operation::describe_resource::DescribeResourceOutput;
+use aws_sdk_lakeformation::types as lf;
+use aws_sdk_lakeformation::Client as LakeFormation;
+use aws_sdk_route53::operation::list_resource_record_sets::ListResourceRecordSetsOutput;
+use aws_sdk_route53::types as r53;
+use aws_sdk_route53::Client as Route53;
 use aws_smithy_mocks::mock;
-use aws_support::{clients, xml_error};
+use aws_support::{clients, json_error, xml_error};
 use realdrift_aws::AwsLiveReader;
+use realdrift_core::corpus::replay_case;
 use realdrift_core::corpus::CorpusCase;
+use realdrift_core::finding::{Finding, Tier};
+use realdrift_core::pipeline::LiveModel;
 use realdrift_core::pipeline::{LiveReader, ReadOutcome, ReadRequest};
 use realdrift_core::DeclaredValue;
 use serde_json::{json, Value};
@@ -58,6 +85,16 @@ fn ec2_error(status: u16, code: &str, message: &str) -> aws_smithy_runtime_api::
         aws_smithy_runtime_api::http::StatusCode::try_from(status).unwrap(),
         aws_smithy_types::body::SdkBody::from(body),
     )
+}
+
+/// The drift the engine reports for a case whose live model is `live`.
+fn compare(c: &CorpusCase, live: Value) -> Vec<Finding> {
+    let mut c = c.clone();
+    c.live_raw = live;
+    replay_case(&c)
+        .into_iter()
+        .filter(|f| matches!(f.tier, Tier::Declared | Tier::Undeclared | Tier::Deleted))
+        .collect()
 }
 
 fn s(v: &Value, k: &str) -> Option<String> {
@@ -597,5 +634,540 @@ async fn client_vpn_associations_rebuild_the_corpus_model_and_disassociated_is_g
     assert_eq!(out, ReadOutcome::found(c.live_raw.clone()));
     let gone = answer(ec2::AssociationStatusCode::Disassociated);
     let out = AwsLiveReader::new(clients(&[&gone])).read(&req).await;
+    assert_eq!(out, ReadOutcome::NotFound);
+}
+
+// ---- Readers added for the rest of issue 46 §1 (Route 53 groups, listener
+// certificates, anomaly detectors, DocumentDB, DAX, DMS, Lake Formation).
+
+/// A found model, or the test fails with the outcome.
+async fn found(rules: &[&aws_smithy_mocks::Rule], req: &ReadRequest) -> LiveModel {
+    match AwsLiveReader::new(clients(rules)).read(req).await {
+        ReadOutcome::Found(m) => m,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The Route 53 answer for one corpus record set, as Route 53 spells it:
+/// fully qualified, lower case.
+fn route53_set(live: &Value) -> r53::ResourceRecordSet {
+    let name = live["Name"].as_str().unwrap().to_ascii_lowercase();
+    let fq = if name.ends_with('.') {
+        name
+    } else {
+        format!("{name}.")
+    };
+    let mut b = r53::ResourceRecordSet::builder()
+        .name(fq)
+        .r#type(r53::RrType::from(live["Type"].as_str().unwrap()))
+        .set_ttl(live["TTL"].as_str().map(|t| t.parse().unwrap()));
+    for v in live["ResourceRecords"].as_array().unwrap() {
+        b = b.resource_records(
+            r53::ResourceRecord::builder()
+                .value(v.as_str().unwrap())
+                .build()
+                .unwrap(),
+        );
+    }
+    b.build().unwrap()
+}
+
+#[tokio::test]
+async fn record_set_groups_read_each_declared_record_and_a_deleted_one_is_missing() {
+    let c = case("AWS__Route53__RecordSetGroup.Records.json");
+    let sets: Vec<Value> = c.live_raw["RecordSets"].as_array().unwrap().clone();
+    let rules: Vec<aws_smithy_mocks::Rule> = sets
+        .iter()
+        .map(|live| {
+            let set = route53_set(live);
+            let kind = live["Type"].as_str().unwrap().to_string();
+            mock!(Route53::list_resource_record_sets)
+                .match_requests(move |r| {
+                    r.start_record_type().map(|t| t.as_str()) == Some(kind.as_str())
+                })
+                .then_output(move || {
+                    ListResourceRecordSetsOutput::builder()
+                        .resource_record_sets(set.clone())
+                        .is_truncated(false)
+                        .max_items(1)
+                        .build()
+                        .unwrap()
+                })
+        })
+        .collect();
+    let req = request(&c);
+    let m = found(&rules.iter().collect::<Vec<_>>(), &req).await;
+    assert!(m.gaps.is_empty(), "{:?}", m.gaps);
+    let got = m.properties["RecordSets"].as_array().unwrap();
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0]["Name"], "mixed-case.cdkrd-fphunt-a0810.com.");
+    assert_eq!(got[1]["ResourceRecords"], sets[1]["ResourceRecords"]);
+    assert_eq!(got[1]["TTL"], "300");
+    // The engine compares the group clean against its template.
+    let findings = compare(&c, m.properties.clone());
+    assert!(findings.is_empty(), "{findings:?}");
+
+    // The A record deleted in the console: the listing answers the next
+    // name instead, which is not the record, so the group lacks it.
+    let next = route53_set(&json!({"Name": "zzz.cdkrd-fphunt-a0810.com", "Type": "A",
+        "TTL": "60", "ResourceRecords": ["192.0.2.9"]}));
+    let gone = mock!(Route53::list_resource_record_sets)
+        .match_requests(|r| r.start_record_type() == Some(&r53::RrType::A))
+        .then_output(move || {
+            ListResourceRecordSetsOutput::builder()
+                .resource_record_sets(next.clone())
+                .is_truncated(false)
+                .max_items(1)
+                .build()
+                .unwrap()
+        });
+    let m = found(&[&gone, &rules[1]], &req).await;
+    assert_eq!(m.properties["RecordSets"].as_array().unwrap().len(), 1);
+    assert!(!compare(&c, m.properties).is_empty());
+}
+
+#[tokio::test]
+async fn listener_certificates_leave_the_default_out_and_a_detached_one_is_gone() {
+    let c = case("AWS__ElasticLoadBalancingV2__ListenerCertificate.SniCert.json");
+    let sni = c.live_raw["Certificates"][0]["CertificateArn"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let answer = move |certs: Vec<(&'static str, bool)>| {
+        DescribeListenerCertificatesOutput::builder()
+            .set_certificates(Some(
+                certs
+                    .into_iter()
+                    .map(|(a, d)| {
+                        elb::Certificate::builder()
+                            .certificate_arn(a)
+                            .is_default(d)
+                            .build()
+                    })
+                    .collect(),
+            ))
+            .build()
+    };
+    let sni_s: &'static str = Box::leak(sni.into_boxed_str());
+    let both = mock!(Elbv2::describe_listener_certificates).then_output(move || {
+        answer(vec![
+            (
+                "arn:aws:acm:us-east-1:111111111111:certificate/default",
+                true,
+            ),
+            (sni_s, false),
+        ])
+    });
+    let m = found(&[&both], &request(&c)).await;
+    assert_eq!(m.properties, c.live_raw);
+    let detached = mock!(Elbv2::describe_listener_certificates).then_output(move || {
+        answer(vec![(
+            "arn:aws:acm:us-east-1:111111111111:certificate/default",
+            true,
+        )])
+    });
+    let out = AwsLiveReader::new(clients(&[&detached]))
+        .read(&request(&c))
+        .await;
+    assert_eq!(out, ReadOutcome::NotFound);
+}
+
+/// The CloudWatch answer behind a corpus detector's live model.
+fn detector(live: &Value) -> cw::AnomalyDetector {
+    let dims = |v: &Value| -> Vec<cw::Dimension> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .map(|d| {
+                cw::Dimension::builder()
+                    .set_name(s(d, "Name"))
+                    .set_value(s(d, "Value"))
+                    .build()
+            })
+            .collect()
+    };
+    let mut b = cw::AnomalyDetector::builder();
+    if let Some(sm) = live.get("SingleMetricAnomalyDetector") {
+        b = b.single_metric_anomaly_detector(
+            cw::SingleMetricAnomalyDetector::builder()
+                .account_id("111111111111")
+                .set_namespace(s(sm, "Namespace"))
+                .set_metric_name(s(sm, "MetricName"))
+                .set_stat(s(sm, "Stat"))
+                .set_dimensions(Some(dims(&sm["Dimensions"])))
+                .build(),
+        );
+    }
+    if let Some(mm) = live.get("MetricMathAnomalyDetector") {
+        let queries = mm["MetricDataQueries"].as_array().unwrap().iter().map(|q| {
+            let mut qb = cw::MetricDataQuery::builder()
+                .set_id(s(q, "Id"))
+                .set_expression(s(q, "Expression"))
+                .set_return_data(q["ReturnData"].as_bool());
+            if let Some(st) = q.get("MetricStat") {
+                let m = &st["Metric"];
+                qb = qb.metric_stat(
+                    cw::MetricStat::builder()
+                        .metric(
+                            cw::Metric::builder()
+                                .set_namespace(s(m, "Namespace"))
+                                .set_metric_name(s(m, "MetricName"))
+                                .set_dimensions(Some(dims(&m["Dimensions"])))
+                                .build(),
+                        )
+                        .set_period(i(st, "Period"))
+                        .set_stat(s(st, "Stat"))
+                        .build(),
+                );
+            }
+            qb.build()
+        });
+        b = b.metric_math_anomaly_detector(
+            cw::MetricMathAnomalyDetector::builder()
+                .set_metric_data_queries(Some(queries.collect()))
+                .build(),
+        );
+    }
+    if let Some(conf) = live.get("Configuration") {
+        let t = |v: &Value| {
+            let text = format!("{}Z", v.as_str().unwrap());
+            aws_smithy_types::DateTime::from_str(
+                &text,
+                aws_smithy_types::date_time::Format::DateTime,
+            )
+            .unwrap()
+        };
+        let ranges = conf["ExcludedTimeRanges"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| {
+                cw::Range::builder()
+                    .start_time(t(&r["StartTime"]))
+                    .end_time(t(&r["EndTime"]))
+                    .build()
+            });
+        b = b.configuration(
+            cw::AnomalyDetectorConfiguration::builder()
+                .set_excluded_time_ranges(Some(ranges.collect()))
+                .set_metric_timezone(s(conf, "MetricTimeZone"))
+                .build(),
+        );
+    }
+    b.build()
+}
+
+#[tokio::test]
+async fn anomaly_detectors_are_found_by_their_metric_and_compare_their_configuration() {
+    let single = case("AWS__CloudWatch__AnomalyDetector.Detector.json");
+    let math = case("AWS__CloudWatch__AnomalyDetector.MetricMath.json");
+    // Another detector on the same metric with another statistic is not ours.
+    let mut other = single.live_raw.clone();
+    other["SingleMetricAnomalyDetector"]["Stat"] = json!("Average");
+    let all = vec![
+        detector(&other),
+        detector(&single.live_raw),
+        detector(&math.live_raw),
+    ];
+    let list = mock!(CloudWatch::describe_anomaly_detectors).then_output(move || {
+        DescribeAnomalyDetectorsOutput::builder()
+            .set_anomaly_detectors(Some(all.clone()))
+            .build()
+    });
+    let m = found(&[&list], &request(&single)).await;
+    // The detector's own account, which the template leaves out, is not a change.
+    assert_eq!(m.properties, single.live_raw);
+    assert!(compare(&single, m.properties).is_empty());
+    let m = found(&[&list], &request(&math)).await;
+    assert_eq!(m.properties, math.live_raw);
+
+    // The time zone changed in the console is reported.
+    let mut changed = single.live_raw.clone();
+    changed["Configuration"]["MetricTimeZone"] = json!("UTC");
+    let one = detector(&changed);
+    let moved = mock!(CloudWatch::describe_anomaly_detectors).then_output(move || {
+        DescribeAnomalyDetectorsOutput::builder()
+            .anomaly_detectors(one.clone())
+            .build()
+    });
+    let m = found(&[&moved], &request(&single)).await;
+    let findings = compare(&single, m.properties);
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.path == "Configuration.MetricTimeZone"),
+        "{findings:?}"
+    );
+    // No detector on the metric any more: deleted.
+    let none = mock!(CloudWatch::describe_anomaly_detectors)
+        .then_output(|| DescribeAnomalyDetectorsOutput::builder().build());
+    let out = AwsLiveReader::new(clients(&[&none]))
+        .read(&request(&math))
+        .await;
+    assert_eq!(out, ReadOutcome::NotFound);
+}
+
+/// The DocumentDB answer behind a corpus cluster's live model.
+fn docdb_cluster(live: &Value) -> docdb::DbCluster {
+    let groups = live["VpcSecurityGroupIds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            docdb::VpcSecurityGroupMembership::builder()
+                .vpc_security_group_id(g.as_str().unwrap())
+                .status("active")
+                .build()
+        });
+    docdb::DbCluster::builder()
+        .set_db_cluster_identifier(s(live, "DBClusterIdentifier"))
+        .set_backup_retention_period(i(live, "BackupRetentionPeriod"))
+        .set_port(i(live, "Port"))
+        .set_engine_version(s(live, "EngineVersion"))
+        .set_master_username(s(live, "MasterUsername"))
+        .set_preferred_backup_window(s(live, "PreferredBackupWindow"))
+        .set_preferred_maintenance_window(s(live, "PreferredMaintenanceWindow"))
+        .set_storage_encrypted(live["StorageEncrypted"].as_bool())
+        .set_kms_key_id(s(live, "KmsKeyId"))
+        .set_deletion_protection(live["DeletionProtection"].as_bool())
+        .set_db_cluster_parameter_group(s(live, "DBClusterParameterGroupName"))
+        .set_vpc_security_groups(Some(groups.collect()))
+        .engine("docdb")
+        .build()
+}
+
+#[tokio::test]
+async fn docdb_clusters_rebuild_the_corpus_models_and_never_hold_the_password() {
+    for name in [
+        "AWS__DocDB__DBCluster.ClusterEB0386A7.json",
+        "AWS__DocDB__DBCluster.ClusterVersionFp.json",
+    ] {
+        let c = case(name);
+        let cluster = docdb_cluster(&c.live_raw);
+        let rule = mock!(DocDb::describe_db_clusters).then_output(move || {
+            DescribeDbClustersOutput::builder()
+                .db_clusters(cluster.clone())
+                .build()
+        });
+        let m = found(&[&rule], &request(&c)).await;
+        let mut expected = c.live_raw.clone();
+        expected["ManageMasterUserPassword"] = json!(false);
+        assert_eq!(m.properties, expected, "{name}");
+        // A declared password cannot be read back: a readGap, never its value.
+        let text = format!("{m:?}");
+        assert!(!text.contains("Cdkrd-Test-Pw-9281"), "{name}");
+        if name.contains("VersionFp") {
+            assert!(m.gaps["MasterUserPassword"].contains("master password"));
+        }
+    }
+    let c = case("AWS__DocDB__DBCluster.ClusterVersionFp.json");
+    let gone = mock!(DocDb::describe_db_clusters)
+        .then_http_response(|| xml_error(404, "DBClusterNotFoundFault", "no such cluster"));
+    let out = AwsLiveReader::new(clients(&[&gone]))
+        .read(&request(&c))
+        .await;
+    assert_eq!(out, ReadOutcome::NotFound);
+}
+
+#[tokio::test]
+async fn docdb_instances_read_their_class_and_a_refused_read_is_lost_coverage() {
+    let declared = json!({"DBClusterIdentifier": "cluster-a", "DBInstanceClass": "db.r6g.large",
+        "AutoMinorVersionUpgrade": true, "CertificateRotationRestart": false});
+    let req = ReadRequest {
+        logical_id: "Instance".into(),
+        resource_type: "AWS::DocDB::DBInstance".into(),
+        physical_id: "instance-a".into(),
+        declared: match DeclaredValue::from_json(&declared) {
+            DeclaredValue::Object(m) => m,
+            _ => unreachable!(),
+        },
+        account_id: Some("111111111111".into()),
+        region: Some("us-east-1".into()),
+        partition: Some("aws".into()),
+    };
+    // The class changed in the console.
+    let rule = mock!(DocDb::describe_db_instances).then_output(|| {
+        DescribeDbInstancesOutput::builder()
+            .db_instances(
+                docdb::DbInstance::builder()
+                    .db_instance_identifier("instance-a")
+                    .db_cluster_identifier("cluster-a")
+                    .db_instance_class("db.r6g.xlarge")
+                    .auto_minor_version_upgrade(true)
+                    .engine("docdb")
+                    .build(),
+            )
+            .build()
+    });
+    let m = found(&[&rule], &req).await;
+    assert_eq!(m.properties["DBInstanceClass"], "db.r6g.xlarge");
+    assert_eq!(
+        m.gaps.keys().collect::<Vec<_>>(),
+        vec!["CertificateRotationRestart"]
+    );
+    let denied = mock!(DocDb::describe_db_instances)
+        .then_http_response(|| xml_error(403, "AccessDenied", "not allowed"));
+    let out = AwsLiveReader::new(clients(&[&denied])).read(&req).await;
+    assert!(
+        matches!(out, ReadOutcome::Skipped { coverage_lost: true, ref reason } if reason.contains("rds:DescribeDBInstances")),
+        "{out:?}"
+    );
+}
+
+#[tokio::test]
+async fn dax_clusters_rebuild_the_corpus_model_with_their_node_count_and_tags() {
+    let c = case("AWS__DAX__Cluster.Cluster.json");
+    let live = c.live_raw.clone();
+    let cluster = dax::Cluster::builder()
+        .set_cluster_name(s(&live, "ClusterName"))
+        .cluster_arn("arn:aws:dax:us-east-1:111111111111:cache/cluster-qceilwg5tvcy")
+        .set_node_type(s(&live, "NodeType"))
+        .set_iam_role_arn(s(&live, "IAMRoleARN"))
+        .set_preferred_maintenance_window(s(&live, "PreferredMaintenanceWindow"))
+        .set_subnet_group(s(&live, "SubnetGroupName"))
+        .cluster_endpoint_encryption_type(dax::ClusterEndpointEncryptionType::None)
+        .security_groups(
+            dax::SecurityGroupMembership::builder()
+                .security_group_identifier("sg-03b54b1df3bfbc3c6")
+                .status("active")
+                .build(),
+        )
+        .parameter_group(
+            dax::ParameterGroupStatus::builder()
+                .parameter_group_name("default.dax1.0")
+                .build(),
+        )
+        .total_nodes(1)
+        .build();
+    let describe = mock!(Dax::describe_clusters).then_output(move || {
+        DaxDescribeClustersOutput::builder()
+            .clusters(cluster.clone())
+            .build()
+    });
+    let tags = mock!(Dax::list_tags).then_output(|| {
+        ListTagsOutput::builder()
+            .tags(
+                dax::Tag::builder()
+                    .key("aws:cloudformation:stack-name")
+                    .value("S")
+                    .build(),
+            )
+            .tags(
+                dax::Tag::builder()
+                    .key("cdkrd:ephemeral")
+                    .value("1")
+                    .build(),
+            )
+            .build()
+    });
+    let m = found(&[&describe, &tags], &request(&c)).await;
+    let mut expected = live;
+    expected["ReplicationFactor"] = json!(1);
+    assert_eq!(m.properties, expected);
+    assert!(m.gaps.is_empty(), "{:?}", m.gaps);
+    assert!(compare(&c, m.properties)
+        .iter()
+        .all(|f| f.path != "ReplicationFactor"));
+}
+
+#[tokio::test]
+async fn dms_replication_instances_rebuild_the_corpus_model() {
+    let c = case("AWS__DMS__ReplicationInstance.HuntDmsRi.json");
+    let live = c.live_raw.clone();
+    let arn = c.resource.physical_id.clone().unwrap();
+    let instance = dms::ReplicationInstance::builder()
+        .set_replication_instance_identifier(s(&live, "ReplicationInstanceIdentifier"))
+        .replication_instance_arn(&arn)
+        .set_replication_instance_class(s(&live, "ReplicationInstanceClass"))
+        .set_allocated_storage(i(&live, "AllocatedStorage"))
+        .set_multi_az(live["MultiAZ"].as_bool())
+        .set_engine_version(s(&live, "EngineVersion"))
+        .set_auto_minor_version_upgrade(live["AutoMinorVersionUpgrade"].as_bool())
+        .set_publicly_accessible(live["PubliclyAccessible"].as_bool())
+        .set_availability_zone(s(&live, "AvailabilityZone"))
+        .set_preferred_maintenance_window(s(&live, "PreferredMaintenanceWindow"))
+        .set_kms_key_id(s(&live, "KmsKeyId"))
+        .set_network_type(s(&live, "NetworkType"))
+        .replication_subnet_group(
+            dms::ReplicationSubnetGroup::builder()
+                .set_replication_subnet_group_identifier(s(
+                    &live,
+                    "ReplicationSubnetGroupIdentifier",
+                ))
+                .build(),
+        )
+        .vpc_security_groups(
+            dms::VpcSecurityGroupMembership::builder()
+                .vpc_security_group_id("sg-0394d4b516f73dee8")
+                .build(),
+        )
+        .build();
+    let wanted = arn.clone();
+    let describe = mock!(Dms::describe_replication_instances)
+        .match_requests(move |r| r.filters().iter().any(|f| f.values() == [wanted.clone()]))
+        .then_output(move || {
+            DescribeReplicationInstancesOutput::builder()
+                .replication_instances(instance.clone())
+                .build()
+        });
+    let tag_list: Vec<dms::Tag> = live["Tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            dms::Tag::builder()
+                .set_key(s(t, "Key"))
+                .set_value(s(t, "Value"))
+                .build()
+        })
+        .collect();
+    let tags = mock!(Dms::list_tags_for_resource).then_output(move || {
+        DmsListTagsOutput::builder()
+            .set_tag_list(Some(tag_list.clone()))
+            .build()
+    });
+    let m = found(&[&describe, &tags], &request(&c)).await;
+    assert_eq!(m.properties, c.live_raw);
+    assert!(m.gaps.is_empty(), "{:?}", m.gaps);
+    let gone = mock!(Dms::describe_replication_instances).then_http_response(|| {
+        json_error(
+            400,
+            "ResourceNotFoundFault",
+            "No replication instance found",
+        )
+    });
+    let out = AwsLiveReader::new(clients(&[&gone]))
+        .read(&request(&c))
+        .await;
+    assert_eq!(out, ReadOutcome::NotFound);
+}
+
+#[tokio::test]
+async fn lake_formation_locations_read_the_role_and_the_service_linked_choice() {
+    let c = case("AWS__LakeFormation__Resource.HuntLfResource.json");
+    let role = c.live_raw["RoleArn"].as_str().unwrap().to_string();
+    let rule = mock!(LakeFormation::describe_resource).then_output(move || {
+        DescribeResourceOutput::builder()
+            .resource_info(
+                lf::ResourceInfo::builder()
+                    .resource_arn("arn:aws:s3:::cdkrd-hunt-lf-bucket-x9z7q")
+                    .role_arn(&role)
+                    .hybrid_access_enabled(false)
+                    .build(),
+            )
+            .build()
+    });
+    let m = found(&[&rule], &request(&c)).await;
+    let mut expected = c.live_raw.clone();
+    expected["ResourceArn"] = json!("arn:aws:s3:::cdkrd-hunt-lf-bucket-x9z7q");
+    expected["UseServiceLinkedRole"] = json!(true);
+    assert_eq!(m.properties, expected);
+    assert!(m.gaps.is_empty(), "{:?}", m.gaps);
+    assert!(compare(&c, m.properties).is_empty());
+    let gone = mock!(LakeFormation::describe_resource)
+        .then_http_response(|| json_error(400, "EntityNotFoundException", "not registered"));
+    let out = AwsLiveReader::new(clients(&[&gone]))
+        .read(&request(&c))
+        .await;
     assert_eq!(out, ReadOutcome::NotFound);
 }

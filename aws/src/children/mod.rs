@@ -3,6 +3,7 @@
 //! Each lists a declared parent's live children through the service SDK and
 //! returns those the template does not declare (pure matchers, unit-tested).
 
+mod elbv2;
 mod event_bus;
 mod lambda_function;
 mod s3_bucket;
@@ -26,6 +27,14 @@ pub const ENUMERATORS: &[(&str, EnumeratorFn)] = &[
     ("AWS::Events::EventBus", event_bus::enumerate),
     ("AWS::S3::Bucket", s3_bucket::enumerate),
     ("AWS::SQS::Queue", sqs_queue::enumerate),
+    (
+        "AWS::ElasticLoadBalancingV2::LoadBalancer",
+        elbv2::enumerate_listeners,
+    ),
+    (
+        "AWS::ElasticLoadBalancingV2::Listener",
+        elbv2::enumerate_rules,
+    ),
 ];
 
 /// Parent types with an enumerator.
@@ -35,6 +44,8 @@ const PARENT_TYPES: &[&str] = &[
     "AWS::Events::EventBus",
     "AWS::S3::Bucket",
     "AWS::SQS::Queue",
+    "AWS::ElasticLoadBalancingV2::LoadBalancer",
+    "AWS::ElasticLoadBalancingV2::Listener",
 ];
 
 /// The SDK-backed [`ChildEnumerator`] dispatching on the parent type.

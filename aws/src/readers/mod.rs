@@ -3,15 +3,23 @@
 //! Each reader builds the resource's model in the CloudFormation shape from
 //! the service API, emitting only what the API returned (no guessed defaults).
 
+mod cloudwatch_anomaly_detector;
 mod codebuild_project;
+mod dax_cluster;
+mod dms_replication_instance;
+mod docdb_db_cluster;
+mod docdb_db_instance;
 mod ec2_client_vpn_endpoint;
 mod ec2_client_vpn_target_network_association;
 mod ec2_launch_template;
 mod ec2_network_acl_entry;
+mod elasticloadbalancingv2_listener_certificate;
 mod iam_access_key;
 mod iam_policy;
+mod lakeformation_resource;
 mod lambda_code_sha;
 mod lambda_permission;
+mod route53_record_set_group;
 mod s3_bucket_policy;
 mod sns_topic_policy;
 mod sqs_queue_policy;
@@ -46,6 +54,26 @@ pub const READERS: &[(&str, ReaderFn)] = &[
         "AWS::EC2::ClientVpnTargetNetworkAssociation",
         ec2_client_vpn_target_network_association::read,
     ),
+    (
+        "AWS::Route53::RecordSetGroup",
+        route53_record_set_group::read,
+    ),
+    (
+        "AWS::ElasticLoadBalancingV2::ListenerCertificate",
+        elasticloadbalancingv2_listener_certificate::read,
+    ),
+    (
+        "AWS::CloudWatch::AnomalyDetector",
+        cloudwatch_anomaly_detector::read,
+    ),
+    ("AWS::DocDB::DBCluster", docdb_db_cluster::read),
+    ("AWS::DocDB::DBInstance", docdb_db_instance::read),
+    ("AWS::DAX::Cluster", dax_cluster::read),
+    (
+        "AWS::DMS::ReplicationInstance",
+        dms_replication_instance::read,
+    ),
+    ("AWS::LakeFormation::Resource", lakeformation_resource::read),
 ];
 
 /// A supplement: completes a Cloud Control model with what it never returns.
@@ -76,6 +104,14 @@ pub const PROJECTIONS: &[Projection] = &[
     ec2_launch_template::PROJECTION,
     ec2_client_vpn_endpoint::PROJECTION,
     ec2_client_vpn_target_network_association::PROJECTION,
+    route53_record_set_group::PROJECTION,
+    elasticloadbalancingv2_listener_certificate::PROJECTION,
+    cloudwatch_anomaly_detector::PROJECTION,
+    docdb_db_cluster::PROJECTION,
+    docdb_db_instance::PROJECTION,
+    dax_cluster::PROJECTION,
+    dms_replication_instance::PROJECTION,
+    lakeformation_resource::PROJECTION,
 ];
 
 /// The projection a reader declares for a type, if any.
@@ -95,6 +131,11 @@ impl Model {
         let mut m = LiveModel::new(properties);
         m.gaps = projection.gaps(&req.declared);
         Model(m)
+    }
+
+    /// Adds a declared path this read could not verify, with why.
+    pub(crate) fn gap(&mut self, path: String, why: String) {
+        self.0.gaps.insert(path, why);
     }
 
     /// The found outcome.

@@ -29,6 +29,13 @@ pub fn clients(rules: &[&Rule]) -> AwsClients {
         kms: c!(aws_sdk_kms),
         ec2: c!(aws_sdk_ec2),
         codebuild: c!(aws_sdk_codebuild),
+        route53: c!(aws_sdk_route53),
+        elbv2: c!(aws_sdk_elasticloadbalancingv2),
+        cloudwatch: c!(aws_sdk_cloudwatch),
+        docdb: c!(aws_sdk_docdb),
+        dax: c!(aws_sdk_dax),
+        dms: c!(aws_sdk_databasemigration),
+        lakeformation: c!(aws_sdk_lakeformation),
         region: Some("us-east-1".into()),
         counter,
     }
