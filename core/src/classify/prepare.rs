@@ -40,8 +40,8 @@ pub(crate) fn prepare_live(scope: &Scope<'_>, live: &Map<String, Value>) -> Map<
         // A declared read-only property is compared, not stripped (a
         // write-only one is never returned, so it goes either way).
         let declared_read_only =
-            scope.declared.contains_key(k) && !scope.write_only.iter().any(|w| w == k);
-        if (s.done && !declared_read_only) || copier.managed.iter().any(|n| n == k) {
+            || scope.declared.contains_key(k) && !scope.write_only.iter().any(|w| w == k);
+        if (s.done && !declared_read_only()) || copier.managed.iter().any(|n| n == k) {
             continue;
         }
         let f = Copier::step(copier.free_form, &all_free, Some(k));
@@ -97,9 +97,11 @@ impl Copier<'_> {
         let mut out = Step::default();
         for &(i, pos) in active {
             let rest = &pats[i][pos..];
+            // The segment boundary first: it rejects most patterns without
+            // comparing any bytes.
             let head_len = |h: &str| {
-                (rest.starts_with(h) && (rest.len() == h.len() || rest.as_bytes()[h.len()] == b'.'))
-                    .then_some(h.len())
+                let bounded = rest.len() == h.len() || rest.as_bytes().get(h.len()) == Some(&b'.');
+                (bounded && rest.starts_with(h)).then_some(h.len())
             };
             let Some(n) = head_len("*").or_else(|| seg.and_then(head_len)) else {
                 continue;
@@ -144,7 +146,11 @@ impl Copier<'_> {
                 Value::Object(out)
             }
             Value::Array(a) => {
-                let tag_list = is_tag_list(a);
+                // Only a list holding an `aws:` key can lose an element, so
+                // the tag-list test runs only then.
+                let aws_key =
+                    |e: &Value| e.get("Key").and_then(Value::as_str).is_some_and(is_aws_key);
+                let tag_list = a.iter().any(aws_key) && is_tag_list(a);
                 let s = if strip.is_empty() {
                     Step::default()
                 } else {
@@ -160,10 +166,7 @@ impl Copier<'_> {
                 };
                 Value::Array(
                     a.iter()
-                        .filter(|e| {
-                            !(tag_list
-                                && e.get("Key").and_then(Value::as_str).is_some_and(is_aws_key))
-                        })
+                        .filter(|e| !(tag_list && aws_key(e)))
                         .map(|e| self.copy(e, &s.active, &f, false))
                         .collect(),
                 )

@@ -141,12 +141,16 @@ pub fn parse_document_text(s: &str) -> Option<Value> {
 /// [`parse_document_text`] for YAML: multi-line text whose first line opens
 /// a block mapping (`key:`) or sequence (`- `).
 fn parse_yaml_block(s: &str) -> Option<Value> {
+    // One line is never a block (the cheap test first: most text is one line).
+    if !s.trim_end().contains('\n') {
+        return None;
+    }
     let first = s
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with('#') && *l != "---")?;
     let block = first.starts_with("- ") || first.contains(": ") || first.ends_with(':');
-    if !s.trim_end().contains('\n') || !block {
+    if !block {
         return None;
     }
     crate::template::read_yaml(s)
