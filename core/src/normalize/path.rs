@@ -164,7 +164,18 @@ impl Path {
 
     /// Renders the finding path syntax.
     pub fn render(&self) -> String {
-        let mut out = String::new();
+        // Sized up front: a finding renders its path once, and growing the
+        // string step by step reallocated it several times.
+        let cap = self
+            .0
+            .iter()
+            .map(|s| match s {
+                Seg::Key(k) => k.len() + 3,
+                Seg::Index(_) => 4,
+                Seg::Id(id) => id.len() + 2,
+            })
+            .sum();
+        let mut out = String::with_capacity(cap);
         for (i, s) in self.0.iter().enumerate() {
             match s {
                 Seg::Key(k) => {
