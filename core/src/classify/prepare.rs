@@ -34,7 +34,7 @@ pub(crate) fn prepare_live(scope: &Scope<'_>, live: &Map<String, Value>) -> Map<
     };
     let all_strip: Active = (0..copier.strip.len()).map(|i| (i, 0)).collect();
     let all_free: Active = (0..copier.free_form.len()).map(|i| (i, 0)).collect();
-    let mut m = Map::new();
+    let mut members = Vec::with_capacity(live.len());
     for (k, v) in live {
         let s = Copier::step(&copier.strip, &all_strip, Some(k));
         // A declared read-only property is compared, not stripped (a
@@ -46,8 +46,9 @@ pub(crate) fn prepare_live(scope: &Scope<'_>, live: &Map<String, Value>) -> Map<
         }
         let f = Copier::step(copier.free_form, &all_free, Some(k));
         let tags = copier.is_tag_key(k) && v.is_object();
-        m.insert(k.clone(), copier.copy(v, &s.active, &f, tags));
+        members.push((k.clone(), copier.copy(v, &s.active, &f, tags)));
     }
+    let mut m: Map<String, Value> = members.into_iter().collect();
     let declared_keys = declared_tag_keys(&scope.declared, tag_prop);
     strip_stack_tags(&mut m, tag_prop, &scope.ctx.stack_tags, &declared_keys);
     drop_emptied_tag_holders(&mut m, tag_prop);
@@ -122,7 +123,9 @@ impl Copier<'_> {
             Value::Object(o) => {
                 // Inside a free-form user map (or a tag map) every key is data.
                 let user_map = free.done || in_tags;
-                let mut out = Map::new();
+                // Collected, not inserted one by one: the members come in
+                // key order, so the map is built in one pass.
+                let mut out = Vec::with_capacity(o.len());
                 for (k, x) in o {
                     if in_tags && is_aws_key(k) {
                         continue;
@@ -141,9 +144,9 @@ impl Copier<'_> {
                         Self::step(self.free_form, &free.active, Some(k))
                     };
                     let child_tags = !user_map && self.is_tag_key(k) && x.is_object();
-                    out.insert(k.clone(), self.copy(x, &s.active, &f, child_tags));
+                    out.push((k.clone(), self.copy(x, &s.active, &f, child_tags)));
                 }
-                Value::Object(out)
+                Value::Object(out.into_iter().collect())
             }
             Value::Array(a) => {
                 // Only a list holding an `aws:` key can lose an element, so
