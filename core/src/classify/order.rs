@@ -11,6 +11,7 @@
 
 use super::emit::Out;
 use super::scope::Scope;
+use crate::declared::DeclaredValue;
 use crate::finding::{Finding, Tier};
 use crate::normalize::arrays::{canonical_text, is_layer_arn};
 use crate::normalize::canonicalize_for_compare;
@@ -82,10 +83,37 @@ pub(crate) fn run_keyed(scope: &Scope<'_>, raw_live: &Map<String, Value>, out: &
         if !dv.is_fully_resolved() {
             continue;
         }
-        let declared = dv.to_corpus_json();
         let mut path = Path::root();
         path.push_key(key);
-        keyed_walk(scope, &mut path, &declared, l, out);
+        declared_walk(scope, &mut path, dv, l, out);
+    }
+}
+
+/// [`keyed_walk`] over the declared value as the template holds it: only a
+/// list live also holds as a list is converted to JSON (most declared
+/// values are scalars, which hold no list).
+fn declared_walk(
+    scope: &Scope<'_>,
+    path: &mut Path,
+    d: &DeclaredValue,
+    l: &Value,
+    out: &mut Out<'_, '_>,
+) {
+    match (d, l) {
+        (DeclaredValue::Object(dm), Value::Object(lm)) => {
+            for (k, dv) in dm {
+                if let Some(lv) = lm.get(k) {
+                    path.push_key(k);
+                    declared_walk(scope, path, dv, lv, out);
+                    path.pop();
+                }
+            }
+        }
+        // A list of fewer than two elements has no order to check.
+        (DeclaredValue::Array(a), Value::Array(_)) if a.len() >= 2 => {
+            keyed_walk(scope, path, &d.to_corpus_json(), l, out)
+        }
+        _ => {}
     }
 }
 

@@ -34,20 +34,21 @@ pub(crate) fn prepare_live(scope: &Scope<'_>, live: &Map<String, Value>) -> Map<
     };
     let all_strip: Active = (0..copier.strip.len()).map(|i| (i, 0)).collect();
     let all_free: Active = (0..copier.free_form.len()).map(|i| (i, 0)).collect();
-    let mut m = Map::new();
+    let mut members = Vec::with_capacity(live.len());
     for (k, v) in live {
         let s = Copier::step(&copier.strip, &all_strip, Some(k));
         // A declared read-only property is compared, not stripped (a
         // write-only one is never returned, so it goes either way).
         let declared_read_only =
-            scope.declared.contains_key(k) && !scope.write_only.iter().any(|w| w == k);
-        if (s.done && !declared_read_only) || copier.managed.iter().any(|n| n == k) {
+            || scope.declared.contains_key(k) && !scope.write_only.iter().any(|w| w == k);
+        if (s.done && !declared_read_only()) || copier.managed.iter().any(|n| n == k) {
             continue;
         }
         let f = Copier::step(copier.free_form, &all_free, Some(k));
         let tags = copier.is_tag_key(k) && v.is_object();
-        m.insert(k.clone(), copier.copy(v, &s.active, &f, tags));
+        members.push((k.clone(), copier.copy(v, &s.active, &f, tags)));
     }
+    let mut m: Map<String, Value> = members.into_iter().collect();
     let declared_keys = declared_tag_keys(&scope.declared, tag_prop);
     strip_stack_tags(&mut m, tag_prop, &scope.ctx.stack_tags, &declared_keys);
     drop_emptied_tag_holders(&mut m, tag_prop);
@@ -97,9 +98,11 @@ impl Copier<'_> {
         let mut out = Step::default();
         for &(i, pos) in active {
             let rest = &pats[i][pos..];
+            // The segment boundary first: it rejects most patterns without
+            // comparing any bytes.
             let head_len = |h: &str| {
-                (rest.starts_with(h) && (rest.len() == h.len() || rest.as_bytes()[h.len()] == b'.'))
-                    .then_some(h.len())
+                let bounded = rest.len() == h.len() || rest.as_bytes().get(h.len()) == Some(&b'.');
+                (bounded && rest.starts_with(h)).then_some(h.len())
             };
             let Some(n) = head_len("*").or_else(|| seg.and_then(head_len)) else {
                 continue;
@@ -120,7 +123,9 @@ impl Copier<'_> {
             Value::Object(o) => {
                 // Inside a free-form user map (or a tag map) every key is data.
                 let user_map = free.done || in_tags;
-                let mut out = Map::new();
+                // Collected, not inserted one by one: the members come in
+                // key order, so the map is built in one pass.
+                let mut out = Vec::with_capacity(o.len());
                 for (k, x) in o {
                     if in_tags && is_aws_key(k) {
                         continue;
@@ -139,12 +144,16 @@ impl Copier<'_> {
                         Self::step(self.free_form, &free.active, Some(k))
                     };
                     let child_tags = !user_map && self.is_tag_key(k) && x.is_object();
-                    out.insert(k.clone(), self.copy(x, &s.active, &f, child_tags));
+                    out.push((k.clone(), self.copy(x, &s.active, &f, child_tags)));
                 }
-                Value::Object(out)
+                Value::Object(out.into_iter().collect())
             }
             Value::Array(a) => {
-                let tag_list = is_tag_list(a);
+                // Only a list holding an `aws:` key can lose an element, so
+                // the tag-list test runs only then.
+                let aws_key =
+                    |e: &Value| e.get("Key").and_then(Value::as_str).is_some_and(is_aws_key);
+                let tag_list = a.iter().any(aws_key) && is_tag_list(a);
                 let s = if strip.is_empty() {
                     Step::default()
                 } else {
@@ -160,10 +169,7 @@ impl Copier<'_> {
                 };
                 Value::Array(
                     a.iter()
-                        .filter(|e| {
-                            !(tag_list
-                                && e.get("Key").and_then(Value::as_str).is_some_and(is_aws_key))
-                        })
+                        .filter(|e| !(tag_list && aws_key(e)))
                         .map(|e| self.copy(e, &s.active, &f, false))
                         .collect(),
                 )

@@ -5,7 +5,7 @@
 use super::context::{ClassifyContext, ResourceInput};
 use super::transformed::TransformCache;
 use crate::declared::CORPUS_UNRESOLVED_MARKER;
-use crate::normalize::aws_facts::{AwsFacts, Equivalence, TypeFacts};
+use crate::normalize::aws_facts::{AwsFacts, DefaultIndex, Equivalence, TypeFacts};
 use crate::normalize::canonicalize_in_place;
 use crate::normalize::generated::physical_id_segments;
 use crate::normalize::path::{Path, Pattern};
@@ -29,6 +29,8 @@ pub(crate) struct Scope<'a> {
     /// The whole fact registry in use (cross-type and doc-stated defaults,
     /// managed fields).
     pub knowledge: &'a AwsFacts,
+    /// The type's description-stated defaults, looked up once per call.
+    pub doc_defaults: Option<&'a DefaultIndex>,
     pub physical_id: &'a str,
     /// Name-like segments of the physical id (see `physical_id_segments`).
     pub physical_id_segments: Vec<&'a str>,
@@ -94,6 +96,7 @@ impl<'a> Scope<'a> {
             ctx,
             facts,
             knowledge,
+            doc_defaults: knowledge.doc_defaults_for(&res.resource_type),
             physical_id,
             physical_id_segments: physical_id_segments(physical_id),
             read_only: strs(&schema.read_only, &schema.read_only_paths),

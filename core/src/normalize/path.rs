@@ -79,11 +79,8 @@ impl Path {
     /// registry schema writes them) matches this path, without parsing it.
     pub fn matches_dotted(&self, pattern: &str) -> bool {
         // Fast rejection on the first segment (most patterns differ there).
-        if let Some(Seg::Key(k)) = self.0.first() {
-            let head = pattern.split_once('.').map_or(pattern, |(h, _)| h);
-            if head != k && head != "*" {
-                return false;
-            }
+        if self.0.first().is_some_and(|s| !head_may_match(s, pattern)) {
+            return false;
         }
         let mut segs = self.0.iter();
         for p in pattern.split('.') {
@@ -105,11 +102,8 @@ impl Path {
     /// True when this path is a strict prefix of the dotted pattern (the
     /// pattern reaches below this path).
     pub fn is_prefix_of_dotted(&self, pattern: &str) -> bool {
-        if let Some(Seg::Key(k)) = self.0.first() {
-            let head = pattern.split_once('.').map_or(pattern, |(h, _)| h);
-            if head != k && head != "*" {
-                return false;
-            }
+        if self.0.first().is_some_and(|s| !head_may_match(s, pattern)) {
+            return false;
         }
         let mut pats = pattern.split('.');
         for s in &self.0 {
@@ -170,7 +164,18 @@ impl Path {
 
     /// Renders the finding path syntax.
     pub fn render(&self) -> String {
-        let mut out = String::new();
+        // Sized up front: a finding renders its path once, and growing the
+        // string step by step reallocated it several times.
+        let cap = self
+            .0
+            .iter()
+            .map(|s| match s {
+                Seg::Key(k) => k.len() + 3,
+                Seg::Index(_) => 4,
+                Seg::Id(id) => id.len() + 2,
+            })
+            .sum();
+        let mut out = String::with_capacity(cap);
         for (i, s) in self.0.iter().enumerate() {
             match s {
                 Seg::Key(k) => {
@@ -341,19 +346,7 @@ impl Pattern {
 
     /// True when the pattern matches the leading segments of the path.
     pub fn prefix_of(&self, path: &Path) -> bool {
-        if self.0.len() > path.0.len() {
-            return false;
-        }
-        self.0.iter().zip(path.0.iter()).all(|(p, s)| match (p, s) {
-            (PatSeg::Any, _) => true,
-            (PatSeg::Key(k), Seg::Key(x)) => k == x,
-            (PatSeg::Key(k), Seg::Index(n)) => k.parse::<usize>().ok() == Some(*n),
-            (PatSeg::Key(_), Seg::Id(_)) => false,
-            (PatSeg::Id(i), Seg::Id(x)) => {
-                i == x || i.strip_suffix('*').is_some_and(|p| x.starts_with(p))
-            }
-            (PatSeg::Id(_), _) => false,
-        })
+        self.0.len() <= path.0.len() && segs_match(&self.0, &path.0)
     }
 
     /// Number of segments that name one key or element (not `*`): the
@@ -365,7 +358,7 @@ impl Pattern {
     /// True when `path` matches the leading segments of this pattern (the
     /// pattern reaches below `path`).
     pub fn extends(&self, path: &Path) -> bool {
-        self.0.len() > path.0.len() && Pattern(self.0[..path.0.len()].to_vec()).matches(path)
+        self.0.len() > path.0.len() && segs_match(&self.0[..path.0.len()], &path.0)
     }
 
     /// Number of segments.
@@ -385,6 +378,35 @@ impl Pattern {
             _ => None,
         }
     }
+}
+
+/// A fast rejection for a dotted pattern: false only where the pattern's
+/// first segment can match neither `seg` nor every key (`*`). Tests the
+/// segment boundary before any bytes, as most patterns differ in length.
+fn head_may_match(seg: &Seg, pattern: &str) -> bool {
+    let Seg::Key(k) = seg else {
+        return true;
+    };
+    let starts = |h: &str| {
+        let bounded = pattern.len() == h.len() || pattern.as_bytes().get(h.len()) == Some(&b'.');
+        bounded && pattern.starts_with(h)
+    };
+    starts("*") || starts(k)
+}
+
+/// True when each pattern step matches the path step beside it (the shorter
+/// side bounds the comparison).
+fn segs_match(pats: &[PatSeg], segs: &[Seg]) -> bool {
+    pats.iter().zip(segs).all(|(p, s)| match (p, s) {
+        (PatSeg::Any, _) => true,
+        (PatSeg::Key(k), Seg::Key(x)) => k == x,
+        (PatSeg::Key(k), Seg::Index(n)) => k.parse::<usize>().ok() == Some(*n),
+        (PatSeg::Key(_), Seg::Id(_)) => false,
+        (PatSeg::Id(i), Seg::Id(x)) => {
+            i == x || i.strip_suffix('*').is_some_and(|p| x.starts_with(p))
+        }
+        (PatSeg::Id(_), _) => false,
+    })
 }
 
 #[cfg(test)]

@@ -92,20 +92,43 @@ pub fn typed_like(declared: &Value, live: &Value) -> Option<Value> {
 /// CloudFormation does before it calls the handler: `"512"` becomes 512,
 /// `"false"` becomes `false`. A string that does not parse stays as written.
 pub fn type_by_schema(v: &mut Value, path: &str, types: &BTreeMap<String, String>) {
+    type_below(v, &mut path.to_string(), types);
+}
+
+/// [`type_by_schema`] with the dotted path in one growing buffer; a branch
+/// no typed path reaches into is skipped whole.
+fn type_below(v: &mut Value, path: &mut String, types: &BTreeMap<String, String>) {
+    // Typed paths that start with `path` sort together, from the first one
+    // not below it.
+    let reached = types
+        .range::<str, _>((
+            std::ops::Bound::Included(path.as_str()),
+            std::ops::Bound::Unbounded,
+        ))
+        .next()
+        .is_some_and(|(k, _)| k.starts_with(path.as_str()));
+    if !reached {
+        return;
+    }
+    let n = path.len();
     match v {
         Value::Object(o) => {
             for (k, x) in o.iter_mut() {
-                type_by_schema(x, &format!("{path}.{k}"), types);
+                path.push('.');
+                path.push_str(k);
+                type_below(x, path, types);
+                path.truncate(n);
             }
         }
         Value::Array(a) => {
-            let each = format!("{path}.*");
+            path.push_str(".*");
             for x in a.iter_mut() {
-                type_by_schema(x, &each, types);
+                type_below(x, path, types);
             }
+            path.truncate(n);
         }
         Value::String(s) => {
-            let typed = match types.get(path).map(String::as_str) {
+            let typed = match types.get(path.as_str()).map(String::as_str) {
                 Some("boolean") => typed_like(&Value::String(s.clone()), &Value::Bool(false)),
                 Some("integer") => s.trim().parse::<i64>().ok().map(Value::from),
                 Some("number") => typed_like(&Value::String(s.clone()), &Value::from(0)),
@@ -141,12 +164,16 @@ pub fn parse_document_text(s: &str) -> Option<Value> {
 /// [`parse_document_text`] for YAML: multi-line text whose first line opens
 /// a block mapping (`key:`) or sequence (`- `).
 fn parse_yaml_block(s: &str) -> Option<Value> {
+    // One line is never a block (the cheap test first: most text is one line).
+    if !s.trim_end().contains('\n') {
+        return None;
+    }
     let first = s
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with('#') && *l != "---")?;
     let block = first.starts_with("- ") || first.contains(": ") || first.ends_with(':');
-    if !s.trim_end().contains('\n') || !block {
+    if !block {
         return None;
     }
     crate::template::read_yaml(s)

@@ -390,15 +390,18 @@ pub fn is_restatement(live_key: &str, live: &Value, declared_key: &str, declared
     if !(live.is_array() || live.is_object()) {
         return false;
     }
-    let (mut l, mut d) = (Vec::new(), Vec::new());
-    if string_leaves(live, &mut l).is_none() || string_leaves(declared, &mut d).is_none() {
+    // The live side first: it is rarely all references, and then the
+    // declared side need not be walked.
+    let mut l = Vec::new();
+    if string_leaves(live, &mut l).is_none() || !l.iter().all(|s| is_resource_reference(s)) {
+        return false;
+    }
+    let mut d = Vec::new();
+    if string_leaves(declared, &mut d).is_none() || d.is_empty() {
         return false;
     }
     l.sort_unstable();
     d.sort_unstable();
-    if d.is_empty() || !l.iter().all(|s| is_resource_reference(s)) {
-        return false;
-    }
     // The ids of one kind the declared value holds beside others (an NLB's
     // `Subnets` read back for declared `SubnetMappings` of `{SubnetId,
     // AllocationId}`): the same subnets, said with less.

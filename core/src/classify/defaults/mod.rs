@@ -198,8 +198,7 @@ fn type_defaults_for<'s: 'p, 'p>(
     path: &'p Path,
 ) -> impl Iterator<Item = &'s KnownDefault> + 'p {
     let docs = scope
-        .knowledge
-        .doc_defaults_for(&scope.res.resource_type)
+        .doc_defaults
         .into_iter()
         .flat_map(|d| d.candidates(path.top()));
     scope.facts.defaults.candidates(path.top()).chain(docs)
