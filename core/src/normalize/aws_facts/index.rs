@@ -4,7 +4,6 @@ use super::entries::*;
 use crate::normalize::path::Pattern;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// A condition on other settings (`when` in the data files): each named
 /// setting holds one of its listed values.
@@ -28,32 +27,10 @@ pub struct Generated {
     pub rule: GeneratedRule,
 }
 
-/// FNV-1a: the index is looked up once per live value classified, with
-/// short property names as keys, where SipHash's setup dominated. The keys
-/// come from the bundled data, so flooding is no concern.
-#[derive(Debug, Clone, Copy)]
-pub struct Fnv1a(u64);
-
-impl Default for Fnv1a {
-    fn default() -> Self {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for Fnv1a {
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// A map from short names, hashed with [`Fnv1a`].
-pub type NameMap<V> = HashMap<String, V, BuildHasherDefault<Fnv1a>>;
+/// A map from short names. FNV: the index is looked up once per live value
+/// classified, with short property names as keys, where SipHash's setup
+/// dominated; the keys come from the bundled data, so flooding is no concern.
+pub type NameMap<V> = fnv::FnvHashMap<String, V>;
 
 /// Known defaults indexed by the top-level property their path starts with
 /// (so a lookup scans only the entries that can match).
