@@ -1,6 +1,9 @@
 //! `check --accounts`: one fixture stack created through CloudFormation in two
 //! moto accounts, drifted in each, checked through an assumed role; a third
 //! account without the role is an error entry and the others go on.
+//! `check --org [--ou]`: outside an Organization the listing fails naming the
+//! call; inside one, the accounts under an OU (nested OUs included) or all
+//! active accounts are swept.
 
 use crate::scenarios::Scenario;
 use crate::world::{ids, World, ACCOUNT};
@@ -8,7 +11,7 @@ use serde_json::{json, Value};
 
 /// The sweep's scenario.
 pub const ALL: &[Scenario] = &[Scenario {
-    name: "accounts_sweep_reports_each_account_and_the_unassumable_one",
+    name: "accounts_sweep_reports_each_account_and_the_unassumable_one_and_the_org",
     run: accounts_sweep,
 }];
 
@@ -74,6 +77,76 @@ fn accounts_sweep(w: &World) {
                 .contains(&format!("error: could not check account {NO_ROLE}: ")),
         "{}",
         text.stdout
+    );
+    org_sweep(w);
+}
+
+/// The role moto (as Organizations) creates in each account it creates.
+const ORG_ROLE: &str = "OrganizationAccountAccessRole";
+
+fn org_sweep(w: &World) {
+    let org_args = ["check", "Fleet", "--org", "--role-name", ORG_ROLE, "--json"];
+    let outside_org = w.realdrift(&org_args);
+    outside_org.expect_code(2);
+    let reason = outside_org.json()["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    // AWS answers AWSOrganizationsNotInUseException; moto lists no account.
+    assert!(
+        reason.contains("organizations:ListAccounts") && reason.contains("no account"),
+        "{reason}"
+    );
+
+    let org = w.script_json("tests/e2e/organization.py", &[]);
+    let id = |k: &str| org[k].as_str().unwrap_or_default().to_string();
+    let (nested, outside) = (id("nested"), id("outside"));
+    let s = w.deploy_in(&nested, "Fleet");
+    w.mutate_in(
+        &nested,
+        json!([["topic-display-name", s.id(ids::TOPIC), "nested by hand"]]),
+    );
+    let ou = id("workloads");
+    let under = [
+        "check",
+        "Fleet",
+        "--org",
+        "--ou",
+        &ou,
+        "--role-name",
+        ORG_ROLE,
+    ];
+    let run = w.realdrift(&[&under[..], &["--json", "--fail"]].concat());
+    run.expect_code(1);
+    let doc = run.json();
+    let sections = doc["sections"].as_array().expect("sections");
+    assert_eq!(sections.len(), 1, "only the account under the OU: {doc:#}");
+    assert_eq!(sections[0]["accountId"], nested.as_str());
+    let stack = &sections[0]["report"]["stacks"][0];
+    assert_eq!(topic_drift(stack), vec!["nested by hand"], "{stack:#}");
+
+    let all = w.realdrift(&org_args);
+    all.expect_code(2);
+    let doc = all.json();
+    let mut got: Vec<(String, bool)> = doc["sections"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            let id = s["accountId"].as_str().unwrap_or_default().to_string();
+            (id, s["error"].is_null())
+        })
+        .collect();
+    got.sort();
+    let mut want = vec![
+        (ACCOUNT.to_string(), false),
+        (nested.clone(), true),
+        (outside.clone(), true),
+    ];
+    want.sort();
+    assert_eq!(
+        got, want,
+        "every active account; the management account has no such role: {doc:#}"
     );
 }
 
