@@ -4,6 +4,8 @@
 //! `check --org [--ou]`: outside an Organization the listing fails naming the
 //! call; inside one, the accounts under an OU (nested OUs included) or all
 //! active accounts are swept.
+//! `report --hub-bucket`: two members' status documents and a broken one in
+//! the hub bucket, shown per account as JSON and as an HTML page.
 
 use crate::scenarios::Scenario;
 use crate::world::{ids, World, ACCOUNT};
@@ -79,6 +81,83 @@ fn accounts_sweep(w: &World) {
         text.stdout
     );
     org_sweep(w);
+    hub_report(w);
+}
+
+/// A member's status document, as its scan writes it (docs/json-output.md).
+fn status(account: &str, stack: &str, drift: usize, actor: &str) -> String {
+    let since: serde_json::Map<String, Value> = (0..drift)
+        .map(|i| {
+            (
+                format!("Topic/Prop{i}"),
+                json!(1_780_000_000_000u64 + i as u64),
+            )
+        })
+        .collect();
+    json!({
+        "schema": "realdrift.org-status.v1",
+        "accountId": account, "region": "us-east-1", "stack": stack,
+        "checkedAtMs": 1_780_086_400_000u64,
+        "drift": drift, "compared": 3, "total": 4,
+        "notCompared": [{"logicalId": "Seed", "resourceType": "Custom::Seeder", "reason": "custom resource"}],
+        "driftSinceMs": since,
+        "actors": if drift > 0 { json!({actor: drift}) } else { json!({}) },
+    })
+    .to_string()
+}
+
+fn hub_report(w: &World) {
+    let key = |a: &str, s: &str| format!("org/{a}/us-east-1/{s}.json");
+    w.mutate(json!([
+        ["create-bucket", "hub"],
+        [
+            "put-object",
+            "hub",
+            key(MEMBERS[0], "Fleet"),
+            status(
+                MEMBERS[0],
+                "Fleet",
+                2,
+                "arn:aws:iam::111111111111:user/alice"
+            )
+        ],
+        [
+            "put-object",
+            "hub",
+            key(MEMBERS[1], "Web<b>"),
+            status(MEMBERS[1], "Web<b>", 0, "")
+        ],
+        ["put-object", "hub", key(NO_ROLE, "Broken"), "{not json"],
+    ]));
+    let html = w.dir.join("org.html");
+    let html_arg = html.to_str().unwrap_or_default();
+    let run = w.realdrift(&[
+        "report",
+        "--hub-bucket",
+        "hub",
+        "--json",
+        "--html",
+        html_arg,
+    ]);
+    run.expect_code(2);
+    let doc = run.json();
+    assert_eq!(doc["schema"], "realdrift.org-report.v1");
+    let accounts: Vec<&Value> = doc["accounts"].as_array().into_iter().flatten().collect();
+    assert_eq!(accounts.len(), 2, "{doc:#}");
+    assert_eq!(accounts[0]["accountId"], MEMBERS[0]);
+    assert_eq!(accounts[0]["drift"], 2);
+    assert_eq!(accounts[1]["regions"][0]["stacks"][0]["stack"], "Web<b>");
+    assert_eq!(doc["oldestDrift"]["since"], "2026-05-28T20:26:40Z");
+    assert_eq!(
+        doc["actors"][0]["actor"],
+        "arn:aws:iam::111111111111:user/alice"
+    );
+    assert_eq!(doc["errors"][0]["key"], key(NO_ROLE, "Broken"));
+    let page = std::fs::read_to_string(&html).expect("the HTML page");
+    assert!(
+        page.contains("Web&lt;b&gt;") && !page.contains("Web<b>"),
+        "{page}"
+    );
 }
 
 /// The role moto (as Organizations) creates in each account it creates.
