@@ -90,20 +90,31 @@ pub struct StackArgs {
 /// The default of `--sweep-concurrency`: account-region sections checked at once.
 pub const DEFAULT_SWEEP_CONCURRENCY: usize = 4;
 
-/// Checking other accounts through an assumed role (`--accounts`).
+/// Checking other accounts through an assumed role (`--accounts` or `--org`).
 #[derive(Debug, Clone, Args)]
+#[command(group(clap::ArgGroup::new("sweep_target").args(["accounts", "org"]).multiple(false)))]
 pub struct SweepArgs {
     /// Check these accounts (comma-separated 12-digit ids) through the role
     /// `--role-name`, assumed with your credentials; one report section per
     /// account and region.
     #[arg(long, value_name = "IDS", value_delimiter = ',', value_parser = parse_account, requires = "role_name")]
     pub accounts: Vec<String>,
-    /// The role to assume in each account of `--accounts` (its name, or path/name).
-    #[arg(long, value_name = "ROLE", value_parser = non_blank, requires = "accounts")]
+    /// Check every active account of your AWS Organization (listed with your
+    /// credentials: the management account or a delegated administrator),
+    /// each through the role `--role-name`.
+    #[arg(long, requires = "role_name")]
+    pub org: bool,
+    /// With `--org`: only the accounts in this OU (`ou-...`, or a root `r-...`)
+    /// and in the OUs below it.
+    #[arg(long, value_name = "OU", value_parser = parse_parent_id, requires = "org")]
+    pub ou: Option<String>,
+    /// The role to assume in each account of `--accounts` or `--org` (its
+    /// name, or path/name).
+    #[arg(long, value_name = "ROLE", value_parser = non_blank, requires = "sweep_target")]
     pub role_name: Option<String>,
     /// Regions to check in each account (comma-separated; default: the region
     /// resolved as without `--accounts`).
-    #[arg(long, value_name = "REGIONS", value_delimiter = ',', value_parser = non_blank, requires = "accounts")]
+    #[arg(long, value_name = "REGIONS", value_delimiter = ',', value_parser = non_blank, requires = "sweep_target")]
     pub regions: Vec<String>,
     /// How many account-region sections are checked at once (each reads
     /// `--concurrency` resources at once).
@@ -118,6 +129,37 @@ fn parse_account(s: &str) -> Result<String, String> {
         Ok(s.to_string())
     } else {
         Err(format!("{s} is not a 12-digit AWS account id"))
+    }
+}
+
+impl SweepArgs {
+    /// Whether this run checks other accounts (`--accounts` or `--org`).
+    pub fn active(&self) -> bool {
+        self.org || !self.accounts.is_empty()
+    }
+}
+
+/// Parses an Organizations parent id: a root (`r-` and 4 to 32 lowercase
+/// letters or digits) or an OU (`ou-`, 4 to 32, `-`, 8 to 32), the patterns
+/// of ListOrganizationalUnitsForParent's `ParentId`.
+fn parse_parent_id(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    let part = |p: &str, min: usize| {
+        (min..=32).contains(&p.len())
+            && p.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    };
+    let ok = match s.split('-').collect::<Vec<_>>().as_slice() {
+        ["r", root] => part(root, 4),
+        ["ou", root, unit] => part(root, 4) && part(unit, 8),
+        _ => false,
+    };
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "{s} is not an OU id (ou-xxxx-xxxxxxxx) or a root id (r-xxxx)"
+        ))
     }
 }
 
@@ -156,6 +198,24 @@ fn non_blank_path(s: &str) -> Result<PathBuf, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ou_ids_follow_the_organizations_patterns() {
+        assert_eq!(
+            parse_parent_id("ou-ab12-abcdefgh"),
+            Ok("ou-ab12-abcdefgh".into())
+        );
+        assert_eq!(parse_parent_id("r-ab12"), Ok("r-ab12".into()));
+        for bad in [
+            "ou-ab12",
+            "ou-AB12-abcdefgh",
+            "r-ab",
+            "o-ab12cd34ef",
+            "ou-ab12-abc",
+        ] {
+            assert!(parse_parent_id(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn concurrency_is_bounded() {

@@ -1,5 +1,6 @@
-//! `check --accounts ... --role-name ROLE [--regions ...]`: assumes the role in
-//! each account with the caller's credentials and checks every account and
+//! `check --accounts ... | --org [--ou OU] --role-name ROLE [--regions ...]`:
+//! lists the accounts (given, or the Organization's active ones), assumes the
+//! role in each with the caller's credentials and checks every account and
 //! region, a bounded number of sections at once. Aggregation and rendering
 //! are core's (`realdrift_core::report::SweepSection`).
 
@@ -9,8 +10,8 @@ use crate::session::{baseline_store, Session};
 use crate::terminal::error_line;
 use futures_util::stream::{self, StreamExt};
 use realdrift_aws::{
-    assume_role, caller_partition, load_sdk_config, role_arn, AwsClients, AwsOptions, CallCounter,
-    SharedCredentialsProvider,
+    assume_role, caller_partition, load_sdk_config, org_accounts, role_arn, AwsClients, AwsOptions,
+    CallCounter, SharedCredentialsProvider,
 };
 use realdrift_core::baseline::BaselineStore;
 use realdrift_core::pipeline::{check_stacks, CheckOptions};
@@ -30,18 +31,34 @@ pub struct SweepRun<'a> {
     pub store_location: String,
 }
 
+/// What a sweep produced.
+pub struct Swept {
+    /// One section per account and region, or per unreachable account.
+    pub sections: Vec<SweepSection>,
+    /// How many accounts were swept.
+    pub accounts: usize,
+    /// `--org`: accounts of the Organization not swept, with their state.
+    pub skipped: Vec<(String, String)>,
+}
+
 /// Runs the sweep. The baselines are read with the caller's own credentials
 /// (the store is the caller's, files named by account and region); an
-/// account whose role cannot be assumed is one error section, the others go on.
-pub async fn sweep(
-    run: &SweepRun<'_>,
-    baseline: &BaselineArgs,
-) -> anyhow::Result<Vec<SweepSection>> {
+/// account whose role cannot be assumed is one error section, the others go
+/// on. A failed Organizations listing fails the whole run (there is nothing
+/// to sweep).
+pub async fn sweep(run: &SweepRun<'_>, baseline: &BaselineArgs) -> anyhow::Result<Swept> {
     let base_opts = run.aws.aws_options();
     let base = load_sdk_config(&base_opts, None).await?;
     let own = AwsClients::from_sdk_config(&base, None, CallCounter::new());
     let store = baseline_store(&own, baseline)?;
     let partition = caller_partition(&base).await?;
+    // The Organization's active accounts (under `--ou`), or `--accounts` as given.
+    let (accounts, skipped) = if run.sweep.org {
+        let listed = org_accounts(&base, run.sweep.ou.as_deref()).await?;
+        (listed.active, listed.skipped)
+    } else {
+        (run.sweep.accounts.clone(), Vec::new())
+    };
     let regions = if run.sweep.regions.is_empty() {
         base.region()
             .map(|r| vec![r.to_string()])
@@ -51,7 +68,7 @@ pub async fn sweep(
     };
     let role_name = run.sweep.role_name.as_deref().unwrap_or_default();
     // Roles are assumed as many at once as sections are checked.
-    let assumed: Vec<_> = stream::iter(&run.sweep.accounts)
+    let assumed: Vec<_> = stream::iter(&accounts)
         .map(|account| {
             let arn = role_arn(&partition, account, role_name);
             let base = &base;
@@ -92,7 +109,11 @@ pub async fn sweep(
         .await;
     sections.extend(checked);
     sections.sort_by(|a, b| (&a.account, &a.region).cmp(&(&b.account, &b.region)));
-    Ok(sections)
+    Ok(Swept {
+        sections,
+        accounts: accounts.len(),
+        skipped,
+    })
 }
 
 /// One account and region: its clients under the assumed role, then core's check.

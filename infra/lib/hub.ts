@@ -118,7 +118,9 @@ export function busPolicyStatement(busArn: string, organizationId: string): iam.
  * the bucket (so a missing baseline answers 404, not 403) and read the
  * shared ignore file and the baselines whose file name carries their own
  * account (`baselines/<stack>.<account>.<region>.json`, through the policy
- * variable `${aws:PrincipalAccount}`); nothing else.
+ * variable `${aws:PrincipalAccount}`); and read, write and delete the status
+ * documents of their own account (`org/<account>/...`, read by
+ * `realdrift report --hub-bucket`); nothing else.
  */
 export function bucketPolicyStatements(bucketArn: string, organizationId: string): iam.PolicyStatement[] {
   const org = { StringEquals: { 'aws:PrincipalOrgID': organizationId } };
@@ -139,6 +141,13 @@ export function bucketPolicyStatements(bucketArn: string, organizationId: string
         `${bucketArn}/${PREFIXES.baselines}*.\${aws:PrincipalAccount}.*`,
         `${bucketArn}/${PREFIXES.baselines}ignore.yaml`,
       ],
+      conditions: org,
+    }),
+    new iam.PolicyStatement({
+      sid: 'OrganizationMembersWriteOwnStatus',
+      principals: any,
+      actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+      resources: [`${bucketArn}/org/\${aws:PrincipalAccount}/*`],
       conditions: org,
     }),
   ];

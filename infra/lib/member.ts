@@ -285,6 +285,13 @@ export class RealdriftMember extends Construct {
     grantPrefixes(this.revert.role, p.bucket, [...own, 'state', 'index'], []);
     if (p.baselinesBucket) {
       for (const fn of all) grantPrefixes(fn.role, p.baselinesBucket, ['baselines'], []);
+      // The scan writes each stack's status document for the hub's report.
+      this.scan.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+          resources: [p.baselinesBucket.arnForObjects(`org/${Stack.of(this).account}/*`)],
+        }),
+      );
     }
     alerts.grant(this.scan.role, true);
     alerts.grant(this.onChange.role, true);

@@ -44,7 +44,7 @@ describe('organization: the hub', () => {
   it("lets members read only their own account's baselines and the ignore file", () => {
     const [[, policy]] = resourcesOfType(memo.json, 'AWS::S3::BucketPolicy');
     const org = policy.Properties.PolicyDocument.Statement.filter((s: any) => s.Condition?.StringEquals?.['aws:PrincipalOrgID']);
-    assert.equal(org.length, 2);
+    assert.equal(org.length, 3);
     for (const s of org) assert.equal(s.Effect, 'Allow');
     const read = org.find((s: any) => s.Action === 's3:GetObject');
     const resources = JSON.stringify(read.Resource);
@@ -52,6 +52,22 @@ describe('organization: the hub', () => {
     assert.match(resources, /\/baselines\/ignore\.yaml/);
     assert.doesNotMatch(resources, /state\/|index\/|cache\//);
     assert.equal(org.find((s: any) => s.Action === 's3:ListBucket').Effect, 'Allow');
+  });
+
+  it("lets members write, read and delete only their own account's status documents", () => {
+    const [[, policy]] = resourcesOfType(memo.json, 'AWS::S3::BucketPolicy');
+    const status = policy.Properties.PolicyDocument.Statement.find((s: any) => s.Sid === 'OrganizationMembersWriteOwnStatus');
+    assert.ok(status, 'the status statement');
+    assert.deepEqual(status.Condition, { StringEquals: { 'aws:PrincipalOrgID': 'o-a1b2c3d4e5' } });
+    assert.deepEqual([...status.Action].sort(), ['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    const resources = JSON.stringify(status.Resource);
+    assert.match(resources, /\/org\/\$\{aws:PrincipalAccount\}\/\*/);
+    for (const s of policy.Properties.PolicyDocument.Statement) {
+      const writes = [s.Action].flat().some((a: string) => a === 's3:PutObject' || a === 's3:DeleteObject');
+      if (writes && s.Condition?.StringEquals?.['aws:PrincipalOrgID']) {
+        assert.doesNotMatch(JSON.stringify(s.Resource), /baselines\/|state\/|index\//, 'members write only org/<own account>/');
+      }
+    }
   });
 
   it("delivers member transitions to the alert topic with the account's name when configured", () => {

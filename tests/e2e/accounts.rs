@@ -1,6 +1,11 @@
 //! `check --accounts`: one fixture stack created through CloudFormation in two
 //! moto accounts, drifted in each, checked through an assumed role; a third
 //! account without the role is an error entry and the others go on.
+//! `check --org [--ou]`: outside an Organization the listing fails naming the
+//! call; inside one, the accounts under an OU (nested OUs included) or all
+//! active accounts are swept.
+//! `report --hub-bucket`: two members' status documents and a broken one in
+//! the hub bucket, shown per account as JSON and as an HTML page.
 
 use crate::scenarios::Scenario;
 use crate::world::{ids, World, ACCOUNT};
@@ -8,7 +13,7 @@ use serde_json::{json, Value};
 
 /// The sweep's scenario.
 pub const ALL: &[Scenario] = &[Scenario {
-    name: "accounts_sweep_reports_each_account_and_the_unassumable_one",
+    name: "accounts_sweep_reports_each_account_and_the_unassumable_one_and_the_org",
     run: accounts_sweep,
 }];
 
@@ -74,6 +79,153 @@ fn accounts_sweep(w: &World) {
                 .contains(&format!("error: could not check account {NO_ROLE}: ")),
         "{}",
         text.stdout
+    );
+    org_sweep(w);
+    hub_report(w);
+}
+
+/// A member's status document, as its scan writes it (docs/json-output.md).
+fn status(account: &str, stack: &str, drift: usize, actor: &str) -> String {
+    let since: serde_json::Map<String, Value> = (0..drift)
+        .map(|i| {
+            (
+                format!("Topic/Prop{i}"),
+                json!(1_780_000_000_000u64 + i as u64),
+            )
+        })
+        .collect();
+    json!({
+        "schema": "realdrift.org-status.v1",
+        "accountId": account, "region": "us-east-1", "stack": stack,
+        "checkedAtMs": 1_780_086_400_000u64,
+        "drift": drift, "compared": 3, "total": 4,
+        "notCompared": [{"logicalId": "Seed", "resourceType": "Custom::Seeder", "reason": "custom resource"}],
+        "driftSinceMs": since,
+        "actors": if drift > 0 { json!({actor: drift}) } else { json!({}) },
+    })
+    .to_string()
+}
+
+fn hub_report(w: &World) {
+    let key = |a: &str, s: &str| format!("org/{a}/us-east-1/{s}.json");
+    w.mutate(json!([
+        ["create-bucket", "hub"],
+        [
+            "put-object",
+            "hub",
+            key(MEMBERS[0], "Fleet"),
+            status(
+                MEMBERS[0],
+                "Fleet",
+                2,
+                "arn:aws:iam::111111111111:user/alice"
+            )
+        ],
+        [
+            "put-object",
+            "hub",
+            key(MEMBERS[1], "Web<b>"),
+            status(MEMBERS[1], "Web<b>", 0, "")
+        ],
+        ["put-object", "hub", key(NO_ROLE, "Broken"), "{not json"],
+    ]));
+    let html = w.dir.join("org.html");
+    let html_arg = html.to_str().unwrap_or_default();
+    let run = w.realdrift(&[
+        "report",
+        "--hub-bucket",
+        "hub",
+        "--json",
+        "--html",
+        html_arg,
+    ]);
+    run.expect_code(2);
+    let doc = run.json();
+    assert_eq!(doc["schema"], "realdrift.org-report.v1");
+    let accounts: Vec<&Value> = doc["accounts"].as_array().into_iter().flatten().collect();
+    assert_eq!(accounts.len(), 2, "{doc:#}");
+    assert_eq!(accounts[0]["accountId"], MEMBERS[0]);
+    assert_eq!(accounts[0]["drift"], 2);
+    assert_eq!(accounts[1]["regions"][0]["stacks"][0]["stack"], "Web<b>");
+    assert_eq!(doc["oldestDrift"]["since"], "2026-05-28T20:26:40Z");
+    assert_eq!(
+        doc["actors"][0]["actor"],
+        "arn:aws:iam::111111111111:user/alice"
+    );
+    assert_eq!(doc["errors"][0]["key"], key(NO_ROLE, "Broken"));
+    let page = std::fs::read_to_string(&html).expect("the HTML page");
+    assert!(
+        page.contains("Web&lt;b&gt;") && !page.contains("Web<b>"),
+        "{page}"
+    );
+}
+
+/// The role moto (as Organizations) creates in each account it creates.
+const ORG_ROLE: &str = "OrganizationAccountAccessRole";
+
+fn org_sweep(w: &World) {
+    let org_args = ["check", "Fleet", "--org", "--role-name", ORG_ROLE, "--json"];
+    let outside_org = w.realdrift(&org_args);
+    outside_org.expect_code(2);
+    let reason = outside_org.json()["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    // AWS answers AWSOrganizationsNotInUseException; moto lists no account.
+    assert!(
+        reason.contains("organizations:ListAccounts") && reason.contains("no account"),
+        "{reason}"
+    );
+
+    let org = w.script_json("tests/e2e/organization.py", &[]);
+    let id = |k: &str| org[k].as_str().unwrap_or_default().to_string();
+    let (nested, outside) = (id("nested"), id("outside"));
+    let s = w.deploy_in(&nested, "Fleet");
+    w.mutate_in(
+        &nested,
+        json!([["topic-display-name", s.id(ids::TOPIC), "nested by hand"]]),
+    );
+    let ou = id("workloads");
+    let under = [
+        "check",
+        "Fleet",
+        "--org",
+        "--ou",
+        &ou,
+        "--role-name",
+        ORG_ROLE,
+    ];
+    let run = w.realdrift(&[&under[..], &["--json", "--fail"]].concat());
+    run.expect_code(1);
+    let doc = run.json();
+    let sections = doc["sections"].as_array().expect("sections");
+    assert_eq!(sections.len(), 1, "only the account under the OU: {doc:#}");
+    assert_eq!(sections[0]["accountId"], nested.as_str());
+    let stack = &sections[0]["report"]["stacks"][0];
+    assert_eq!(topic_drift(stack), vec!["nested by hand"], "{stack:#}");
+
+    let all = w.realdrift(&org_args);
+    all.expect_code(2);
+    let doc = all.json();
+    let mut got: Vec<(String, bool)> = doc["sections"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            let id = s["accountId"].as_str().unwrap_or_default().to_string();
+            (id, s["error"].is_null())
+        })
+        .collect();
+    got.sort();
+    let mut want = vec![
+        (ACCOUNT.to_string(), false),
+        (nested.clone(), true),
+        (outside.clone(), true),
+    ];
+    want.sort();
+    assert_eq!(
+        got, want,
+        "every active account; the management account has no such role: {doc:#}"
     );
 }
 

@@ -71,6 +71,10 @@ def create_bucket(aws, bucket):
     aws.s3.create_bucket(Bucket=bucket)
 
 
+def put_object(aws, bucket, key, text):
+    aws.s3.put_object(Bucket=bucket, Key=key, Body=text.encode())
+
+
 def ssm_put(aws, name, value):
     import boto3
 
@@ -181,6 +185,7 @@ OPS = {
     "topic-display-name": topic_display_name,
     "subscribe": subscribe,
     "create-bucket": create_bucket,
+    "put-object": put_object,
     "ssm-put": ssm_put,
     "stack-in-review": stack_in_review,
     "queue-fifo": queue_fifo,

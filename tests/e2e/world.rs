@@ -191,6 +191,22 @@ impl World<'_> {
         );
     }
 
+    /// Runs a harness script (path under the repository root) in moto's
+    /// default account and parses its stdout as JSON.
+    pub fn script_json(&self, script: &str, args: &[&str]) -> Value {
+        let script = self.root.join(script);
+        let mut all = vec![script.to_str().unwrap_or_default()];
+        all.extend(args);
+        let out = self.python(&all);
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            script.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("the script's JSON")
+    }
+
     /// Runs `realdrift` in the scenario directory against the emulator.
     pub fn realdrift(&self, args: &[&str]) -> Run {
         self.realdrift_with(args, &[])

@@ -6,7 +6,7 @@ use crate::options::{AwsArgs, BaselineArgs, StackArgs, SweepArgs};
 use crate::progress::{self, Progress};
 use crate::selection::{self, Unchecked};
 use crate::session::{block_on, calls_line, Session};
-use crate::sweep::{sweep, SweepRun};
+use crate::sweep::{sweep, SweepRun, Swept};
 use crate::terminal::{error_line, escape_message};
 use anyhow::Context;
 use clap::Args;
@@ -15,7 +15,7 @@ use realdrift_core::pipeline::{check_stacks, error_report, CheckOptions, Gathere
 use realdrift_core::report::{
     escape_json_text, exit_code, json_value, render_sweep_text, render_text, sweep_exit_code,
     sweep_json_value, type_coverage, type_coverage_json, use_color, ExitFlags, StackReport,
-    SweepSection, TextOptions, JSON_SCHEMA,
+    TextOptions, JSON_SCHEMA,
 };
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -55,7 +55,7 @@ pub struct CheckArgs {
     verbose: bool,
     /// Also write each read resource's classify inputs and findings as a
     /// corpus case into DIR (replay with `realdrift corpus replay DIR`).
-    #[arg(long, value_name = "DIR", conflicts_with = "accounts")]
+    #[arg(long, value_name = "DIR", conflicts_with = "sweep_target")]
     record_corpus: Option<PathBuf>,
 }
 
@@ -73,7 +73,7 @@ struct Checked {
 /// Runs `check`. With `--json` every outcome, an error included, is a JSON
 /// document on stdout.
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    if !args.sweep.accounts.is_empty() {
+    if args.sweep.active() {
         return run_sweep(&args);
     }
     match block_on(gather_and_check(&args)) {
@@ -88,7 +88,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `check --accounts ...`: one report over every account and region.
+/// `check --accounts ...` / `--org`: one report over every account and region.
 fn run_sweep(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let run = SweepRun {
         aws: &args.aws,
@@ -98,7 +98,7 @@ fn run_sweep(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         store_location: store_location(&args.baseline),
     };
     match block_on(sweep(&run, &args.baseline)) {
-        Ok(sections) => render_sweep(args, &sections),
+        Ok(swept) => render_sweep(args, &swept),
         Err(e) if args.json => {
             let line = error_line(&e);
             print_json_error(&line);
@@ -110,7 +110,8 @@ fn run_sweep(args: &CheckArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Prints the sweep (JSON or text) and returns the worst section's exit code.
-fn render_sweep(args: &CheckArgs, sections: &[SweepSection]) -> anyhow::Result<ExitCode> {
+fn render_sweep(args: &CheckArgs, swept: &Swept) -> anyhow::Result<ExitCode> {
+    let sections = &swept.sections;
     let flags = ExitFlags {
         fail: args.fail,
         strict: args.strict,
@@ -118,7 +119,17 @@ fn render_sweep(args: &CheckArgs, sections: &[SweepSection]) -> anyhow::Result<E
     let code = sweep_exit_code(sections, flags).code();
     let mut out = std::io::stdout().lock();
     if args.json {
-        let doc = sweep_json_value(sections, flags);
+        let mut doc = sweep_json_value(sections, flags);
+        if args.sweep.org {
+            let skipped: Vec<Value> = swept
+                .skipped
+                .iter()
+                .map(|(id, state)| json!({"accountId": id, "state": state}))
+                .collect();
+            if let Some(obj) = doc.as_object_mut() {
+                obj.insert("skippedAccounts".into(), json!(skipped));
+            }
+        }
         let text = serde_json::to_string_pretty(&sort_keys(&doc)).context("encoding the report")?;
         writeln!(out, "{}", escape_json_text(&text))?;
     } else {
@@ -130,9 +141,15 @@ fn render_sweep(args: &CheckArgs, sections: &[SweepSection]) -> anyhow::Result<E
             verbose: args.verbose || args.show_all,
         };
         write!(out, "{}", render_sweep_text(sections, opts))?;
+        for (id, state) in &swept.skipped {
+            eprintln!(
+                "note: account {id} not checked: its Organizations state is {}",
+                escape_message(state)
+            );
+        }
         eprintln!(
             "checked: {} account(s), {} section(s)",
-            args.sweep.accounts.len(),
+            swept.accounts,
             sections.len()
         );
     }

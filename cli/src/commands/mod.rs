@@ -7,6 +7,7 @@ pub mod corpus;
 pub mod coverage;
 pub mod ignore;
 pub mod record;
+pub mod report;
 pub mod revert;
 
 use clap::Subcommand;
@@ -29,6 +30,12 @@ pub enum Command {
     /// Exit 0: everything written converged (or nothing was written); 2: a
     /// write failed or did not converge, or a stack could not be checked.
     Revert(revert::RevertArgs),
+    /// The view across an Organization: drift per account, region and stack
+    /// from the status documents in the hub bucket (text, --json, --html).
+    ///
+    /// Exit 0: printed; 2: the bucket could not be listed or a status
+    /// document could not be read (the others are still shown).
+    Report(report::ReportArgs),
     /// Add an ignore rule to ignore.yaml (comments and order are kept).
     Ignore(ignore::IgnoreArgs),
     /// Work with the baselines in S3 (`baselines sync --bucket B`).
@@ -46,6 +53,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Coverage(a) => coverage::run(a),
         Command::Record(a) => record::run(a),
         Command::Revert(a) => revert::run(a),
+        Command::Report(a) => report::run(a),
         Command::Ignore(a) => ignore::run(a),
         Command::Baselines(c) => baselines::run(c),
         Command::Corpus(c) => corpus::run(c),

@@ -12,6 +12,10 @@ mod json;
 mod mask;
 mod model;
 mod not_compared;
+mod org_render;
+mod org_status;
+mod org_store;
+mod org_view;
 mod sanitize;
 mod slack;
 mod sns;
@@ -33,6 +37,13 @@ pub use model::{
     is_confirmed_drift, is_potential_drift, Coverage, NotChecked, StackReport, Summary, Verdict,
 };
 pub use not_compared::{coverage_sentence, NotCompared, NotComparedReason, MAX_NAMED};
+pub use org_render::{html_escape, render_org_html, render_org_text};
+pub use org_status::{
+    actor_name, parse_status, stack_status, status_key, NotComparedEntry, StackStatus, StatusError,
+    ORG_PREFIX, ORG_STATUS_SCHEMA,
+};
+pub use org_store::{forget_status, read_statuses, write_status};
+pub use org_view::{iso_time, OldestDrift, OrgView, StatusEntry, MAX_ACTORS, ORG_REPORT_SCHEMA};
 pub use sanitize::{
     escape_identifier, escape_json_text, is_arrow, is_terminal_safe, is_unsafe_char, needs_quoting,
     render_value, sanitize_identifier, MAX_IDENTIFIER_CHARS,

@@ -28,6 +28,10 @@ pub struct Services {
     pub baselines: S3BaselineStore,
     /// `s3://bucket/`: `state/`, `index/`, `cache/`.
     pub bucket: S3BaselineStore,
+    /// An Organization member's hub bucket (`REALDRIFT_BASELINES_BUCKET`),
+    /// where each stack's status document goes under `org/` for
+    /// `realdrift report --hub-bucket`; `None` for a one-account install.
+    pub hub: Option<S3BaselineStore>,
     /// SNS, the hub's bus and Security Hub (required, the last two when
     /// configured) and Slack (optional, when a secret is configured).
     pub channels: Channels,
@@ -90,6 +94,10 @@ impl Services {
                 BASELINES_PREFIX,
             ),
             bucket: S3BaselineStore::new(clients.s3.clone(), &config.bucket, ""),
+            hub: config
+                .baselines_bucket
+                .as_deref()
+                .map(|b| S3BaselineStore::new(clients.s3.clone(), b, "")),
             channels: Channels { required, optional },
             pipeline,
             clients,

@@ -101,6 +101,7 @@ async fn main() {
             baselines: Arc::new(MemoryStore::new()),
             baselines_location: "memory".into(),
             bucket: bucket.clone(),
+            hub: None,
             channels: Channels {
                 required: vec![sns_dyn],
                 optional: Vec::new(),

@@ -19,6 +19,9 @@ pub struct Scanner {
     pub baselines_location: String,
     /// The bucket root: `state/` and `index/`.
     pub bucket: Arc<dyn BaselineStore>,
+    /// An Organization member's hub bucket: each checked stack's status
+    /// document is written there (`org/<account>/<region>/<stack>.json`).
+    pub hub: Option<Arc<dyn BaselineStore>>,
     /// Alert channels.
     pub channels: Channels,
     /// The work queue (dispatch only).
@@ -49,6 +52,7 @@ impl Scanner {
             region: s.clients.region.clone().unwrap_or_default(),
             baselines: Arc::new(s.baselines),
             bucket: Arc::new(s.bucket),
+            hub: s.hub.map(|h| Arc::new(h) as Arc<dyn BaselineStore>),
             channels: s.channels,
             queue,
             stacks: s.config.stacks,

@@ -10,7 +10,7 @@ use realdrift_core::pipeline::{
     check_gathered, error_chain, CheckOptions, GatherFailure, GatheredStack, PipelineError,
     SourceError, StackGather,
 };
-use realdrift_core::report::StackReport;
+use realdrift_core::report::{forget_status, write_status, StackReport, ORG_PREFIX};
 use realdrift_core::watch::{
     forget_stack, update_index, update_stack, Claimant, Observation, StackRows, Update,
     DEFAULT_ATTEMPTS,
@@ -109,6 +109,9 @@ pub async fn scan_stack(
             out.failures.push(entry.stack.clone());
         }
         if let Ok(g) = &entry.result {
+            if let Some(u) = &update {
+                report_status(s, g, &report, u).await;
+            }
             let indexed = update.is_some() && refresh_index(s, g).await;
             emit_metrics(g, &report, update.as_ref(), indexed, started);
         }
@@ -168,6 +171,7 @@ async fn forget(s: &Scanner, stack: &str, out: &mut StackOutcome) {
     match forget_stack(s.bucket.as_ref(), s.catalog, stack, &s.region, &s.channels).await {
         Ok(sent) => {
             tracing::warn!(stack = %stack, notices = sent.len(), "stack no longer exists; its state and index rows are removed");
+            forget_hub_status(s, stack).await;
             let mut m = Metrics::new("scan");
             m.count("StacksGone", 1);
             m.emit();
@@ -175,6 +179,31 @@ async fn forget(s: &Scanner, stack: &str, out: &mut StackOutcome) {
         Err(e) => {
             tracing::error!(stack = %stack, error = %error_chain(&e), "gone stack not forgotten; retried");
             out.failures.push(stack.to_string());
+        }
+    }
+}
+
+/// Removes a gone stack's status documents from the hub bucket (any account:
+/// the function reads only its own account's stacks, and the bucket policy
+/// lets it write only its own account's prefix). Logged, not retried.
+async fn forget_hub_status(s: &Scanner, stack: &str) {
+    let Some(hub) = &s.hub else { return };
+    let keys = match hub.list(ORG_PREFIX).await {
+        Ok(keys) => keys,
+        Err(e) => {
+            tracing::warn!(stack = %stack, error = %error_chain(&e), "status documents not listed");
+            return;
+        }
+    };
+    let suffix = format!("/{}/{stack}.json", s.region);
+    for key in keys.iter().filter(|k| k.ends_with(&suffix)) {
+        let account = key
+            .trim_start_matches(ORG_PREFIX)
+            .split('/')
+            .next()
+            .unwrap_or_default();
+        if let Err(e) = forget_status(hub.as_ref(), account, &s.region, stack).await {
+            tracing::warn!(stack = %stack, error = %error_chain(&e), "status document not removed");
         }
     }
 }
@@ -210,6 +239,19 @@ async fn store_and_announce(
             tracing::error!(stack = %stack, error = %error_chain(&e), "state not advanced");
             None
         }
+    }
+}
+
+/// Writes the stack's status document to the hub bucket (Organization
+/// members only). A failure is logged, not retried: the alerts and state
+/// are done, and the next scan writes the document again.
+async fn report_status(s: &Scanner, g: &GatheredStack, report: &StackReport, u: &Update) {
+    let (Some(hub), Some(account)) = (&s.hub, g.account.as_deref()) else {
+        return;
+    };
+    let drift = &u.step.state.drift;
+    if let Err(e) = write_status(hub.as_ref(), report, account, drift, now_ms()).await {
+        tracing::warn!(stack = %g.stack, error = %error_chain(&e), "status document not written to the hub");
     }
 }
 

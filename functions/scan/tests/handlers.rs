@@ -151,6 +151,8 @@ impl WorkQueue for MemoryQueue {
 struct World {
     baselines: Arc<MemoryStore>,
     bucket: Arc<MemoryStore>,
+    /// The Organization hub's bucket (status documents under `org/`).
+    hub: Arc<MemoryStore>,
     sns: Arc<MemoryNotifier>,
     slack: Arc<MemoryNotifier>,
     queue: Arc<MemoryQueue>,
@@ -161,6 +163,7 @@ impl World {
         World {
             baselines: Arc::new(MemoryStore::new()),
             bucket: Arc::new(MemoryStore::new()),
+            hub: Arc::new(MemoryStore::new()),
             sns: Arc::new(MemoryNotifier::new("sns")),
             slack: Arc::new(slack),
             queue: Arc::new(MemoryQueue::default()),
@@ -185,6 +188,7 @@ impl World {
             baselines: self.baselines.clone(),
             baselines_location: "s3://bucket/baselines".into(),
             bucket,
+            hub: Some(self.hub.clone()),
             channels: Channels {
                 required: vec![sns],
                 optional: vec![slack],
@@ -305,6 +309,44 @@ async fn scans_announce_transitions_only() {
         state.contains_key(&format!("state/App.{ACCOUNT}.eu-west-1.json")),
         "{:?}",
         state.keys()
+    );
+}
+
+/// The hub's status document of `stack`, parsed.
+fn hub_status(w: &World, stack: &str) -> Option<Value> {
+    w.hub
+        .snapshot()
+        .get(&format!("org/{ACCOUNT}/eu-west-1/{stack}.json"))
+        .map(|t| serde_json::from_str(t).unwrap())
+}
+
+#[tokio::test]
+async fn a_member_reports_each_stacks_status_to_the_hub_and_forgets_a_gone_one() {
+    let w = World::new(MemoryNotifier::new("slack"));
+    let msg = WorkMessage::stack("App").body();
+    run(&w.scanner(60), sqs(&[&msg])).await;
+    let drifted = hub_status(&w, "App").expect("the status document");
+    assert_eq!(drifted["schema"], "realdrift.org-status.v1");
+    assert_eq!(drifted["drift"], 1, "{drifted:#}");
+    assert_eq!(
+        (drifted["compared"].clone(), drifted["total"].clone()),
+        (json!(1), json!(1))
+    );
+    let since = drifted["driftSinceMs"]["Queue/VisibilityTimeout"].clone();
+    assert!(since.is_u64(), "{drifted:#}");
+    run(&w.scanner(60), sqs(&[&msg])).await;
+    let again = hub_status(&w, "App").expect("rewritten");
+    assert_eq!(
+        again["driftSinceMs"]["Queue/VisibilityTimeout"], since,
+        "first seen is kept"
+    );
+    run(&w.scanner(30), sqs(&[&msg])).await;
+    assert_eq!(hub_status(&w, "App").expect("rewritten")["drift"], 0);
+    let gone = Live::timeout(30).only(&["Other"]);
+    run(&w.scanner_over(&gone), sqs(&[&msg])).await;
+    assert!(
+        hub_status(&w, "App").is_none(),
+        "a gone stack leaves the view"
     );
 }
 
