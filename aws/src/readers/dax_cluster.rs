@@ -1,8 +1,8 @@
 //! AWS::DAX::Cluster: DescribeClusters by name (the physical id), and its
 //! tags (ListTags on the cluster's ARN), in the registry schema's shape.
 
-use super::{put, AwsClients, Model};
-use crate::errors::{describe, ErrorClass};
+use super::{failed_read, put, AwsClients, Model};
+use crate::errors::describe;
 use aws_sdk_dax::types::{Cluster, SseStatus};
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
@@ -47,14 +47,11 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
         let out = match answer {
             Ok(o) => o,
             Err(e) => {
-                let info = describe(&e, &["ClusterNotFoundFault"]);
-                return match info.class {
-                    ErrorClass::NotFound => ReadOutcome::NotFound,
-                    _ => ReadOutcome::denied(format!(
-                        "dax:DescribeClusters on {name}: {}",
-                        info.message
-                    )),
-                };
+                return failed_read(
+                    &e,
+                    &["ClusterNotFoundFault"],
+                    &format!("dax:DescribeClusters on {name}"),
+                );
             }
         };
         let Some(c) = out

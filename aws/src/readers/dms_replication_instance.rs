@@ -1,8 +1,7 @@
 //! AWS::DMS::ReplicationInstance: DescribeReplicationInstances filtered by
 //! the instance's ARN (the physical id), and its tags (ListTagsForResource).
 
-use super::{put, AwsClients, Model};
-use crate::errors::{describe, ErrorClass};
+use super::{failed_read, put, AwsClients, Model};
 use aws_sdk_databasemigration::types::{Filter, ReplicationInstance};
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
@@ -96,11 +95,11 @@ fn failed<E>(
 where
     E: aws_smithy_types::error::metadata::ProvideErrorMetadata + std::error::Error + 'static,
 {
-    let info = describe(e, &["ResourceNotFoundFault"]);
-    match info.class {
-        ErrorClass::NotFound => ReadOutcome::NotFound,
-        _ => ReadOutcome::denied(format!("dms:{action} on {arn}: {}", info.message)),
-    }
+    failed_read(
+        e,
+        &["ResourceNotFoundFault"],
+        &format!("dms:{action} on {arn}"),
+    )
 }
 
 /// The instance in the CloudFormation shape, only what DMS returned.

@@ -2,8 +2,7 @@
 //! projected into the registry schema's shape. The master password is never
 //! returned by DocumentDB, so it never reaches a model, report or baseline.
 
-use super::{put, AwsClients, Model};
-use crate::errors::{describe, ErrorClass};
+use super::{failed_read, put, AwsClients, Model};
 use aws_sdk_docdb::types::DbCluster;
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
@@ -54,14 +53,11 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
         let out = match answer {
             Ok(o) => o,
             Err(e) => {
-                let info = describe(&e, &["DBClusterNotFoundFault"]);
-                return match info.class {
-                    ErrorClass::NotFound => ReadOutcome::NotFound,
-                    _ => ReadOutcome::denied(format!(
-                        "rds:DescribeDBClusters (DocumentDB) on {id}: {}",
-                        info.message
-                    )),
-                };
+                return failed_read(
+                    &e,
+                    &["DBClusterNotFoundFault"],
+                    &format!("rds:DescribeDBClusters (DocumentDB) on {id}"),
+                );
             }
         };
         let found = out

@@ -1,8 +1,7 @@
 //! AWS::DocDB::DBInstance: DescribeDBInstances by identifier (the physical
 //! id), projected into the registry schema's shape.
 
-use super::{put, AwsClients, Model};
-use crate::errors::{describe, ErrorClass};
+use super::{failed_read, put, AwsClients, Model};
 use aws_sdk_docdb::types::DbInstance;
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
@@ -38,14 +37,11 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
         let out = match answer {
             Ok(o) => o,
             Err(e) => {
-                let info = describe(&e, &["DBInstanceNotFound"]);
-                return match info.class {
-                    ErrorClass::NotFound => ReadOutcome::NotFound,
-                    _ => ReadOutcome::denied(format!(
-                        "rds:DescribeDBInstances (DocumentDB) on {id}: {}",
-                        info.message
-                    )),
-                };
+                return failed_read(
+                    &e,
+                    &["DBInstanceNotFound"],
+                    &format!("rds:DescribeDBInstances (DocumentDB) on {id}"),
+                );
             }
         };
         let found = out

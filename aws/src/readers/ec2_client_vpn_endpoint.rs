@@ -1,8 +1,7 @@
 //! AWS::EC2::ClientVpnEndpoint: DescribeClientVpnEndpoints by id (the
 //! physical id), projected into the registry schema's shape.
 
-use super::{put, AwsClients, Model};
-use crate::errors::{describe, ErrorClass};
+use super::{failed_read, put, AwsClients, Model};
 use aws_sdk_ec2::types::{ClientVpnAuthentication, ClientVpnEndpoint, ClientVpnEndpointStatusCode};
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
@@ -48,14 +47,11 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
         let out = match answer {
             Ok(o) => o,
             Err(e) => {
-                let info = describe(&e, &["InvalidClientVpnEndpointId.NotFound"]);
-                return match info.class {
-                    ErrorClass::NotFound => ReadOutcome::NotFound,
-                    _ => ReadOutcome::denied(format!(
-                        "ec2:DescribeClientVpnEndpoints on {id}: {}",
-                        info.message
-                    )),
-                };
+                return failed_read(
+                    &e,
+                    &["InvalidClientVpnEndpointId.NotFound"],
+                    &format!("ec2:DescribeClientVpnEndpoints on {id}"),
+                );
             }
         };
         let live = out.client_vpn_endpoints().iter().find(|e| {

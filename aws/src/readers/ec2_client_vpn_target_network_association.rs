@@ -1,8 +1,7 @@
 //! AWS::EC2::ClientVpnTargetNetworkAssociation: the association (physical
 //! id) among the declared endpoint's target networks.
 
-use super::{declared_target, AwsClients, Model};
-use crate::errors::{describe, ErrorClass};
+use super::{declared_target, failed_read, AwsClients, Model};
 use aws_sdk_ec2::types::AssociationStatusCode;
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
@@ -34,14 +33,7 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
         let out = match answer {
             Ok(o) => o,
             Err(e) => {
-                let info = describe(&e, &["InvalidClientVpnEndpointId.NotFound"]);
-                return match info.class {
-                    ErrorClass::NotFound => ReadOutcome::NotFound,
-                    _ => ReadOutcome::denied(format!(
-                        "ec2:DescribeClientVpnTargetNetworks on {endpoint}: {}",
-                        info.message
-                    )),
-                };
+                return failed_read(&e, &["InvalidClientVpnEndpointId.NotFound"], &format!("ec2:DescribeClientVpnTargetNetworks on {endpoint}"));
             }
         };
         let gone = |c: Option<&AssociationStatusCode>| {

@@ -2,8 +2,7 @@
 //! declared rule number and direction (DescribeNetworkAcls; an entry has no
 //! id of its own in the EC2 API).
 
-use super::{declared_target, AwsClients, Model};
-use crate::errors::{describe, ErrorClass};
+use super::{declared_target, failed_read, AwsClients, Model};
 use aws_sdk_ec2::types::NetworkAclEntry;
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
@@ -60,14 +59,11 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
         {
             Ok(o) => o,
             Err(e) => {
-                let info = describe(&e, &["InvalidNetworkAclID.NotFound"]);
-                return match info.class {
-                    ErrorClass::NotFound => ReadOutcome::NotFound,
-                    _ => ReadOutcome::denied(format!(
-                        "ec2:DescribeNetworkAcls on {acl}: {}",
-                        info.message
-                    )),
-                };
+                return failed_read(
+                    &e,
+                    &["InvalidNetworkAclID.NotFound"],
+                    &format!("ec2:DescribeNetworkAcls on {acl}"),
+                );
             }
         };
         let entry = out

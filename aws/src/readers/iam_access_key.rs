@@ -2,8 +2,7 @@
 //! secret is never read (IAM returns it only once, at creation) and never
 //! stored: the model has no `SecretAccessKey`.
 
-use super::{declared_target, AwsClients, Model};
-use crate::errors::{describe, ErrorClass};
+use super::{declared_target, failed_read, AwsClients, Model};
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
 use realdrift_core::pipeline::{Projection, ReadOutcome, ReadRequest};
@@ -41,15 +40,12 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
                 }
                 Ok(_) => {}
                 Err(e) => {
-                    let info = describe(&e, &["NoSuchEntity"]);
-                    return match info.class {
-                        // The user is gone, and its keys with it.
-                        ErrorClass::NotFound => ReadOutcome::NotFound,
-                        _ => ReadOutcome::denied(format!(
-                            "iam:ListAccessKeys for {user}: {}",
-                            info.message
-                        )),
-                    };
+                    // NoSuchEntity: the user is gone, and its keys with it.
+                    return failed_read(
+                        &e,
+                        &["NoSuchEntity"],
+                        &format!("iam:ListAccessKeys for {user}"),
+                    );
                 }
             }
         }

@@ -1,8 +1,7 @@
 //! AWS::LakeFormation::Resource: DescribeResource on the declared data lake
 //! location (`ResourceArn`), in the registry schema's shape.
 
-use super::{declared_target, put, AwsClients, Model};
-use crate::errors::{describe, ErrorClass};
+use super::{declared_target, failed_read, put, AwsClients, Model};
 use futures_util::future::BoxFuture;
 use futures_util::FutureExt;
 use realdrift_core::pipeline::{Projection, ReadOutcome, ReadRequest};
@@ -41,14 +40,11 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
         let out = match answer {
             Ok(o) => o,
             Err(e) => {
-                let info = describe(&e, &["EntityNotFoundException"]);
-                return match info.class {
-                    ErrorClass::NotFound => ReadOutcome::NotFound,
-                    _ => ReadOutcome::denied(format!(
-                        "lakeformation:DescribeResource on {arn}: {}",
-                        info.message
-                    )),
-                };
+                return failed_read(
+                    &e,
+                    &["EntityNotFoundException"],
+                    &format!("lakeformation:DescribeResource on {arn}"),
+                );
             }
         };
         let Some(r) = out.resource_info() else {
