@@ -239,6 +239,26 @@ pub(crate) fn declared_targets(
     }
 }
 
+/// The outcome of a read call that failed: gone when the error is one of
+/// `not_found_codes`, otherwise lost coverage naming the call (`what`).
+pub(crate) fn failed_read<E>(
+    err: &aws_smithy_runtime_api::client::result::SdkError<
+        E,
+        aws_smithy_runtime_api::http::Response,
+    >,
+    not_found_codes: &[&str],
+    what: &str,
+) -> ReadOutcome
+where
+    E: aws_smithy_types::error::metadata::ProvideErrorMetadata + std::error::Error + 'static,
+{
+    let info = crate::errors::describe(err, not_found_codes);
+    match info.class {
+        crate::errors::ErrorClass::NotFound => ReadOutcome::NotFound,
+        _ => ReadOutcome::denied(format!("{what}: {}", info.message)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,25 +284,5 @@ mod tests {
         );
         assert!(parse_policy_document("%7").is_err());
         assert_eq!(parse_policy_document("{\"a\":1}").unwrap(), json!({"a": 1}));
-    }
-}
-
-/// The outcome of a read call that failed: gone when the error is one of
-/// `not_found_codes`, otherwise lost coverage naming the call (`what`).
-pub(crate) fn failed_read<E>(
-    err: &aws_smithy_runtime_api::client::result::SdkError<
-        E,
-        aws_smithy_runtime_api::http::Response,
-    >,
-    not_found_codes: &[&str],
-    what: &str,
-) -> ReadOutcome
-where
-    E: aws_smithy_types::error::metadata::ProvideErrorMetadata + std::error::Error + 'static,
-{
-    let info = crate::errors::describe(err, not_found_codes);
-    match info.class {
-        crate::errors::ErrorClass::NotFound => ReadOutcome::NotFound,
-        _ => ReadOutcome::denied(format!("{what}: {}", info.message)),
     }
 }
