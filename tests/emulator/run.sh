@@ -26,11 +26,13 @@ eval "$("$EMU" start)"
 status=0
 "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/tests/emulator" "$@" || status=$?
 # The Rust SDK tests that need a running emulator (and a deployed stack) are
-# #[ignore]d in `cargo test`; they run here, so CI runs them too.
+# #[ignore]d in `cargo test`; they run here, so CI runs them too. Selected
+# with --workspace (not -p realdrift-aws): the same feature set as `cargo test
+# --workspace`, so nothing is rebuilt (-p alone rebuilt the SDK crates).
 if ((status == 0)); then
   "$EMU" reset
   "$ROOT/.venv/bin/python" "$ROOT/tests/emulator/deploy_fixture.py" SmokeApp >/dev/null || status=$?
-  (cd "$ROOT" && REALDRIFT_SMOKE_STACK=SmokeApp cargo test --locked -q -p realdrift-aws \
+  (cd "$ROOT" && REALDRIFT_SMOKE_STACK=SmokeApp cargo test --locked -q --workspace \
     --test aws_s3_store --test aws_emulator_smoke -- --ignored) || status=$?
 fi
 exit "$status"
