@@ -117,6 +117,8 @@ pub struct AwsClients {
     pub dms: aws_sdk_databasemigration::Client,
     /// Lake Formation (registered resources).
     pub lakeformation: aws_sdk_lakeformation::Client,
+    /// Secrets Manager (a secret's rotation, never its value).
+    pub secretsmanager: aws_sdk_secretsmanager::Client,
     /// The region the clients talk to, when known.
     pub region: Option<String>,
     /// Counts every call made through these clients.
@@ -230,6 +232,7 @@ impl AwsClients {
             dax: client!(aws_sdk_dax),
             dms: client!(aws_sdk_databasemigration),
             lakeformation: client!(aws_sdk_lakeformation),
+            secretsmanager: client!(aws_sdk_secretsmanager),
             region: sdk.region().map(|r| r.to_string()),
             counter,
         }

@@ -1,6 +1,6 @@
 //! Child enumerators through the SDK (mocked): SNS subscriptions (paged) and
 //! topic policy, Lambda URLs / aliases / statements, EventBridge rules, S3 and
-//! SQS policies set while the template declares none.
+//! SQS policies set while the template declares none, a secret's rotation.
 
 mod aws_support;
 
@@ -18,6 +18,9 @@ use aws_sdk_lambda::types::{AliasConfiguration, FunctionUrlAuthType, FunctionUrl
 use aws_sdk_lambda::Client as Lambda;
 use aws_sdk_s3::operation::get_bucket_policy::GetBucketPolicyOutput;
 use aws_sdk_s3::Client as S3;
+use aws_sdk_secretsmanager::operation::describe_secret::DescribeSecretOutput;
+use aws_sdk_secretsmanager::types::RotationRulesType;
+use aws_sdk_secretsmanager::Client as Secrets;
 use aws_sdk_sns::operation::get_topic_attributes::GetTopicAttributesOutput;
 use aws_sdk_sns::operation::list_subscriptions_by_topic::ListSubscriptionsByTopicOutput;
 use aws_sdk_sns::types::Subscription;
@@ -468,5 +471,102 @@ async fn a_listener_rule_added_out_of_band_is_added_and_the_default_rule_is_not(
     assert_eq!(
         out[0].resource_type,
         "AWS::ElasticLoadBalancingV2::ListenerRule"
+    );
+}
+
+const SECRET: &str = "arn:aws:secretsmanager:us-east-1:111111111111:secret:db-AbCdEf";
+
+#[tokio::test]
+async fn rotation_turned_on_out_of_band_is_added_unless_a_schedule_is_declared() {
+    let on = mock!(Secrets::describe_secret)
+        .match_requests(|r| r.secret_id() == Some(SECRET))
+        .then_output(|| {
+            DescribeSecretOutput::builder()
+                .arn(SECRET)
+                .rotation_enabled(true)
+                .rotation_lambda_arn("arn:aws:lambda:us-east-1:222222222222:function:rot")
+                .rotation_rules(
+                    RotationRulesType::builder()
+                        .automatically_after_days(7)
+                        .build(),
+                )
+                .build()
+        });
+    let c = clients(&[&on]);
+    let e = AwsChildEnumerator::new(c.clone());
+    let parent = "AWS::SecretsManager::Secret";
+    let out = e
+        .enumerate(&query(parent, SECRET, json!({}), vec![]))
+        .await
+        .unwrap();
+    assert_eq!(out.len(), 1);
+    assert_eq!(
+        out[0].resource_type,
+        "AWS::SecretsManager::RotationSchedule"
+    );
+    assert_eq!(
+        out[0].model.as_ref().unwrap(),
+        &json!({
+            "SecretId": SECRET,
+            "RotationLambdaARN": "arn:aws:lambda:us-east-1:222222222222:function:rot",
+            "RotationRules": {"AutomaticallyAfterDays": 7}
+        })
+    );
+    // The stack's own schedule for the secret: nothing added, no call made.
+    let schedule = declared(
+        "AWS::SecretsManager::RotationSchedule",
+        SECRET,
+        json!({"SecretId": SECRET}),
+    );
+    let q = query(parent, SECRET, json!({}), vec![schedule]);
+    assert!(e.enumerate(&q).await.unwrap().is_empty());
+    let calls = c.counter.snapshot();
+    let describes: u64 = calls
+        .iter()
+        .filter(|(k, _)| k.ends_with(":DescribeSecret"))
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(describes, 1, "{calls:?}");
+}
+
+#[tokio::test]
+async fn rotation_off_or_a_gone_secret_adds_nothing_and_a_refusal_is_an_error() {
+    let off = mock!(Secrets::describe_secret)
+        .match_requests(|r| r.secret_id() == Some("off"))
+        .then_output(|| {
+            DescribeSecretOutput::builder()
+                .rotation_enabled(false)
+                .rotation_rules(
+                    RotationRulesType::builder()
+                        .automatically_after_days(30)
+                        .build(),
+                )
+                .build()
+        });
+    let gone = mock!(Secrets::describe_secret)
+        .match_requests(|r| r.secret_id() == Some("gone"))
+        .then_http_response(|| {
+            aws_support::json_error(400, "ResourceNotFoundException", "not found")
+        });
+    let denied = mock!(Secrets::describe_secret)
+        .match_requests(|r| r.secret_id() == Some("denied"))
+        .then_http_response(|| aws_support::json_error(400, "AccessDeniedException", "no"));
+    let e = AwsChildEnumerator::new(clients(&[&off, &gone, &denied]));
+    let parent = "AWS::SecretsManager::Secret";
+    for id in ["off", "gone"] {
+        let out = e
+            .enumerate(&query(parent, id, json!({}), vec![]))
+            .await
+            .unwrap();
+        assert!(out.is_empty(), "{id}: {out:?}");
+    }
+    let err = e
+        .enumerate(&query(parent, "denied", json!({}), vec![]))
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("secretsmanager:DescribeSecret on denied"),
+        "{err}"
     );
 }

@@ -7,6 +7,7 @@ mod elbv2;
 mod event_bus;
 mod lambda_function;
 mod s3_bucket;
+mod secrets_manager;
 mod sns_topic;
 mod sqs_queue;
 
@@ -35,6 +36,7 @@ pub const ENUMERATORS: &[(&str, EnumeratorFn)] = &[
         "AWS::ElasticLoadBalancingV2::Listener",
         elbv2::enumerate_rules,
     ),
+    ("AWS::SecretsManager::Secret", secrets_manager::enumerate),
 ];
 
 /// Parent types with an enumerator.
@@ -46,6 +48,7 @@ const PARENT_TYPES: &[&str] = &[
     "AWS::SQS::Queue",
     "AWS::ElasticLoadBalancingV2::LoadBalancer",
     "AWS::ElasticLoadBalancingV2::Listener",
+    "AWS::SecretsManager::Secret",
 ];
 
 /// The SDK-backed [`ChildEnumerator`] dispatching on the parent type.

@@ -36,6 +36,7 @@ pub fn clients(rules: &[&Rule]) -> AwsClients {
         dax: c!(aws_sdk_dax),
         dms: c!(aws_sdk_databasemigration),
         lakeformation: c!(aws_sdk_lakeformation),
+        secretsmanager: c!(aws_sdk_secretsmanager),
         region: Some("us-east-1".into()),
         counter,
     }
