@@ -479,6 +479,176 @@ fn each_scan_replaces_only_its_own_rows_of_the_resource_index() {
     assert_eq!(store.snapshot()[key], newer);
 }
 
+/// A store counting the loads and saves of each key; before its first
+/// save it may let a rival write (another scan finishing in between).
+#[derive(Default)]
+struct CountingStore {
+    inner: MemoryStore,
+    loads: Mutex<Vec<String>>,
+    saves: Mutex<Vec<String>>,
+    rival: Mutex<Option<(String, String)>>,
+}
+
+impl CountingStore {
+    /// (loads, saves) of `key` so far, saves counting refused ones too.
+    fn calls(&self, key: &str) -> (usize, usize) {
+        let n = |v: &Mutex<Vec<String>>| v.lock().unwrap().iter().filter(|k| *k == key).count();
+        (n(&self.loads), n(&self.saves))
+    }
+}
+
+impl BaselineStore for CountingStore {
+    fn load<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Stored>, StoreError>> {
+        self.loads.lock().unwrap().push(key.to_string());
+        self.inner.load(key)
+    }
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        text: &'a str,
+        precondition: Precondition,
+    ) -> BoxFuture<'a, Result<Version, StoreError>> {
+        self.saves.lock().unwrap().push(key.to_string());
+        async move {
+            let rival = self.rival.lock().unwrap().take();
+            if let Some((k, t)) = rival {
+                self.inner.save(&k, &t, Precondition::None).await?;
+            }
+            self.inner.save(key, text, precondition).await
+        }
+        .boxed()
+    }
+    fn list<'a>(&'a self, prefix: &'a str) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        self.inner.list(prefix)
+    }
+    fn delete<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.inner.delete(key)
+    }
+}
+
+/// Queue rows of `stack` (logical id, queue name), as a scan gathers them.
+fn queue_rows<'a>(
+    stack: &'a str,
+    queues: &'a [(&'a str, String)],
+    declared: &'a std::collections::BTreeMap<String, realdrift_core::declared::DeclaredValue>,
+) -> realdrift_core::watch::StackRows<'a> {
+    realdrift_core::watch::StackRows::resources(
+        queues
+            .iter()
+            .map(|(id, url)| realdrift_core::events::IndexInput {
+                stack,
+                logical_id: id,
+                resource_type: "AWS::SQS::Queue",
+                physical_id: url,
+                declared,
+            })
+            .collect(),
+    )
+}
+
+fn queue_url(name: &str) -> String {
+    format!("https://sqs.eu-west-1.amazonaws.com/111111111111/{name}")
+}
+
+/// Issue 45 §5: the index is one object per account and Region, rewritten
+/// by every stack's scan; a scan whose rows are unchanged reads it and
+/// writes nothing (each PUT is billed and leaves a noncurrent version).
+#[test]
+fn a_scan_whose_rows_are_unchanged_reads_the_index_and_puts_nothing() {
+    use realdrift_core::watch::update_index;
+    let store = CountingStore::default();
+    let catalog = Catalog::bundled().unwrap();
+    let declared = std::collections::BTreeMap::new();
+    let at = ("111111111111", "eu-west-1");
+    let key = object_key(at.0, at.1);
+    let a = [("Q1", queue_url("a1"))];
+    let b = [("Q1", queue_url("b1"))];
+    let scan = |stack, queues| {
+        block_on(update_index(
+            &store,
+            catalog,
+            at,
+            stack,
+            &queue_rows(stack, queues, &declared),
+            3,
+        ))
+        .unwrap()
+    };
+    assert!(scan("A", &a) && scan("B", &b), "new rows are written");
+    assert_eq!(store.calls(&key), (2, 2));
+    // Every later hourly scan of either stack: one GET each, no PUT.
+    for _ in 0..3 {
+        assert!(!scan("A", &a) && !scan("B", &b));
+    }
+    assert_eq!(store.calls(&key), (8, 2));
+    // A deploy that replaced A's queue changes A's rows: one PUT.
+    let a2 = [("Q1", queue_url("a2"))];
+    assert!(scan("A", &a2));
+    assert_eq!(store.calls(&key), (9, 3));
+    assert!(!scan("B", &b), "B's rows did not change");
+    assert_eq!(store.calls(&key), (10, 3));
+}
+
+/// The concurrency the conditional write exists for, with the skip: a scan
+/// that loses the race re-reads and keeps the rival's rows, and a retry
+/// that finds its rows already written (the rival scanned the same stack)
+/// puts nothing more.
+#[test]
+fn a_scan_that_loses_the_index_race_keeps_the_rivals_rows_and_puts_only_a_change() {
+    use realdrift_core::watch::update_index;
+    let catalog = Catalog::bundled().unwrap();
+    let declared = std::collections::BTreeMap::new();
+    let at = ("111111111111", "eu-west-1");
+    let key = object_key(at.0, at.1);
+    let a = [("Q1", queue_url("a1"))];
+    let b = [("Q1", queue_url("b1"))];
+    // The texts the rival scans leave: B's rows alone, and A's rows alone.
+    let written = |stack, queues| {
+        let scratch = MemoryStore::new();
+        block_on(update_index(
+            &scratch,
+            catalog,
+            at,
+            stack,
+            &queue_rows(stack, queues, &declared),
+            1,
+        ))
+        .unwrap();
+        scratch.snapshot()[&key].clone()
+    };
+    // B's scan finishes between A's GET and PUT of the absent index.
+    let store = CountingStore::default();
+    *store.rival.lock().unwrap() = Some((key.clone(), written("B", &b)));
+    let put = block_on(update_index(
+        &store,
+        catalog,
+        at,
+        "A",
+        &queue_rows("A", &a, &declared),
+        3,
+    ))
+    .unwrap();
+    assert!(put);
+    assert_eq!(store.calls(&key), (2, 2), "one refused PUT, one retry");
+    let index = ResourceIndex::from_json(&key, store.inner.snapshot()[&key].as_bytes()).unwrap();
+    let stacks: Vec<&str> = index.resources.iter().map(|r| r.stack.as_str()).collect();
+    assert_eq!(stacks, vec!["A", "B"], "the rival's rows are kept");
+    // Another scan of A writes A's very rows first: the retry puts nothing.
+    let store = CountingStore::default();
+    *store.rival.lock().unwrap() = Some((key.clone(), written("A", &a)));
+    let put = block_on(update_index(
+        &store,
+        catalog,
+        at,
+        "A",
+        &queue_rows("A", &a, &declared),
+        3,
+    ))
+    .unwrap();
+    assert!(!put, "the rows were there when it retried");
+    assert_eq!(store.calls(&key), (2, 1), "the refused PUT only");
+}
+
 fn index_text(stacks: &[&str]) -> String {
     let mut index = ResourceIndex::new("111111111111", "eu-west-1");
     for s in stacks {

@@ -26,6 +26,8 @@ export interface RealdriftConfig {
   readonly trailRetentionDays: number;
   /** Import drift transitions into each member account's Security Hub as ASFF findings (docs/organization.md). */
   readonly securityHub: boolean;
+  /** Declare the functions' 3 custom metrics in CloudWatch (REALDRIFT_CUSTOM_METRICS=1; billed per metric); false = log fields only. */
+  readonly customMetrics: boolean;
   /** Parallel resource reads per stack (REALDRIFT_CONCURRENCY). */
   readonly concurrency: number;
   /** Consecutive failed reads of a resource before coverage-lost (REALDRIFT_COVERAGE_LOST_AFTER). */
@@ -148,6 +150,7 @@ export function loadConfig(get: Lookup, defaultRegion?: string, cargoTargetDir?:
     createTrail: r.bool('createTrail', false),
     trailRetentionDays: r.int('trailRetentionDays', 90, 1, 3650),
     securityHub: r.bool('securityHub', false),
+    customMetrics: r.bool('customMetrics', false),
     concurrency: r.int('concurrency', 16, 1, 128),
     coverageLostAfter: r.int('coverageLostAfter', 2, 1, 100),
     lookupCacheSeconds: r.int('lookupCacheSeconds', 300, 0, 86400),

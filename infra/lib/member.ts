@@ -115,6 +115,12 @@ export interface RealdriftMemberProps {
    * account and Region). Default false.
    */
   readonly securityHub?: boolean;
+  /**
+   * Declare scan's and on-change's 3 custom metrics in CloudWatch
+   * (`REALDRIFT_CUSTOM_METRICS=1`, docs/functions.md "Metrics"; each billed
+   * as a custom metric). Default false: every figure is a log field only.
+   */
+  readonly customMetrics?: boolean;
 }
 
 /** scan, on-change and revert with their queues, rules, roles and guards, in one account and Region. */
@@ -170,6 +176,8 @@ export class RealdriftMember extends Construct {
       REALDRIFT_FLAP_WINDOW_SECONDS: String(props.flapWindowSeconds),
       // Security Hub import; the partition of the product ARN, which the function cannot tell on its own.
       ...(props.securityHub ? { REALDRIFT_SECURITY_HUB: '1', REALDRIFT_PARTITION: Aws.PARTITION } : {}),
+      // Off (unset): the figures stay log fields and no custom metric is billed.
+      ...(props.customMetrics ? { REALDRIFT_CUSTOM_METRICS: '1' } : {}),
     };
     const settings = { architecture: props.architecture, lambdaAssets: props.lambdaAssets, logRetentionDays: props.logRetentionDays };
 

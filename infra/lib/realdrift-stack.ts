@@ -46,6 +46,7 @@ export function memberSettings(config: RealdriftConfig, changePatterns: ChangePa
     createTrail: config.createTrail,
     trailRetentionDays: config.trailRetentionDays,
     securityHub: config.securityHub,
+    customMetrics: config.customMetrics,
     revert: {
       types: config.revertTypes,
       iamTypes: config.revertIamTypes,

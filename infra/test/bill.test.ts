@@ -52,8 +52,16 @@ describe('the bill in docs/deploy.md', () => {
     assert.equal(stated(/(\d+) secret;/), count('AWS::SecretsManager::Secret'));
     const rust = fs.readFileSync(path.join(REPO, 'functions', 'runtime', 'src', 'metrics.rs'), 'utf8');
     const metrics = Number(rust.match(/CUSTOM_METRICS: \[\(&str, &str\); (\d+)\]/)?.[1]);
-    assert.equal(stated(/(\d+) custom metrics/), metrics);
-    assert.equal(stated(/\| custom metrics \| (\d+) ×/), metrics);
+    // A function declares them only with REALDRIFT_CUSTOM_METRICS=1 (docs/functions.md, "Metrics").
+    const functions = [...resourcesOfType(home, 'AWS::Lambda::Function'), ...resourcesOfType(forwarder, 'AWS::Lambda::Function')];
+    const on = functions.some(([, f]) => f.Properties.Environment?.Variables?.REALDRIFT_CUSTOM_METRICS === '1');
+    const billed = on ? metrics : 0;
+    console.log(`billed custom metrics: ${billed} by default, ${metrics} with customMetrics`);
+    assert.equal(billed, 0, 'off by default');
+    assert.equal(stated(/(\d+) custom metrics by default/), billed);
+    assert.equal(stated(/\| custom metrics \| (\d+) by default/), billed);
+    assert.equal(stated(/\| custom metrics \|[^|]*with `customMetrics` (\d+) ×/), metrics);
+    assert.equal(stated(/\((\d+) with `customMetrics`/), metrics);
   });
 
   it('prices each function at the memory it is deployed with', () => {

@@ -336,6 +336,27 @@ describe('functions', () => {
     assert.equal(fn(synth().json, 'OnChange').Environment.Variables.REALDRIFT_LOOKUP_CACHE_SECONDS, '300');
   });
 
+  it('declare custom metrics only with customMetrics (REALDRIFT_CUSTOM_METRICS=1 for scan and on-change)', () => {
+    // Off by default: the variable is absent (the functions read that as 0) and no custom metric is billed.
+    const defaults = synth().json;
+    for (const name of ['Scan', 'OnChange', 'Revert']) {
+      assert.equal(fn(defaults, name).Environment.Variables.REALDRIFT_CUSTOM_METRICS, undefined, name);
+    }
+    // `-c customMetrics=true` arrives as a string.
+    const { json } = synth({ customMetrics: 'true' });
+    assert.equal(fn(json, 'Scan').Environment.Variables.REALDRIFT_CUSTOM_METRICS, '1');
+    assert.equal(fn(json, 'OnChange').Environment.Variables.REALDRIFT_CUSTOM_METRICS, '1');
+    // Revert prints no metric line.
+    assert.equal(fn(json, 'Revert').Environment.Variables.REALDRIFT_CUSTOM_METRICS, undefined);
+    // No alarm or dashboard reads the realdrift namespace, so none follows the switch.
+    const namespaces = [...resourcesOfType(json, 'AWS::CloudWatch::Alarm'), ...resourcesOfType(defaults, 'AWS::CloudWatch::Alarm')].map(
+      ([, a]) => a.Properties.Namespace,
+    );
+    assert.ok(!namespaces.includes('realdrift'), namespaces.join(','));
+    assert.deepEqual(resourcesOfType(json, 'AWS::CloudWatch::Dashboard'), []);
+    assert.throws(() => synth({ customMetrics: 'yes' }), /context customMetrics: "yes" is not true or false/);
+  });
+
   it('scan reads its work queue and on-change the change queue, reporting partial batch failures; revert has no event source', () => {
     const { json } = synth();
     const mappings = resourcesOfType(json, 'AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties);

@@ -42,6 +42,10 @@ pub struct Config {
     /// timeout; dispatch skips a stack queued less than this ago whose scan
     /// has not finished (unset: every stack is queued every time).
     pub scan_visibility_seconds: Option<u64>,
+    /// `REALDRIFT_CUSTOM_METRICS=1`: the few figures of
+    /// `metrics::CUSTOM_METRICS` also become CloudWatch custom metrics
+    /// (billed per metric); unset or 0: every figure is a log field only.
+    pub custom_metrics: bool,
 }
 
 /// A whole number in `range`, or `None` when unset.
@@ -83,6 +87,23 @@ pub enum ConfigError {
         /// Why it is refused.
         reason: &'static str,
     },
+}
+
+/// A 0/1 switch: unset or 0 is off, 1 is on, anything else is refused.
+fn switch<'a>(
+    name: &'static str,
+    get: &impl Fn(&str) -> Option<&'a str>,
+    reason: &'static str,
+) -> Result<bool, ConfigError> {
+    match get(name) {
+        None | Some("0") => Ok(false),
+        Some("1") => Ok(true),
+        Some(v) => Err(ConfigError::Invalid {
+            name,
+            value: v.to_string(),
+            reason,
+        }),
+    }
 }
 
 /// The partition Security Hub findings are imported in, when the channel is on.
@@ -186,6 +207,11 @@ impl Config {
                 get("REALDRIFT_FLAP_WINDOW_SECONDS"),
                 0..=86_400,
                 "a whole number of seconds from 0 to 86400",
+            )?,
+            custom_metrics: switch(
+                "REALDRIFT_CUSTOM_METRICS",
+                &get,
+                "1 (CloudWatch custom metrics) or 0 (log fields only)",
             )?,
         })
     }
@@ -305,5 +331,20 @@ mod tests {
         assert_eq!(c.coverage_lost_after, Some(3));
         assert_eq!(c.lookup_cache_seconds, Some(0));
         assert_eq!(c.flap_window_seconds, None);
+    }
+
+    #[test]
+    fn custom_metrics_are_off_unless_turned_on() {
+        let base = [("REALDRIFT_BUCKET", "b"), ("REALDRIFT_TOPIC_ARN", "t")];
+        assert!(!Config::from_vars(&vars(&base)).unwrap().custom_metrics);
+        let with = |v: &'static str| {
+            let mut w = base.to_vec();
+            w.push(("REALDRIFT_CUSTOM_METRICS", v));
+            Config::from_vars(&vars(&w))
+        };
+        assert!(!with("0").unwrap().custom_metrics);
+        assert!(with("1").unwrap().custom_metrics);
+        let e = with("true").unwrap_err();
+        assert!(e.to_string().contains("REALDRIFT_CUSTOM_METRICS"), "{e}");
     }
 }

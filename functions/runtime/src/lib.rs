@@ -10,5 +10,5 @@ mod services;
 
 pub use config::{Config, ConfigError};
 pub use logging::init_logging;
-pub use metrics::{Metrics, Unit, NAMESPACE};
+pub use metrics::{set_custom_metrics, Metrics, Unit, NAMESPACE};
 pub use services::{Services, ServicesError, BASELINES_PREFIX};

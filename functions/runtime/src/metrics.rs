@@ -4,21 +4,36 @@
 //! One [`Metrics`] value collects the numbers of one unit of work (a stack
 //! scanned, a dispatch) under one set of dimensions and prints one line.
 //!
-//! Only the few figures of [`CUSTOM_METRICS`] become CloudWatch custom
-//! metrics, each under the one dimension `Function`: a custom metric is
-//! billed per name and dimension set, so the set is small and fixed, never
-//! per stack, type, tier or reason. Every other figure (and every line
-//! with another dimension, such as `Tier` or `Reason`) is a log field of the
-//! same JSON line, for CloudWatch Logs Insights (docs/functions.md, "Metrics").
+//! By default every figure is a log field only, for CloudWatch Logs
+//! Insights: the line carries no `_aws` block, so CloudWatch makes no
+//! metric of it and bills nothing beyond the log ingest. With
+//! `REALDRIFT_CUSTOM_METRICS=1` ([`set_custom_metrics`]) the few figures of
+//! [`CUSTOM_METRICS`] become CloudWatch custom metrics, each under the one
+//! dimension `Function`: a custom metric is billed per name and dimension
+//! set, so the set is small and fixed, never per stack, type, tier or
+//! reason. Every other figure (and every line with another dimension, such
+//! as `Tier` or `Reason`) stays a log field of the same JSON line either
+//! way (docs/functions.md, "Metrics").
 
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether [`Metrics::emit`] declares [`CUSTOM_METRICS`]: one switch per
+/// process, set once at start from the configuration (off until then).
+static CUSTOM_METRICS_ON: AtomicBool = AtomicBool::new(false);
+
+/// Turns the declaration of [`CUSTOM_METRICS`] on or off for every line
+/// this process prints (`REALDRIFT_CUSTOM_METRICS`).
+pub fn set_custom_metrics(on: bool) {
+    CUSTOM_METRICS_ON.store(on, Ordering::Relaxed);
+}
 
 /// The CloudWatch namespace of every realdrift metric.
 pub const NAMESPACE: &str = "realdrift";
 
-/// The only custom metrics, as (`Function`, metric name): what AWS's own
-/// free metrics (Lambda, SQS, SNS, EventBridge) cannot show.
+/// The only custom metrics (when turned on), as (`Function`, metric name):
+/// what AWS's own free metrics (Lambda, SQS, SNS, EventBridge) cannot show.
 pub const CUSTOM_METRICS: [(&str, &str); 3] = [
     // Resources whose read failed (coverage lost before it is announced).
     ("scan", "ReadFailures"),
@@ -100,15 +115,16 @@ impl Metrics {
                 .any(|(f, n)| Some(*f) == function && *n == name)
     }
 
-    /// The EMF document at `timestamp_ms`: the custom metrics declared
-    /// under `_aws` (no `_aws` when there is none), every value a field.
-    pub fn document(&self, timestamp_ms: u64) -> Value {
+    /// The EMF document at `timestamp_ms`, every value a field; with
+    /// `custom_metrics`, the line's custom metrics are declared under `_aws`
+    /// (no `_aws` when there is none, or when off).
+    pub fn document(&self, timestamp_ms: u64, custom_metrics: bool) -> Value {
         let mut root = Map::new();
         let names: Vec<&String> = self.dimensions.keys().collect();
         let defs: Vec<Value> = self
             .values
             .iter()
-            .filter(|(n, _)| self.is_custom_metric(n))
+            .filter(|(n, _)| custom_metrics && self.is_custom_metric(n))
             .map(|(n, (_, u))| json!({"Name": n, "Unit": u.as_str()}))
             .collect();
         if !defs.is_empty() {
@@ -133,7 +149,8 @@ impl Metrics {
         Value::Object(root)
     }
 
-    /// Prints the line (nothing when empty).
+    /// Prints the line (nothing when empty), declaring the custom metrics
+    /// only when [`set_custom_metrics`] turned them on.
     pub fn emit(&self) {
         if self.is_empty() {
             return;
@@ -142,7 +159,8 @@ impl Metrics {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
             .unwrap_or(0);
-        println!("{}", self.document(now));
+        let custom = CUSTOM_METRICS_ON.load(Ordering::Relaxed);
+        println!("{}", self.document(now, custom));
     }
 }
 
@@ -157,7 +175,7 @@ mod tests {
             .count("StackFailures", 1)
             .count("ResourcesRead", 4)
             .millis("AlertLatency", 1200);
-        let doc = m.document(1_700_000_000_000);
+        let doc = m.document(1_700_000_000_000, true);
         assert_eq!(doc["StackFailures"], 3.0);
         assert_eq!(doc["ResourcesRead"], 4.0);
         let d = &doc["_aws"]["CloudWatchMetrics"][0];
@@ -173,13 +191,37 @@ mod tests {
     fn a_line_with_another_dimension_or_no_custom_metric_is_a_plain_log_line() {
         let mut t = Metrics::new("scan").dimension("Tier", "declared");
         t.count("Findings", 2).count("ReadFailures", 1);
-        let doc = t.document(1);
+        let doc = t.document(1, true);
         assert_eq!(doc["Findings"], 2.0);
         assert_eq!(doc["Tier"], "declared");
         assert!(doc.get("_aws").is_none(), "{doc}");
         let mut s = Metrics::new("scan");
         s.count("StacksScanned", 1);
-        assert!(s.document(1).get("_aws").is_none());
+        assert!(s.document(1, true).get("_aws").is_none());
+    }
+
+    #[test]
+    fn by_default_a_line_declares_no_metric_and_keeps_the_same_fields() {
+        let mut m = Metrics::new("scan");
+        m.count("ReadFailures", 2)
+            .count("StacksScanned", 1)
+            .millis("ScanDuration", 900);
+        let off = m.document(1, false);
+        assert!(off.get("_aws").is_none(), "{off}");
+        let mut on = m.document(1, true);
+        assert_eq!(
+            on["_aws"]["CloudWatchMetrics"][0]["Metrics"],
+            json!([{"Name": "ReadFailures", "Unit": "Count"}])
+        );
+        // The Logs Insights fields are the same either way.
+        if let Some(o) = on.as_object_mut() {
+            o.remove("_aws");
+        }
+        assert_eq!(on, off);
+        assert_eq!(
+            off,
+            json!({"Function": "scan", "ReadFailures": 2.0, "StacksScanned": 1.0, "ScanDuration": 900.0})
+        );
     }
 }
 
@@ -233,7 +275,7 @@ mod emitters {
             for name in names {
                 let mut m = Metrics::new(function);
                 m.count(name, 1);
-                let doc = m.document(1);
+                let doc = m.document(1, true);
                 if let Some(defs) = doc["_aws"]["CloudWatchMetrics"][0]["Metrics"].as_array() {
                     for d in defs {
                         declared.insert((
@@ -245,7 +287,11 @@ mod emitters {
                 // A dimension beyond Function never makes a metric.
                 let mut other = Metrics::new(function).dimension("Reason", "x");
                 other.count(name, 1);
-                assert!(other.document(1).get("_aws").is_none(), "{function} {name}");
+                assert!(
+                    other.document(1, true).get("_aws").is_none(),
+                    "{function} {name}"
+                );
+                assert!(m.document(1, false).get("_aws").is_none(), "off by default");
             }
         }
         let want: BTreeSet<(String, String)> = CUSTOM_METRICS

@@ -8,7 +8,8 @@
 //! ```
 //!
 //! Prints the resident-set high-water mark (VmHWM) after a first scan and
-//! a second one with every resource drifted (every notice rendered).
+//! a second one with every resource drifted (every notice rendered), and
+//! the state and index objects' sizes after each.
 
 use realdrift_core::baseline::MemoryStore;
 use realdrift_core::corpus::CorpusCase;
@@ -116,6 +117,20 @@ async fn main() {
         };
         let out = handle(&scanner, event.clone(), &inv).await.expect("scan");
         assert_eq!(out["batchItemFailures"], json!([]), "{out}");
+        // The objects' sizes, which the cost estimate prices as noncurrent versions.
+        let sizes = bucket.snapshot();
+        let bytes = |prefix: &str| -> usize {
+            sizes
+                .iter()
+                .filter(|(k, _)| k.starts_with(prefix))
+                .map(|(_, t)| t.len())
+                .sum()
+        };
+        println!(
+            "drift={drift} state_object_bytes={} index_object_bytes={}",
+            bytes("state/"),
+            bytes("index/")
+        );
     }
     let state_bytes: usize = bucket.snapshot().values().map(String::len).sum();
     println!(

@@ -4,7 +4,7 @@
 //! Everything is built once per container; the handler borrows it.
 
 use lambda_runtime::{service_fn, Error, LambdaEvent};
-use realdrift_lambda::{init_logging, Config, Services};
+use realdrift_lambda::{init_logging, set_custom_metrics, Config, Services};
 use realdrift_scan::{handle, Invocation, Scanner};
 use serde_json::Value;
 
@@ -12,6 +12,7 @@ use serde_json::Value;
 async fn main() -> Result<(), Error> {
     init_logging();
     let config = Config::from_env()?;
+    set_custom_metrics(config.custom_metrics);
     let scanner = Scanner::from_services(Services::build(config).await?)?;
     let scanner = &scanner;
     lambda_runtime::run(service_fn(move |event: LambdaEvent<Value>| async move {

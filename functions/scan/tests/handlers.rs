@@ -767,3 +767,84 @@ async fn a_stack_still_in_flight_is_not_queued_again_until_done_or_expired() {
     let out = run(&s, scheduled()).await;
     assert_eq!(out["dispatched"], json!(["Other"]), "{out}");
 }
+
+/// A bucket logging every call as (operation, key or prefix).
+struct CountingBucket {
+    inner: Arc<MemoryStore>,
+    calls: Mutex<Vec<(&'static str, String)>>,
+}
+
+impl CountingBucket {
+    fn over(inner: Arc<MemoryStore>) -> Arc<Self> {
+        Arc::new(CountingBucket {
+            inner,
+            calls: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn log(&self, op: &'static str, key: &str) {
+        self.calls.lock().unwrap().push((op, key.to_string()));
+    }
+
+    /// The calls so far, cleared.
+    fn take(&self) -> Vec<(&'static str, String)> {
+        std::mem::take(&mut *self.calls.lock().unwrap())
+    }
+}
+
+impl BaselineStore for CountingBucket {
+    fn load<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Stored>, StoreError>> {
+        self.log("GET", key);
+        self.inner.load(key)
+    }
+
+    fn save<'a>(
+        &'a self,
+        key: &'a str,
+        text: &'a str,
+        precondition: Precondition,
+    ) -> BoxFuture<'a, Result<Version, StoreError>> {
+        self.log("PUT", key);
+        self.inner.save(key, text, precondition)
+    }
+
+    fn list<'a>(&'a self, prefix: &'a str) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        self.log("LIST", prefix);
+        self.inner.list(prefix)
+    }
+
+    fn delete<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        self.log("DELETE", key);
+        self.inner.delete(key)
+    }
+}
+
+/// Issue 45 §5: the hourly scan of a stack nobody changed writes its state
+/// (per-resource read times) but not the index, which it only reads. The
+/// calls it prints (`--nocapture`) are the S3 requests docs/deploy.md
+/// prices per dispatch and per scan.
+#[tokio::test]
+async fn an_hourly_scan_of_an_unchanged_stack_writes_its_state_not_the_index() {
+    let w = World::new(MemoryNotifier::new("slack"));
+    let bucket = CountingBucket::over(w.bucket.clone());
+    let baselines = CountingBucket::over(w.baselines.clone());
+    let mut s = w.scanner_with_bucket(&Live::timeout(30).only(&["App"]), bucket.clone());
+    s.baselines = baselines.clone();
+    let index = format!("index/{ACCOUNT}.eu-west-1.json");
+    let state = format!("state/App.{ACCOUNT}.eu-west-1.json");
+    let msg = WorkMessage::stack("App").body();
+    for hour in 0..3 {
+        run(&s, scheduled()).await;
+        eprintln!("hour {hour} dispatch: {:?}", bucket.take());
+        let out = run(&s, sqs(&[&msg])).await;
+        assert!(failed_ids(&out).is_empty(), "{out}");
+        eprintln!("hour {hour} scan, baselines: {:?}", baselines.take());
+        let calls = bucket.take();
+        eprintln!("hour {hour} scan, bucket: {calls:?}");
+        let n = |op: &str, key: &str| calls.iter().filter(|(o, k)| *o == op && k == key).count();
+        assert_eq!(n("PUT", &index), usize::from(hour == 0), "hour {hour}");
+        assert_eq!(n("GET", &index), 1, "{calls:?}");
+        assert_eq!(n("PUT", &state), 1, "the state is written every scan");
+    }
+    assert!(w.kinds().is_empty(), "nothing changed: {:?}", w.sns.sent());
+}
