@@ -51,7 +51,7 @@ fi
 ARCH_DIR="x86_64"
 if [[ "$ARCH" == "--arm64" ]]; then ARCH_DIR="arm64"; fi
 LAMBDA_DIR="${LAMBDA_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/lambda/$ARCH_DIR}"
-BINS=(realdrift-scan realdrift-on-change realdrift-revert)
+BINS=(realdrift-scan realdrift-on-change realdrift-revert realdrift-hub)
 
 # Each binary as <dir>/<binary>/bootstrap.zip holding one executable
 # `bootstrap`, the layout cargo-lambda writes.
@@ -100,7 +100,7 @@ fi
 
 # Only the function packages: a workspace-wide build would also zip the CLI.
 cargo lambda build "${PROFILE[@]}" "$ARCH" --output-format zip --locked --lambda-dir "$LAMBDA_DIR" \
-  -p realdrift-fn-scan -p realdrift-fn-on-change -p realdrift-fn-revert >&2
+  -p realdrift-fn-scan -p realdrift-fn-on-change -p realdrift-fn-revert -p realdrift-fn-hub >&2
 for bin in "${BINS[@]}"; do
   if [[ ! -f "$LAMBDA_DIR/$bin/bootstrap.zip" ]]; then
     echo "cargo lambda build did not write $LAMBDA_DIR/$bin/bootstrap.zip" >&2

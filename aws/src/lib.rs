@@ -5,6 +5,7 @@
 //! [`AwsChildEnumerator`], [`AwsKmsAliases`]; revert plans are applied with
 //! [`apply_revert`] (the writers in [`WRITERS`]).
 
+mod account_names;
 mod assume;
 mod children;
 mod clients;
@@ -25,6 +26,7 @@ mod s3_store;
 mod schema_source;
 mod writers;
 
+pub use account_names::{OrganizationsDirectory, NAME_LOOKUP_TIMEOUT};
 pub use assume::{assume_role, caller_partition, role_arn, AssumeError, SESSION_NAME};
 pub use aws_credential_types::provider::SharedCredentialsProvider;
 pub use children::{AwsChildEnumerator, ENUMERATORS};

@@ -13,6 +13,7 @@ pub mod events;
 pub mod finding;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod hub;
 pub mod ignore;
 pub mod normalize;
 pub mod notify;

@@ -1,14 +1,16 @@
 // RealdriftHub: the central account's part — the one baselines bucket, the
 // alert topic and Slack secret, and, for an Organization, the findings bus
-// members put their transitions on (admitting only the Organization), its
-// delivery to the topic with the account's name, and the bucket policy that
-// lets each member read its own account's baselines only.
+// members put their transitions on (admitting only the Organization), the
+// hub function that delivers them to the topic and Slack with the
+// account's name and writes the scheduled summary (hub-delivery.ts), and
+// the bucket policy that lets each member read its own account's baselines only.
 import { Stack } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { AlertSettings, Alerts } from './alerts';
+import { FunctionSettings } from './functions';
+import { HubDelivery } from './hub-delivery';
 import { ACCOUNT_ID, ORGANIZATION_ID, checkString } from './member-props';
 import { PREFIXES, Storage, StorageSettings } from './storage';
 
@@ -21,8 +23,13 @@ export const TRANSITION_SOURCE = 'realdrift';
 export interface HubOrganization {
   /** The Organization's id (`o-...`): the only principals the bus and the bucket admit. */
   readonly organizationId: string;
-  /** Account id -> readable name, put beside the account id in every alert the hub delivers. */
+  /**
+   * Account id -> readable name, put beside the account id in every alert the
+   * hub delivers; overrides the name the hub reads from Organizations.
+   */
   readonly accountNames?: Record<string, string>;
+  /** When the hub's Organization summary runs: an EventBridge `rate(...)` or `cron(...)` expression (default `rate(1 day)`). */
+  readonly summarySchedule?: string;
   /** The findings bus name (default `realdrift-findings`). */
   readonly busName?: string;
 }
@@ -35,6 +42,8 @@ export interface RealdriftHubProps {
   readonly alerts: AlertSettings;
   /** Serve an Organization: the findings bus, its delivery, the members' bucket access. Undefined = one account. */
   readonly organization?: HubOrganization;
+  /** The hub function's settings (architecture, zips, log retention, log level); required with `organization`. */
+  readonly functions?: FunctionSettings & { readonly logLevel: string };
 }
 
 /** The bucket, the alert channels and, for an Organization, the findings bus. */
@@ -43,6 +52,8 @@ export class RealdriftHub extends Construct {
   readonly alerts: Alerts;
   /** The findings bus (Organization only). */
   readonly findingsBus?: events.EventBus;
+  /** The hub function, its queue and rules (Organization only). */
+  readonly delivery?: HubDelivery;
 
   constructor(scope: Construct, id: string, props: RealdriftHubProps) {
     super(scope, id);
@@ -57,48 +68,23 @@ export class RealdriftHub extends Construct {
     }
     this.findingsBus = new events.EventBus(this, 'FindingsBus', { eventBusName: org.busName ?? 'realdrift-findings' });
     this.findingsBus.addToResourcePolicy(busPolicyStatement(this.findingsBus.eventBusArn, org.organizationId));
-    this.deliverToTopic(this.findingsBus, org.accountNames ?? {});
+    if (!props.functions) throw new Error('RealdriftHub functions: required with organization (the hub function delivers transitions)');
+    const schedule = org.summarySchedule ?? 'rate(1 day)';
+    checkString('RealdriftHub', 'organization.summarySchedule', schedule, /^(rate|cron)\([^()]{1,200}\)$/);
+    this.delivery = new HubDelivery(this, 'Delivery', {
+      bus: this.findingsBus,
+      pattern: { source: [TRANSITION_SOURCE], detailType: [TRANSITION_DETAIL_TYPE] },
+      alerts: this.alerts,
+      bucket: this.storage.bucket,
+      organizationId: org.organizationId,
+      accountNames: org.accountNames ?? {},
+      summarySchedule: schedule,
+      functions: props.functions,
+      logLevel: props.functions.logLevel,
+    });
     for (const s of bucketPolicyStatements(this.storage.bucket.bucketArn, org.organizationId)) {
       this.storage.bucket.addToResourcePolicy(s);
     }
-  }
-
-  /**
-   * One rule per named account puts the account's name beside the document
-   * (input transformer: the name is a literal of the rule), one catch-all
-   * rule delivers the rest with the account id alone. Teams add their own
-   * rules on the bus beside these.
-   */
-  private deliverToTopic(bus: events.EventBus, names: Record<string, string>): void {
-    const topic = new targets.SnsTopic(this.alerts.topic, {
-      message: events.RuleTargetInput.fromObject({
-        accountName: '',
-        document: events.EventField.fromPath('$.detail'),
-      }),
-    });
-    const base = { source: [TRANSITION_SOURCE], detailType: [TRANSITION_DETAIL_TYPE] };
-    const named = Object.keys(names).sort();
-    new events.Rule(this, 'DeliverUnnamed', {
-      eventBus: bus,
-      description: 'realdrift: delivers member transitions to the alert topic (accounts without a configured name)',
-      eventPattern: named.length > 0 ? { ...base, account: events.Match.anythingBut(...named) } : base,
-      targets: [topic],
-    });
-    named.forEach((account) => {
-      new events.Rule(this, `Deliver${account}`, {
-        eventBus: bus,
-        description: `realdrift: delivers transitions of account ${account} to the alert topic, with its name`,
-        eventPattern: { ...base, account: [account] },
-        targets: [
-          new targets.SnsTopic(this.alerts.topic, {
-            message: events.RuleTargetInput.fromObject({
-              accountName: names[account],
-              document: events.EventField.fromPath('$.detail'),
-            }),
-          }),
-        ],
-      });
-    });
   }
 }
 

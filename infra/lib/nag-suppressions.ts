@@ -50,7 +50,7 @@ export const ACCEPTED: Acceptance[] = [
       'updated by aws-cdk-lib, not by realdrift.',
   },
   {
-    finding: /^AwsSolutions-IAM5\[Resource::(arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-<AWS::AccountId>-<AWS::Region>\/\*|<StorageBucket[0-9A-F]+\.Arn>\/\*)\]$/,
+    finding: /^AwsSolutions-IAM5\[Resource::(arn:(<AWS::Partition>|aws):s3:::cdk-[a-z0-9]+-assets-<AWS::AccountId>-(<AWS::Region>|[a-z0-9-]+)\/\*|<(Hub)?StorageBucket[0-9A-F]+\.Arn>\/\*)\]$/,
     path: BUCKET_DEPLOYMENT,
     reason:
       'BucketDeployment reads the CDK asset bucket and is granted the realdrift bucket by aws-cdk-lib; it writes and ' +
@@ -120,6 +120,14 @@ export const ACCEPTED: Acceptance[] = [
     finding: /^AwsSolutions-IAM5\[Action::kms:GenerateDataKey\*\]$/,
     path: FUNCTION_POLICY,
     reason: "Publishing to the alert topic encrypts with the topic's own key (Topic.grantPublish); the resource is that key.",
+  },
+  {
+    finding: /^AwsSolutions-IAM5\[(Action::kms:GenerateDataKey\*|Resource::<HubStorageBucket[0-9A-F]+\.Arn>\/org\/\*|Resource::arn:<AWS::Partition>:organizations::\*:account\/o-[a-z0-9]+\/\*)\]$/,
+    path: /^\/Delivery\/Function\/Role\/DefaultPolicy\/Resource$/,
+    reason:
+      "The hub function publishes with the alert topic's own key (Topic.grantPublish; the resource is that key), reads " +
+      'the status documents under org/ of the hub bucket, and names accounts with DescribeAccount on the accounts of ' +
+      'its own Organization (the management account in the ARN is not known at synth).',
   },
   {
     finding: /^AwsSolutions-IAM5\[Resource::<StorageBucket[0-9A-F]+\.Arn>\/baselines\/\*\]$/,

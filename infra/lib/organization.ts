@@ -105,7 +105,7 @@ export class RealdriftOrganizationStack extends Stack {
     placement.organizationalUnits.forEach((ou, i) => checkString('StackSetPlacement', `organizationalUnits[${i}]`, ou, /^(ou-[a-z0-9]{4,32}-[a-z0-9]{8,32}|r-[a-z0-9]{4,32})$/));
     checkString('StackSetPlacement', 'assetBucketPrefix', placement.assetBucketPrefix, /^[a-z0-9][a-z0-9.-]{1,40}$/);
     if (placement.regions.length === 0) throw new Error('StackSetPlacement regions: at least one Region');
-    this.hub = new RealdriftHub(this, 'Hub', { storage: config, alerts: config, organization: props.organization });
+    this.hub = new RealdriftHub(this, 'Hub', { storage: config, alerts: config, organization: props.organization, functions: config });
 
     const member = memberTemplate(config, props.patterns, placement.assetBucketPrefix);
     this.memberTemplateFile = member.file;
@@ -179,8 +179,10 @@ export function loadOrganizationContext(get: (key: string) => unknown): Organiza
   if (typeof prefix !== 'string') throw new Error('context memberAssetBucketPrefix: required with organizationId (docs/organization.md, step 3)');
   const callAs = raw('stackSetCallAs') ?? 'DELEGATED_ADMIN';
   if (callAs !== 'SELF' && callAs !== 'DELEGATED_ADMIN') throw new Error(`context stackSetCallAs: ${JSON.stringify(callAs)} is not SELF or DELEGATED_ADMIN`);
+  const summarySchedule = raw('hubSummarySchedule');
+  if (summarySchedule !== undefined && typeof summarySchedule !== 'string') throw new Error('context hubSummarySchedule: not a rate(...) or cron(...) expression');
   return {
-    organization: { organizationId: String(organizationId), accountNames: accountNames as Record<string, string> },
+    organization: { organizationId: String(organizationId), accountNames: accountNames as Record<string, string>, summarySchedule },
     placement: {
       organizationalUnits: list('stackSetOrganizationalUnits'),
       regions: list('stackSetRegions'),

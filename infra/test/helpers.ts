@@ -12,7 +12,7 @@ export const INFRA = path.resolve(__dirname, '..');
 export const REPO = path.resolve(INFRA, '..');
 
 /** The three function binaries (contract with functions/*). */
-export const BINARIES = ['realdrift-scan', 'realdrift-on-change', 'realdrift-revert'];
+export const BINARIES = ['realdrift-scan', 'realdrift-on-change', 'realdrift-revert', 'realdrift-hub'];
 
 const stubDirs = new Map<string, string>();
 

@@ -70,19 +70,94 @@ describe('organization: the hub', () => {
     }
   });
 
-  it("delivers member transitions to the alert topic with the account's name when configured", () => {
+  it('sends every member transition to the hub function through one rule and a queue with a dead-letter queue', () => {
     const rules = resourcesOfType(memo.json, 'AWS::Events::Rule').map(([, r]) => r.Properties);
-    const named = rules.find((r) => JSON.stringify(r.EventPattern.account) === '["111111111111"]');
-    assert.ok(named, 'a rule for the named account');
-    assert.match(named.Targets[0].InputTransformer.InputTemplate, /payments-prod/);
-    const rest = rules.find((r) => r.EventPattern.account?.[0]?.['anything-but']);
-    assert.deepEqual(rest.EventPattern.account[0]['anything-but'], ['111111111111']);
-    for (const r of [named, rest]) {
-      assert.deepEqual(r.EventPattern['detail-type'], ['realdrift drift transition']);
-      assert.deepEqual(r.EventPattern.source, ['realdrift']);
+    const bus = rules.filter((r) => r.EventBusName);
+    assert.equal(bus.length, 1, 'one rule on the findings bus');
+    const [deliver] = bus;
+    assert.deepEqual(deliver.EventPattern, { source: ['realdrift'], 'detail-type': ['realdrift drift transition'] });
+    assert.equal(deliver.Targets.length, 1);
+    const [queueId] = deliver.Targets[0].Arn['Fn::GetAtt'];
+    const queue = memo.json.Resources[queueId];
+    assert.equal(queue.Type, 'AWS::SQS::Queue');
+    assert.equal(queue.Properties.RedrivePolicy.maxReceiveCount, 3);
+    assert.ok(deliver.Targets[0].DeadLetterConfig, 'a target that cannot deliver goes to the dead-letter queue');
+    const [[, mapping]] = resourcesOfType(memo.json, 'AWS::Lambda::EventSourceMapping');
+    assert.deepEqual(mapping.Properties.EventSourceArn, { 'Fn::GetAtt': [queueId, 'Arn'] });
+    assert.deepEqual(mapping.Properties.FunctionResponseTypes, ['ReportBatchItemFailures']);
+    const hub = hubFunction(memo.json);
+    assert.deepEqual(mapping.Properties.FunctionName, { Ref: hub.id });
+    assert.equal(JSON.parse(hub.env.REALDRIFT_ACCOUNT_NAMES)['111111111111'], 'payments-prod');
+    assert.ok(hub.env.REALDRIFT_TOPIC_ARN && hub.env.REALDRIFT_SLACK_SECRET_ID && hub.env.REALDRIFT_BUCKET);
+    assert.doesNotMatch(JSON.stringify(rules), /InputTransformer/, 'names are no longer literals of rules');
+  });
+
+  it('invokes the hub function daily for the summary, on a schedule the context can change', () => {
+    const schedule = (json: any) => {
+      const rules = resourcesOfType(json, 'AWS::Events::Rule').map(([, r]) => r.Properties).filter((r) => r.ScheduleExpression);
+      assert.equal(rules.length, 1);
+      assert.deepEqual(rules[0].Targets[0].Arn, { 'Fn::GetAtt': [hubFunction(json).id, 'Arn'] });
+      assert.deepEqual(JSON.parse(rules[0].Targets[0].Input), { realdrift: 'summary' });
+      return rules[0].ScheduleExpression;
+    };
+    assert.equal(schedule(memo.json), 'rate(1 day)');
+    assert.equal(schedule(synthOrg({ hubSummarySchedule: 'cron(0 7 ? * MON-FRI *)' }).json), 'cron(0 7 ? * MON-FRI *)');
+    assert.throws(() => synthOrg({ hubSummarySchedule: 'daily' }), /summarySchedule/);
+  });
+
+  it("grants the hub function only DescribeAccount in the Organization, the topic, the secret, the queue and the bucket's org/", () => {
+    const hub = hubFunction(memo.json);
+    const statements = rolePolicyStatements(memo.json, hub.role);
+    const actions = statements.flatMap((s: any) => [s.Action].flat()).sort();
+    assert.deepEqual([...new Set(actions)], [
+      'kms:Decrypt',
+      'kms:GenerateDataKey*',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'organizations:DescribeAccount',
+      's3:GetObject',
+      's3:ListBucket',
+      's3:PutObject',
+      'secretsmanager:DescribeSecret',
+      'secretsmanager:GetSecretValue',
+      'sns:Publish',
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+    ]);
+    const org = statements.find((s: any) => s.Action === 'organizations:DescribeAccount');
+    assert.deepEqual(org.Resource, { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':organizations::*:account/o-a1b2c3d4e5/*']] });
+    const put = statements.find((s: any) => s.Action === 's3:PutObject');
+    assert.match(JSON.stringify(put.Resource), /\/org\/summary\.html"/, 'writes the summary page only');
+    const get = statements.find((s: any) => s.Action === 's3:GetObject');
+    assert.match(JSON.stringify(get.Resource), /\/org\/\*"/, 'reads the status documents only');
+    for (const s of statements) assert.notEqual(s.Resource, '*', JSON.stringify(s));
+  });
+
+  it('keeps the summary page out of reach of members (their bucket grant is org/<own account>/ only)', () => {
+    const [[, policy]] = resourcesOfType(memo.json, 'AWS::S3::BucketPolicy');
+    for (const s of policy.Properties.PolicyDocument.Statement.filter((x: any) => x.Condition?.StringEquals?.['aws:PrincipalOrgID'])) {
+      assert.doesNotMatch(JSON.stringify(s.Resource), /summary\.html|\/org\/\*"/);
     }
   });
 });
+
+/** The hub function: its logical id, role id and environment. */
+function hubFunction(json: any): { id: string; role: string; env: Record<string, string> } {
+  const fns = resourcesOfType(json, 'AWS::Lambda::Function').filter(([, f]) => /realdrift hub/.test(f.Properties.Description ?? ''));
+  assert.equal(fns.length, 1, 'one hub function');
+  const [[id, f]] = fns;
+  return { id, role: f.Properties.Role['Fn::GetAtt'][0], env: f.Properties.Environment.Variables };
+}
+
+/** Every statement of the inline policies attached to `role`. */
+function rolePolicyStatements(json: any, role: string): any[] {
+  return resourcesOfType(json, 'AWS::IAM::Policy')
+    .filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(`"${role}"`))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+}
 
 describe('organization: the member StackSet', () => {
   it('is service-managed, auto-deployed to the chosen OUs and Regions', () => {

@@ -2,20 +2,24 @@
 """An Organization hub and one member account in the emulator, for the
 hub-delivery end-to-end test (needs AWS_ENDPOINT_URL):
 
-    org_world.py setup             -> JSON: organization id, member account, the member's
+    org_world.py setup SLACK_URL   -> JSON: organization id, member account, the member's
                                       assumed-role credentials, its bucket, topic and work
-                                      queue, the hub's bus ARN and delivery inbox
+                                      queue, the hub's bus ARN, delivery queue, topic,
+                                      Slack secret, bucket and inbox
     org_world.py work ACCOUNT URL  -> the Lambda SQS event of the messages waiting on a
-                                      queue of ACCOUNT (received and deleted)
+                                      queue of ACCOUNT ("" = the hub's; received and deleted)
     org_world.py inbox URL         -> JSON list of the hub topic's notifications (SNS
                                       envelopes) waiting on the hub's inbox queue
     org_world.py outsider BUS_ARN  -> JSON: the PutEvents entries of an account outside
                                       the Organization putting a transition on the bus
+    org_world.py object BUCKET KEY -> JSON: the object's text in the hub account, or null
 
-The hub (moto's default account) gets the bus, its policy and its delivery
-rules as infra/lib/hub.ts synthesizes them (infra/test/organization.test.ts
-asserts the same statement, patterns and input template); the hub topic's
-subscriber is an SQS queue."""
+The hub (moto's default account, the Organization's management account, so
+DescribeAccount answers there) gets the bus, its policy and its one
+delivery rule to the hub function's queue as infra/lib/hub.ts synthesizes
+them (infra/test/organization.test.ts asserts the same statement and
+pattern); the hub topic's subscriber is an SQS queue. The member account is
+created with its name, which the hub function reads from Organizations."""
 
 import json
 import os
@@ -57,8 +61,9 @@ def member_account(org):
     raise SystemExit("the member account was not created")
 
 
-def hub(org_id, member):
-    """The hub's bus, policy, delivery rules (infra/lib/hub.ts) and a subscribed inbox."""
+def hub(org_id, slack_url):
+    """The hub's bus, policy, delivery rule and queue (infra/lib/hub.ts), topic,
+    Slack secret, bucket, and a subscribed inbox."""
     events, sns, sqs = client("events"), client("sns"), client("sqs")
     bus = events.create_event_bus(Name=BUS)["EventBusArn"]
     statement = {"Sid": "OrganizationPutEvents", "Effect": "Allow", "Principal": {"AWS": "*"},
@@ -67,17 +72,20 @@ def hub(org_id, member):
     events.put_permission(EventBusName=BUS, Policy=json.dumps({"Version": "2012-10-17", "Statement": [statement]}))
     topic = sns.create_topic(Name="realdrift-hub-alerts")["TopicArn"]
     inbox = sqs.create_queue(QueueName="hub-inbox")["QueueUrl"]
-    inbox_arn = sqs.get_queue_attributes(QueueUrl=inbox, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=inbox_arn)
-    base = {"source": [SOURCE], "detail-type": [DETAIL_TYPE]}
-    for name, account, account_name in [("DeliverUnnamed", [{"anything-but": [member]}], ""),
-                                        (f"Deliver{member}", [member], MEMBER_NAME)]:
-        events.put_rule(Name=name, EventBusName=BUS, EventPattern=json.dumps({**base, "account": account}))
-        template = '{"accountName":"%s","document":<detail>}' % account_name
-        events.put_targets(Rule=name, EventBusName=BUS, Targets=[{
-            "Id": "Topic", "Arn": topic,
-            "InputTransformer": {"InputPathsMap": {"detail": "$.detail"}, "InputTemplate": template}}])
-    return bus, inbox
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=queue_arn(sqs, inbox))
+    delivery = sqs.create_queue(QueueName="realdrift-hub-delivery")["QueueUrl"]
+    events.put_rule(Name="Deliver", EventBusName=BUS,
+                    EventPattern=json.dumps({"source": [SOURCE], "detail-type": [DETAIL_TYPE]}))
+    events.put_targets(Rule="Deliver", EventBusName=BUS, Targets=[{"Id": "Queue", "Arn": queue_arn(sqs, delivery)}])
+    secret = client("secretsmanager").create_secret(Name="realdrift/hub-slack", SecretString=slack_url)["ARN"]
+    bucket = "realdrift-hub"
+    client("s3").create_bucket(Bucket=bucket)
+    return {"bus": bus, "inbox": inbox, "delivery": delivery, "hubTopic": topic, "hubSecret": secret,
+            "hubBucket": bucket}
+
+
+def queue_arn(sqs, url):
+    return sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
 
 
 def member_side(member):
@@ -96,12 +104,18 @@ def member_side(member):
             "secretAccessKey": creds["SecretAccessKey"], "sessionToken": creds["SessionToken"]}
 
 
-def setup():
+def setup(slack_url):
     org = client("organizations")
     org_id = org.create_organization(FeatureSet="ALL")["Organization"]["Id"]
     member = member_account(org)
-    bus, inbox = hub(org_id, member)
-    return {"organizationId": org_id, "member": member, "bus": bus, "inbox": inbox, **member_side(member)}
+    return {"organizationId": org_id, "member": member, **hub(org_id, slack_url), **member_side(member)}
+
+
+def object_text(bucket, key):
+    try:
+        return client("s3").get_object(Bucket=bucket, Key=key)["Body"].read().decode()
+    except client("s3").exceptions.NoSuchKey:
+        return None
 
 
 class _InAccount:
@@ -124,11 +138,13 @@ def outsider(bus):
 def main(argv):
     verb = argv[1]
     if verb == "setup":
-        print(json.dumps(setup()))
+        print(json.dumps(setup(argv[2])))
     elif verb == "work":
         print(json.dumps(work(argv[2], argv[3])))
     elif verb == "inbox":
         print(json.dumps([json.loads(m["Body"]) for m in drain(_InAccount(None), argv[2])]))
+    elif verb == "object":
+        print(json.dumps(object_text(argv[2], argv[3])))
     elif verb == "outsider":
         print(json.dumps(outsider(argv[2])))
     else:

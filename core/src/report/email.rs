@@ -66,7 +66,7 @@ pub fn render_email_text(
     out
 }
 
-fn heading(kind: SnsKind) -> &'static str {
+pub(super) fn heading(kind: SnsKind) -> &'static str {
     match kind {
         SnsKind::DriftDetected => "What changed:",
         SnsKind::DriftResolved => "No longer drifted:",
@@ -76,7 +76,7 @@ fn heading(kind: SnsKind) -> &'static str {
 }
 
 /// One finding: `- Target.Path: desired → actual`, its type and id, its cause.
-fn finding_lines(f: &Finding, stack: &str) -> String {
+pub(super) fn finding_lines(f: &Finding, stack: &str) -> String {
     let id = sanitize_identifier(display_id(f, stack));
     let target = if f.path.is_empty() {
         id
@@ -131,7 +131,7 @@ fn show(v: &Option<Value>) -> String {
 }
 
 /// How to put the template's values back: plan first, then apply.
-fn revert_hint(stack: &str, region: &str) -> String {
+pub(super) fn revert_hint(stack: &str, region: &str) -> String {
     let region = sanitize_identifier(region);
     format!(
         "\nTo revert (review the plan, then apply):\n  \

@@ -8,6 +8,7 @@ mod change_diff;
 mod email;
 mod exit;
 mod group;
+mod hub_alert;
 mod json;
 mod mask;
 mod model;
@@ -31,13 +32,14 @@ pub use change_diff::{change_lines, MAX_DIFF_LINES};
 pub use email::{render_email_text, MAX_TEXT_FINDINGS};
 pub use exit::{exit_code, ExitCode, ExitFlags, RunFacts};
 pub use group::{resource_names, resources_line, resources_value, MAX_LISTED};
+pub use hub_alert::{hub_notice, parse_transition, HubTransition, NotATransition};
 pub use json::{json_value, render_json, JSON_SCHEMA};
 pub use mask::{is_secret_marker, mask_finding, mask_findings, MaskPolicy, MASK};
 pub use model::{
     is_confirmed_drift, is_potential_drift, Coverage, NotChecked, StackReport, Summary, Verdict,
 };
 pub use not_compared::{coverage_sentence, NotCompared, NotComparedReason, MAX_NAMED};
-pub use org_render::{html_escape, render_org_html, render_org_text};
+pub use org_render::{html_escape, render_org_headline, render_org_html, render_org_text};
 pub use org_status::{
     actor_name, parse_status, stack_status, status_key, NotComparedEntry, StackStatus, StatusError,
     ORG_PREFIX, ORG_STATUS_SCHEMA,

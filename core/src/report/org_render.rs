@@ -30,8 +30,9 @@ fn coverage_text(s: &StackStatus) -> String {
     format!("{}/{} compared", s.compared, s.total)
 }
 
-/// The view as terminal text.
-pub fn render_org_text(view: &OrgView) -> String {
+/// The view's headline as terminal text: the totals, the oldest unresolved
+/// drift and who changed what most (the hub's scheduled summary says this).
+pub fn render_org_headline(view: &OrgView) -> String {
     let mut out = String::new();
     let stacks: Vec<&StackStatus> = view.stacks().collect();
     let drift: usize = stacks.iter().map(|s| s.drift).sum();
@@ -59,6 +60,12 @@ pub fn render_org_text(view: &OrgView) -> String {
             let _ = writeln!(out, "  {n:>5}  {}", escape_identifier(who));
         }
     }
+    out
+}
+
+/// The view as terminal text.
+pub fn render_org_text(view: &OrgView) -> String {
+    let mut out = render_org_headline(view);
     for (account, regions) in &view.accounts {
         let _ = writeln!(
             out,

@@ -62,7 +62,7 @@ pub fn fit(s: &str, limit: usize) -> String {
     out
 }
 
-fn plain(text: &str, limit: usize) -> Value {
+pub(super) fn plain(text: &str, limit: usize) -> Value {
     json!({"type": "plain_text", "text": fit(text, limit), "emoji": false})
 }
 
@@ -79,7 +79,7 @@ fn clean(s: &str) -> String {
         .collect()
 }
 
-fn finding_text(f: &Finding, stack: &str) -> String {
+pub(super) fn finding_text(f: &Finding, stack: &str) -> String {
     let id = sanitize_identifier(display_id(f, stack));
     let path = sanitize_identifier(&f.path);
     let target = if path.is_empty() {

@@ -59,6 +59,18 @@ impl SnsKind {
         }
     }
 
+    /// The kind a wire name names (`None` for any other text).
+    pub fn parse(s: &str) -> Option<SnsKind> {
+        [
+            SnsKind::DriftDetected,
+            SnsKind::DriftResolved,
+            SnsKind::CoverageLost,
+            SnsKind::CoverageRegained,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == s)
+    }
+
     /// The subject phrase, before the stack name.
     pub fn phrase(self) -> &'static str {
         match self {

@@ -8,7 +8,8 @@ AWS in ways realdrift reads — the one place the emulator works around moto.
 - ``service_apis``: Lambda ListFunctionUrlConfigs; S3 notification, object
   lock and replication reads; DynamoDB point-in-time recovery period.
 - ``events_org``: PutEvents to another account's bus by ARN, admitted by
-  that bus's policy (aws:PrincipalOrgID); SNS topics as rule targets.
+  that bus's policy (aws:PrincipalOrgID); SNS topics as rule targets; the
+  whole event (with ``account``) to targets without an input transformer.
 
 ``python -m moto_patches -H HOST -p PORT`` starts moto_server with them
 (scripts/emulator.sh does)."""

@@ -13,7 +13,14 @@ gaps, docs/emulator.md):
   Organizations), any other makes the statement not apply (fail closed).
   A refused entry answers AccessDeniedException, as AWS does per entry.
 - A rule target that is an SNS topic raises NotImplementedError; here the
-  (transformed) event is published to the topic."""
+  (transformed) event is published to the topic.
+- A target without an input transformer receives moto's default template,
+  which leaves out the event's `account`; AWS passes the entire event
+  ("Neither Input nor InputPath is specified: the entire event is passed to
+  the target in JSON form", Target in the EventBridge API Reference:
+  https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_Target.html).
+  Here the default template carries `account` too (the hub function names
+  the sender from it)."""
 
 import copy
 import json
@@ -145,7 +152,15 @@ def _sns_targets() -> None:
     Rule.send_to_targets = send_to_targets
 
 
+def _whole_event_default() -> None:
+    template = EventTemplateParser.DEFAULT_EVENT_INPUT_TEMPLATE
+    if '"account"' not in template:
+        EventTemplateParser.DEFAULT_EVENT_INPUT_TEMPLATE = template.replace(
+            '"version": "0",', '"version": "0", "account": "<account>",', 1)
+
+
 def install() -> None:
     """Apply the EventBridge patches."""
     _cross_account_put_events()
     _sns_targets()
+    _whole_event_default()

@@ -1,0 +1,122 @@
+//! One findings-bus event delivered at the hub: parsed, named, published to
+//! the hub's topic (required: a failure retries the message) and posted to
+//! Slack (optional, as for members: a failure is reported, not retried,
+//! since a retry would publish to the topic a second time).
+
+use super::names::AccountNames;
+use crate::notify::{Notifier, NotifyError};
+use crate::report::{hub_notice, parse_transition, NotATransition};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// Where the hub delivers.
+pub struct HubChannels {
+    /// The hub's alert topic (required).
+    pub topic: Arc<dyn Notifier>,
+    /// Slack (optional), when a secret is configured.
+    pub slack: Option<Arc<dyn Notifier>>,
+}
+
+/// What one delivery did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Delivered {
+    /// The account the event came from.
+    pub account: String,
+    /// Whether a name was found for it.
+    pub named: bool,
+    /// The transition kind.
+    pub kind: String,
+    /// Slack's failure, when the post failed (the topic got the alert).
+    pub slack_error: Option<NotifyError>,
+}
+
+/// Why an event was not delivered.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DeliveryError {
+    /// Not a realdrift transition: retrying cannot help; dropped.
+    #[error(transparent)]
+    Malformed(#[from] NotATransition),
+    /// The topic refused it: the message is retried.
+    #[error(transparent)]
+    Topic(NotifyError),
+}
+
+/// Delivers one findings-bus event (the SQS message body, parsed).
+pub async fn deliver(
+    channels: &HubChannels,
+    names: &AccountNames,
+    event: &Value,
+    now_ms: u64,
+) -> Result<Delivered, DeliveryError> {
+    let t = parse_transition(event)?;
+    let name = names.name(&t.account, now_ms).await;
+    let notice = hub_notice(&t, name.as_deref());
+    channels
+        .topic
+        .send(&notice)
+        .await
+        .map_err(DeliveryError::Topic)?;
+    let slack_error = match &channels.slack {
+        Some(s) => s.send(&notice).await.err(),
+        None => None,
+    };
+    Ok(Delivered {
+        account: t.account,
+        named: name.is_some(),
+        kind: notice.kind,
+        slack_error,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notify::MemoryNotifier;
+    use serde_json::json;
+    use std::collections::BTreeMap;
+
+    fn event() -> Value {
+        json!({"account": "111111111111", "detail": {"version": 1, "kind": "drift-resolved",
+               "account": "111111111111", "region": "us-east-1", "stack": "App",
+               "summary": {"drift": 0, "potentialDrift": 0}, "findings": []}})
+    }
+
+    fn run<F: std::future::Future>(f: F) -> F::Output {
+        futures_executor::block_on(f)
+    }
+
+    #[test]
+    fn a_failed_topic_fails_the_delivery_and_a_failed_slack_does_not() {
+        let names = AccountNames::new(BTreeMap::new(), None);
+        let failing = HubChannels {
+            topic: Arc::new(MemoryNotifier::failing("sns", "throttled")),
+            slack: None,
+        };
+        assert!(matches!(
+            run(deliver(&failing, &names, &event(), 0)),
+            Err(DeliveryError::Topic(_))
+        ));
+        let topic = Arc::new(MemoryNotifier::new("sns"));
+        let slack_down = HubChannels {
+            topic: topic.clone(),
+            slack: Some(Arc::new(MemoryNotifier::failing("slack", "HTTP 500"))),
+        };
+        let d = run(deliver(&slack_down, &names, &event(), 0)).unwrap();
+        assert_eq!(topic.sent().len(), 1);
+        assert!(d.slack_error.is_some());
+        assert!(!d.named);
+    }
+
+    #[test]
+    fn an_event_that_is_not_a_transition_is_malformed() {
+        let names = AccountNames::new(BTreeMap::new(), None);
+        let topic = Arc::new(MemoryNotifier::new("sns"));
+        let ch = HubChannels {
+            topic: topic.clone(),
+            slack: None,
+        };
+        let r = run(deliver(&ch, &names, &json!({"hello": 1}), 0));
+        assert!(matches!(r, Err(DeliveryError::Malformed(_))));
+        assert!(topic.sent().is_empty());
+    }
+}
