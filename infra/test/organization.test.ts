@@ -4,6 +4,7 @@
 // the regional buckets and publishes to the hub.
 import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
+import * as path from 'path';
 import { describe, it } from 'node:test';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -30,6 +31,11 @@ function synthOrg(extra: Record<string, unknown> = {}): { stack: RealdriftOrgani
 }
 
 const memo = synthOrg();
+
+// tests/e2e/org_baselines.rs applies this committed copy of the synthesized
+// hub bucket policy in the emulator (moto has no CDK), so the proof that a
+// member reads only its own baselines follows the app.
+const HUB_POLICY_FIXTURE = path.join(__dirname, '..', '..', 'tests', 'fixtures', 'org', 'hub-bucket-policy.json');
 
 describe('organization: the hub', () => {
   it('admits only principals of the Organization on the findings bus', () => {
@@ -81,6 +87,22 @@ describe('organization: the hub', () => {
       assert.deepEqual(r.EventPattern['detail-type'], ['realdrift drift transition']);
       assert.deepEqual(r.EventPattern.source, ['realdrift']);
     }
+  });
+});
+
+describe('organization: the emulator proof', () => {
+  it('applies the hub bucket policy the app synthesizes (tests/fixtures/org/hub-bucket-policy.json)', () => {
+    const [[, policy]] = resourcesOfType(memo.json, 'AWS::S3::BucketPolicy');
+    const synthesized = {
+      organizationId: ORG.organizationId,
+      Bucket: policy.Properties.Bucket,
+      PolicyDocument: policy.Properties.PolicyDocument,
+    };
+    if (process.env.REALDRIFT_UPDATE_FIXTURES === '1') {
+      fs.writeFileSync(HUB_POLICY_FIXTURE, JSON.stringify(synthesized, null, 2) + '\n');
+    }
+    const committed = JSON.parse(fs.readFileSync(HUB_POLICY_FIXTURE, 'utf8'));
+    assert.deepEqual(committed, synthesized, 'stale: REALDRIFT_UPDATE_FIXTURES=1 npm test rewrites it; commit the change');
   });
 });
 
