@@ -106,6 +106,19 @@ describe('organization: the emulator proof', () => {
   });
 });
 
+describe("organization: the cost table's per-member resources (docs/organization.md)", () => {
+  it('states the billed resources the member template creates', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'organization.md'), 'utf8');
+    const m = doc.match(/per member: (\d+) alarms × \$0\.10 = \$[\d.]+ \(counted on the synthesized member template\), (\d+) KMS key \(its topic's\) \$1\.00, (\d+) Slack secret/);
+    assert.ok(m, "docs/organization.md's members fixed line");
+    const count = (type: string) => resourcesOfType(memo.member, type).length;
+    console.log(`member: ${count('AWS::CloudWatch::Alarm')} alarms, ${count('AWS::KMS::Key')} keys, ${count('AWS::SecretsManager::Secret')} secrets`);
+    assert.equal(Number(m[1]), count('AWS::CloudWatch::Alarm'));
+    assert.equal(Number(m[2]), count('AWS::KMS::Key'));
+    assert.equal(Number(m[3]), count('AWS::SecretsManager::Secret'));
+  });
+});
+
 describe('organization: the member StackSet', () => {
   it('is service-managed, auto-deployed to the chosen OUs and Regions', () => {
     const p = memo.json.set.Properties;
