@@ -4,6 +4,7 @@
 // the regional buckets and publishes to the hub.
 import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
+import * as path from 'path';
 import { describe, it } from 'node:test';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -30,6 +31,11 @@ function synthOrg(extra: Record<string, unknown> = {}): { stack: RealdriftOrgani
 }
 
 const memo = synthOrg();
+
+// tests/e2e/org_baselines.rs applies this committed copy of the synthesized
+// hub bucket policy in the emulator (moto has no CDK), so the proof that a
+// member reads only its own baselines follows the app.
+const HUB_POLICY_FIXTURE = path.join(__dirname, '..', '..', 'tests', 'fixtures', 'org', 'hub-bucket-policy.json');
 
 describe('organization: the hub', () => {
   it('admits only principals of the Organization on the findings bus', () => {
@@ -158,6 +164,35 @@ function rolePolicyStatements(json: any, role: string): any[] {
     .filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(`"${role}"`))
     .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
 }
+
+describe('organization: the emulator proof', () => {
+  it('applies the hub bucket policy the app synthesizes (tests/fixtures/org/hub-bucket-policy.json)', () => {
+    const [[, policy]] = resourcesOfType(memo.json, 'AWS::S3::BucketPolicy');
+    const synthesized = {
+      organizationId: ORG.organizationId,
+      Bucket: policy.Properties.Bucket,
+      PolicyDocument: policy.Properties.PolicyDocument,
+    };
+    if (process.env.REALDRIFT_UPDATE_FIXTURES === '1') {
+      fs.writeFileSync(HUB_POLICY_FIXTURE, JSON.stringify(synthesized, null, 2) + '\n');
+    }
+    const committed = JSON.parse(fs.readFileSync(HUB_POLICY_FIXTURE, 'utf8'));
+    assert.deepEqual(committed, synthesized, 'stale: REALDRIFT_UPDATE_FIXTURES=1 npm test rewrites it; commit the change');
+  });
+});
+
+describe("organization: the cost table's per-member resources (docs/organization.md)", () => {
+  it('states the billed resources the member template creates', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'organization.md'), 'utf8');
+    const m = doc.match(/per member: (\d+) alarms × \$0\.10 = \$[\d.]+ \(counted on the synthesized member template\), (\d+) KMS key \(its topic's\) \$1\.00, (\d+) Slack secret/);
+    assert.ok(m, "docs/organization.md's members fixed line");
+    const count = (type: string) => resourcesOfType(memo.member, type).length;
+    console.log(`member: ${count('AWS::CloudWatch::Alarm')} alarms, ${count('AWS::KMS::Key')} keys, ${count('AWS::SecretsManager::Secret')} secrets`);
+    assert.equal(Number(m[1]), count('AWS::CloudWatch::Alarm'));
+    assert.equal(Number(m[2]), count('AWS::KMS::Key'));
+    assert.equal(Number(m[3]), count('AWS::SecretsManager::Secret'));
+  });
+});
 
 describe('organization: the member StackSet', () => {
   it('is service-managed, auto-deployed to the chosen OUs and Regions', () => {

@@ -15,6 +15,7 @@ mod baselines_sync;
 mod emulator;
 mod lambda;
 mod on_change;
+mod org_baselines;
 mod org_hub;
 mod revert;
 mod revert_lambda;
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
         .chain(scan::ALL)
         .chain(accounts::ALL)
         .chain(org_hub::ALL)
+        .chain(org_baselines::ALL)
         .chain(on_change::selected())
         .collect();
     let selected: Vec<&scenarios::Scenario> = all

@@ -10,6 +10,8 @@ AWS in ways realdrift reads — the one place the emulator works around moto.
 - ``events_org``: PutEvents to another account's bus by ARN, admitted by
   that bus's policy (aws:PrincipalOrgID); SNS topics as rule targets; the
   whole event (with ``account``) to targets without an input transformer.
+- ``s3_cross_account``: S3 requests from another account are judged by the
+  bucket policy (``bucket_policy``: the verdict, pure data).
 
 ``python -m moto_patches -H HOST -p PORT`` starts moto_server with them
 (scripts/emulator.sh does)."""
@@ -21,13 +23,14 @@ def install(self_url: str) -> None:
     """Apply every patch (once) before moto serves a request; ``self_url`` is
     where this moto server listens, for the patches that call its APIs."""
     global _installed
-    from . import cfn_declared, cfn_resources, events_org, service_apis, service_client
+    from . import cfn_declared, cfn_resources, events_org, s3_cross_account, service_apis, service_client
 
     service_client.configure(self_url)
     if _installed:
         return
     service_apis.install()
     events_org.install()
+    s3_cross_account.install()
     cfn_resources.install()
     cfn_declared.install()
     _installed = True

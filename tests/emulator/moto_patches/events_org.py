@@ -34,7 +34,8 @@ from moto.sns.models import sns_backends
 from moto.utilities.arns import parse_arn
 
 
-def _org_id(account: str, partition: str = "aws"):
+def org_id(account: str, partition: str = "aws"):
+    """The id of the Organization `account` belongs to in moto, or None."""
     try:
         return organizations_backends[account][partition].describe_organization()["Organization"]["Id"]
     except Exception:  # not in an organization
@@ -57,7 +58,7 @@ def _conditions_hold(condition, account: str) -> bool:
         for key, expected in pairs.items():
             if op != "StringEquals" or key.lower() != "aws:principalorgid":
                 return False
-            if _org_id(account) not in _as_list(expected):
+            if org_id(account) not in _as_list(expected):
                 return False
     return True
 
