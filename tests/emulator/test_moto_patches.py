@@ -2,6 +2,7 @@
 (moto_patches.service_apis): what realdrift reads comes back as AWS sends it."""
 
 import json
+import uuid
 
 import pytest
 from botocore.exceptions import ClientError
@@ -105,3 +106,20 @@ def test_a_bus_policy_admits_only_what_it_grants():
     assert not bus_admits(policy(by_account, deny), "111111111111"), "a Deny wins"
     other_condition = dict(by_account, Condition={"StringEquals": {"aws:SourceAccount": "111111111111"}})
     assert not bus_admits(policy(other_condition), "111111111111"), "an unevaluated condition fails closed"
+
+
+def test_codebuild_update_project_changes_what_batch_get_projects_answers(aws, emulator):
+    codebuild = aws.service("codebuild")
+    role = aws.iam.create_role(RoleName=f"cb-{uuid.uuid4().hex[:6]}", AssumeRolePolicyDocument="{}")["Role"]["Arn"]
+    name = f"sample-build-{uuid.uuid4().hex[:6]}"
+    env = {"type": "LINUX_CONTAINER", "image": "aws/codebuild/standard:7.0", "computeType": "BUILD_GENERAL1_SMALL",
+           "privilegedMode": False}
+    codebuild.create_project(name=name, source={"type": "S3", "location": "b/src.zip"},
+                             artifacts={"type": "NO_ARTIFACTS"}, environment=env, serviceRole=role)
+    codebuild.update_project(name=name, environment=dict(env, privilegedMode=True), description="edited")
+    (project,) = codebuild.batch_get_projects(names=[name])["projects"]
+    assert (project["environment"]["privilegedMode"], project["description"]) == (True, "edited")
+    assert project["source"] == {"type": "S3", "location": "b/src.zip"}, "what the update did not name stays"
+    with pytest.raises(ClientError) as err:
+        codebuild.update_project(name="no-such-project", description="x")
+    assert err.value.response["Error"]["Code"] == "ResourceNotFoundException"
