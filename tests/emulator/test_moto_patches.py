@@ -123,3 +123,45 @@ def test_codebuild_update_project_changes_what_batch_get_projects_answers(aws, e
     with pytest.raises(ClientError) as err:
         codebuild.update_project(name="no-such-project", description="x")
     assert err.value.response["Error"]["Code"] == "ResourceNotFoundException"
+
+
+def _raw_answer(client, operation: str, call) -> str:
+    """The HTTP body of one call, as an SDK other than boto3 would parse it."""
+    seen = []
+
+    def keep(http_response, **_):
+        seen.append(http_response.content.decode())
+
+    event = f"after-call.{client.meta.service_model.service_name}.{operation}"
+    client.meta.events.register(event, keep)
+    try:
+        call()
+    finally:
+        client.meta.events.unregister(event, keep)
+    return seen[0]
+
+
+def test_route53_record_values_are_plain_escaped_text(aws, emulator):
+    route53 = aws.service("route53")
+    zone = route53.create_hosted_zone(Name=f"z{uuid.uuid4().hex[:6]}.example.com", CallerReference=uuid.uuid4().hex)
+    zone_id = zone["HostedZone"]["Id"].rsplit("/", 1)[-1]
+    name = "txt." + zone["HostedZone"]["Name"]
+    route53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Changes": [{
+        "Action": "CREATE",
+        "ResourceRecordSet": {"Name": name, "Type": "TXT", "TTL": 60, "ResourceRecords": [{"Value": '"a<b&c"'}]},
+    }]})
+    body = _raw_answer(route53, "ListResourceRecordSets", lambda: route53.list_resource_record_sets(
+        HostedZoneId=zone_id, StartRecordName=name, StartRecordType="TXT", MaxItems="1"))
+    assert "CDATA" not in body
+    assert '<Value>&#34;a&lt;b&amp;c&#34;</Value>' in body or '<Value>&quot;a&lt;b&amp;c&quot;</Value>' in body, body
+
+
+def test_dms_instance_create_time_is_epoch_seconds(aws, emulator):
+    dms = aws.service("dms")
+    ident = f"rep-{uuid.uuid4().hex[:6]}"
+    arn = dms.create_replication_instance(ReplicationInstanceIdentifier=ident,
+                                          ReplicationInstanceClass="dms.t3.micro")["ReplicationInstance"]["ReplicationInstanceArn"]
+    body = _raw_answer(dms, "DescribeReplicationInstances", lambda: dms.describe_replication_instances(
+        Filters=[{"Name": "replication-instance-arn", "Values": [arn]}]))
+    (instance,) = json.loads(body)["ReplicationInstances"]
+    assert isinstance(instance["InstanceCreateTime"], (int, float)), instance["InstanceCreateTime"]

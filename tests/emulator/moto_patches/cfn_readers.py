@@ -1,7 +1,7 @@
 """Patch: the types realdrift reads with a per-service reader (issue 46) whose
 service moto serves but whose CloudFormation type moto does not create
-(listed in gaps.CREATED_TYPES) are created through that service's API, as CloudFormation
-does, and deleted with the stack.
+(listed in gaps.CREATED_TYPES) are created through that service's API, as
+CloudFormation does, and deleted with the stack.
 
 Only the declared properties each create passes on are accepted: any other
 declared property fails the CreateStack naming it, so a property the emulator
@@ -71,16 +71,18 @@ class NetworkAclEntry(_Model, CloudFormationModel):
 
     @staticmethod
     def make(aws, name, props):
-        params = {k: v for k, v in props.items() if k not in ("Protocol", "Egress")}
+        params = {k: v for k, v in props.items() if k not in ("Protocol", "Egress", "RuleNumber")}
+        # A template may give these as strings (JSON templates often do).
         params["Protocol"] = str(props["Protocol"])
-        params["Egress"] = bool(props.get("Egress", False))
+        params["RuleNumber"] = int(props["RuleNumber"])
+        params["Egress"] = str(props.get("Egress", False)).lower() == "true"
         if "Icmp" in params:
             params["IcmpTypeCode"] = params.pop("Icmp")
         aws.ec2.create_network_acl_entry(**params)
 
         def undo():
             aws.ec2.delete_network_acl_entry(NetworkAclId=props["NetworkAclId"],
-                                             RuleNumber=props["RuleNumber"], Egress=params["Egress"])
+                                             RuleNumber=params["RuleNumber"], Egress=params["Egress"])
 
         return name, undo, {}
 

@@ -13,6 +13,8 @@ from moto.awslambda.responses import LambdaResponse
 from moto.codebuild.exceptions import ResourceNotFoundException as CodeBuildNotFound
 from moto.codebuild.responses import CodeBuildResponse
 from moto.core.utils import unix_time
+from moto.dms.models import FakeReplicationInstance
+from moto.route53 import responses as route53_responses
 from moto.dynamodb.models import DynamoDBBackend
 from moto.iam.access_control import IAMPolicyStatement, PermissionResult
 from moto.s3 import responses as s3_responses
@@ -227,8 +229,35 @@ def _codebuild_update_project(self):
     return json.dumps({"project": project.project_metadata})
 
 
+def _route53_record_values() -> None:
+    # Gap: ListResourceRecordSets wraps each record value in CDATA, which
+    # Route 53 never does; the Rust SDK's XML reader reads such a value as
+    # "" (boto3 unwraps it). Answered as Route 53 does: the value, escaped.
+    route53_responses.LIST_RRSET_RESPONSE = _replace_once(
+        route53_responses.LIST_RRSET_RESPONSE,
+        "<Value><![CDATA[{{ resource }}]]></Value>",
+        "<Value>{{ resource | e }}</Value>",
+    )
+
+
+def _dms_instance_create_time() -> None:
+    # Gap: DescribeReplicationInstances answers InstanceCreateTime as an ISO
+    # string; the DMS JSON protocol sends timestamps as epoch seconds, and
+    # the Rust SDK rejects the whole answer on the string.
+    original = FakeReplicationInstance.to_dict
+
+    def to_dict(self):
+        out = original(self)
+        out["InstanceCreateTime"] = unix_time(self.creation_date)
+        return out
+
+    FakeReplicationInstance.to_dict = to_dict
+
+
 def install() -> None:
     """Apply every service API patch."""
+    _route53_record_values()
+    _dms_instance_create_time()
     CodeBuildResponse.update_project = _codebuild_update_project
     _assume_role_needs_the_role()
     _lambda_function_urls()
