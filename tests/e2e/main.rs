@@ -16,6 +16,7 @@ mod emulator;
 mod lambda;
 mod on_change;
 mod org_hub;
+mod readers;
 mod revert;
 mod revert_lambda;
 mod scan;
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
         .chain(scan::ALL)
         .chain(accounts::ALL)
         .chain(org_hub::ALL)
+        .chain(readers::ALL)
         .chain(on_change::selected())
         .collect();
     let selected: Vec<&scenarios::Scenario> = all
