@@ -17,6 +17,7 @@ mod lambda;
 mod on_change;
 mod org_baselines;
 mod org_hub;
+mod readers;
 mod revert;
 mod revert_lambda;
 mod scan;
@@ -42,6 +43,7 @@ fn main() -> ExitCode {
         .chain(accounts::ALL)
         .chain(org_hub::ALL)
         .chain(org_baselines::ALL)
+        .chain(readers::ALL)
         .chain(on_change::selected())
         .collect();
     let selected: Vec<&scenarios::Scenario> = all

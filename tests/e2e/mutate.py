@@ -171,7 +171,76 @@ def role_create(aws, name, trusted_account):
     aws.iam.create_role(RoleName=name, AssumeRolePolicyDocument=json.dumps(trust))
 
 
+# Console-style changes to the per-service reader types (issue 46), each to
+# the property that matters most for security.
+
+
+def nacl_entry_open(aws, acl, rule_number):
+    # The inbound rule opened to the whole internet, every protocol.
+    aws.ec2.replace_network_acl_entry(NetworkAclId=acl, RuleNumber=int(rule_number), Egress=False,
+                                      Protocol="-1", RuleAction="allow", CidrBlock="0.0.0.0/0")
+
+
+def codebuild_privileged(aws, project):
+    # "Privileged" ticked in the console: UpdateProject with the whole environment.
+    codebuild = aws.service("codebuild")
+    env = codebuild.batch_get_projects(names=[project])["projects"][0]["environment"]
+    codebuild.update_project(name=project, environment=dict(env, privilegedMode=True))
+
+
+def access_key_status(aws, user, key_id, status):
+    aws.iam.update_access_key(UserName=user, AccessKeyId=key_id, Status=status)
+
+
+def launch_template_default(aws, template_id, http_tokens):
+    # A new version with IMDSv1 allowed again, published as the default.
+    current = aws.ec2.describe_launch_template_versions(LaunchTemplateId=template_id, Versions=["$Default"])
+    data = current["LaunchTemplateVersions"][0]["LaunchTemplateData"]
+    data["MetadataOptions"] = dict(data.get("MetadataOptions", {}), HttpTokens=http_tokens)
+    out = aws.ec2.create_launch_template_version(LaunchTemplateId=template_id, LaunchTemplateData=data)
+    version = str(out["LaunchTemplateVersion"]["VersionNumber"])
+    aws.ec2.modify_launch_template(LaunchTemplateId=template_id, DefaultVersion=version)
+
+
+def record_upsert(aws, zone, name, rtype, value):
+    # The record pointed elsewhere.
+    aws.service("route53").change_resource_record_sets(HostedZoneId=zone, ChangeBatch={"Changes": [{
+        "Action": "UPSERT",
+        "ResourceRecordSet": {"Name": name, "Type": rtype, "TTL": 300, "ResourceRecords": [{"Value": value}]},
+    }]})
+
+
+def listener_certificate_remove(aws, listener, certificate):
+    aws.service("elbv2").remove_listener_certificates(ListenerArn=listener,
+                                                      Certificates=[{"CertificateArn": certificate}])
+
+
+def dax_nodes(aws, cluster, count):
+    aws.service("dax").increase_replication_factor(ClusterName=cluster, NewReplicationFactor=int(count))
+
+
+def dms_delete(aws, arn):
+    # moto 5.1.22 has no ModifyReplicationInstance: the instance is deleted.
+    aws.service("dms").delete_replication_instance(ReplicationInstanceArn=arn)
+
+
+def lake_location_role(aws, location, role):
+    # The location re-registered with another role (moto has no UpdateResource).
+    lf = aws.service("lakeformation")
+    lf.deregister_resource(ResourceArn=location)
+    lf.register_resource(ResourceArn=location, RoleArn=role)
+
+
 OPS = {
+    "nacl-entry-open": nacl_entry_open,
+    "codebuild-privileged": codebuild_privileged,
+    "access-key-status": access_key_status,
+    "launch-template-default": launch_template_default,
+    "record-upsert": record_upsert,
+    "listener-certificate-remove": listener_certificate_remove,
+    "dax-nodes": dax_nodes,
+    "dms-delete": dms_delete,
+    "lake-location-role": lake_location_role,
     "role-create": role_create,
     "stack-description": stack_description,
     "role-policy-stack": role_policy_stack,

@@ -333,6 +333,18 @@ def security_group(aws) -> str:
     return gid
 
 
+def launch_template(aws) -> str:
+    """A launch template with a second version made the default."""
+    out = aws.ec2.create_launch_template(
+        LaunchTemplateName=_name("sample-lt"),
+        LaunchTemplateData={"InstanceType": "t3.micro", "MetadataOptions": {"HttpTokens": "required"}},
+    )
+    ident = out["LaunchTemplate"]["LaunchTemplateId"]
+    aws.ec2.create_launch_template_version(LaunchTemplateId=ident, LaunchTemplateData={"InstanceType": "t3.small"})
+    aws.ec2.modify_launch_template(LaunchTemplateId=ident, DefaultVersion="2")
+    return ident
+
+
 #: Resources with properties no corpus case shows: (type, factory), checked
 #: against the registry schema only.
 SCHEMA_ONLY = {
@@ -352,4 +364,5 @@ FACTORIES = {
     "AWS::Logs::LogGroup": log_group,
     "AWS::Events::Rule": rule,
     "AWS::EC2::SecurityGroup": security_group,
+    "AWS::EC2::LaunchTemplate": launch_template,
 }

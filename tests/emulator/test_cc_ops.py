@@ -36,6 +36,7 @@ MISSING = {
     "AWS::DynamoDB::Table": "no-such-table",
     "AWS::Logs::LogGroup": "/no/such/group",
     "AWS::Events::Rule": "arn:aws:events:us-east-1:123456789012:rule/no-such-rule",
+    "AWS::EC2::LaunchTemplate": "lt-0123456789abcdef0",
 }
 
 

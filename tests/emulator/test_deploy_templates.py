@@ -119,6 +119,26 @@ def test_a_property_the_emulator_cannot_apply_fails_the_deploy(tmp_path, emulato
     assert "Archive (AWS::DynamoDB::Table)" in str(err.value) and "TableClass" in str(err.value)
 
 
+def test_a_reader_type_property_the_create_does_not_pass_on_fails_the_deploy(tmp_path, aws):
+    # moto_patches.cfn_readers: a declared property the service call would
+    # drop fails the deploy, naming it, instead of leaving the stack short.
+    role = aws.iam.create_role(RoleName=f"dax-{uuid.uuid4().hex[:6]}", AssumeRolePolicyDocument="{}")["Role"]["Arn"]
+    template = tmp_path / "dax.yaml"
+    template.write_text(
+        "Resources:\n"
+        "  Cache:\n"
+        "    Type: AWS::DAX::Cluster\n"
+        "    Properties:\n"
+        "      NodeType: dax.t3.small\n"
+        "      ReplicationFactor: 1\n"
+        f"      IAMRoleARN: {role}\n"
+        "      PreferredMaintenanceWindow: sun:05:00-sun:06:00\n"
+    )
+    with pytest.raises(deploy_fixture.DeployError) as err:
+        deploy_fixture.deploy(f"DaxWindow{uuid.uuid4().hex[:6]}", str(template))
+    assert "Cache (AWS::DAX::Cluster)" in str(err.value) and "PreferredMaintenanceWindow" in str(err.value)
+
+
 def test_cdk_metadata_is_an_asserted_gap(tmp_path, emulator):
     template = tmp_path / "meta.yaml"
     template.write_text(

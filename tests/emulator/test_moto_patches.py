@@ -2,6 +2,7 @@
 (moto_patches.service_apis): what realdrift reads comes back as AWS sends it."""
 
 import json
+import uuid
 
 import pytest
 from botocore.exceptions import ClientError
@@ -105,3 +106,62 @@ def test_a_bus_policy_admits_only_what_it_grants():
     assert not bus_admits(policy(by_account, deny), "111111111111"), "a Deny wins"
     other_condition = dict(by_account, Condition={"StringEquals": {"aws:SourceAccount": "111111111111"}})
     assert not bus_admits(policy(other_condition), "111111111111"), "an unevaluated condition fails closed"
+
+
+def test_codebuild_update_project_changes_what_batch_get_projects_answers(aws, emulator):
+    codebuild = aws.service("codebuild")
+    role = aws.iam.create_role(RoleName=f"cb-{uuid.uuid4().hex[:6]}", AssumeRolePolicyDocument="{}")["Role"]["Arn"]
+    name = f"sample-build-{uuid.uuid4().hex[:6]}"
+    env = {"type": "LINUX_CONTAINER", "image": "aws/codebuild/standard:7.0", "computeType": "BUILD_GENERAL1_SMALL",
+           "privilegedMode": False}
+    codebuild.create_project(name=name, source={"type": "S3", "location": "b/src.zip"},
+                             artifacts={"type": "NO_ARTIFACTS"}, environment=env, serviceRole=role)
+    codebuild.update_project(name=name, environment=dict(env, privilegedMode=True), description="edited")
+    (project,) = codebuild.batch_get_projects(names=[name])["projects"]
+    assert (project["environment"]["privilegedMode"], project["description"]) == (True, "edited")
+    assert project["source"] == {"type": "S3", "location": "b/src.zip"}, "what the update did not name stays"
+    with pytest.raises(ClientError) as err:
+        codebuild.update_project(name="no-such-project", description="x")
+    assert err.value.response["Error"]["Code"] == "ResourceNotFoundException"
+
+
+def _raw_answer(client, operation: str, call) -> str:
+    """The HTTP body of one call, as an SDK other than boto3 would parse it."""
+    seen = []
+
+    def keep(http_response, **_):
+        seen.append(http_response.content.decode())
+
+    event = f"after-call.{client.meta.service_model.service_name}.{operation}"
+    client.meta.events.register(event, keep)
+    try:
+        call()
+    finally:
+        client.meta.events.unregister(event, keep)
+    return seen[0]
+
+
+def test_route53_record_values_are_plain_escaped_text(aws, emulator):
+    route53 = aws.service("route53")
+    zone = route53.create_hosted_zone(Name=f"z{uuid.uuid4().hex[:6]}.example.com", CallerReference=uuid.uuid4().hex)
+    zone_id = zone["HostedZone"]["Id"].rsplit("/", 1)[-1]
+    name = "txt." + zone["HostedZone"]["Name"]
+    route53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Changes": [{
+        "Action": "CREATE",
+        "ResourceRecordSet": {"Name": name, "Type": "TXT", "TTL": 60, "ResourceRecords": [{"Value": '"a<b&c"'}]},
+    }]})
+    body = _raw_answer(route53, "ListResourceRecordSets", lambda: route53.list_resource_record_sets(
+        HostedZoneId=zone_id, StartRecordName=name, StartRecordType="TXT", MaxItems="1"))
+    assert "CDATA" not in body
+    assert '<Value>&#34;a&lt;b&amp;c&#34;</Value>' in body or '<Value>&quot;a&lt;b&amp;c&quot;</Value>' in body, body
+
+
+def test_dms_instance_create_time_is_epoch_seconds(aws, emulator):
+    dms = aws.service("dms")
+    ident = f"rep-{uuid.uuid4().hex[:6]}"
+    arn = dms.create_replication_instance(ReplicationInstanceIdentifier=ident,
+                                          ReplicationInstanceClass="dms.t3.micro")["ReplicationInstance"]["ReplicationInstanceArn"]
+    body = _raw_answer(dms, "DescribeReplicationInstances", lambda: dms.describe_replication_instances(
+        Filters=[{"Name": "replication-instance-arn", "Values": [arn]}]))
+    (instance,) = json.loads(body)["ReplicationInstances"]
+    assert isinstance(instance["InstanceCreateTime"], (int, float)), instance["InstanceCreateTime"]

@@ -1,5 +1,7 @@
 """boto3 clients pointed at the moto server, shared by every request thread."""
 
+import threading
+
 import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
@@ -56,7 +58,19 @@ class Aws:
         for name in self.SERVICES:
             client = session.client(name, endpoint_url=endpoint_url, config=config)
             setattr(self, name.replace("lambda", "lambda_"), client)
+        self._session, self._config = session, config
+        self._more = {}
+        self._more_lock = threading.Lock()
         self._account_id = None
+
+    def service(self, name: str):
+        """A client for a service outside SERVICES, created on first use (the
+        per-service reader types: codebuild, docdb, dax, dms, ...), so the
+        common clients stay the only ones every request thread pays for."""
+        with self._more_lock:  # boto3 sessions are not thread-safe
+            if name not in self._more:
+                self._more[name] = self._session.client(name, endpoint_url=self.endpoint_url, config=self._config)
+            return self._more[name]
 
     @property
     def account_id(self) -> str:

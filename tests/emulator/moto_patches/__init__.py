@@ -5,8 +5,13 @@ AWS in ways realdrift reads — the one place the emulator works around moto.
 - ``cfn_declared``: declared properties moto ignores on the served types take effect.
 - ``cfn_resources``: bucket policies, queue policies and SNS subscriptions are
   created; Lambda permissions get CloudFormation's physical id.
-- ``service_apis``: Lambda ListFunctionUrlConfigs; S3 notification, object
-  lock and replication reads; DynamoDB point-in-time recovery period.
+- ``cfn_readers``: the types realdrift reads with a per-service reader whose
+  service moto serves (network ACL entries, CodeBuild projects, DAX
+  clusters, DMS replication instances, Lake Formation locations, listener
+  certificates) are created.
+- ``service_apis``: Lambda ListFunctionUrlConfigs; CodeBuild UpdateProject;
+  S3 notification, object lock and replication reads; DynamoDB
+  point-in-time recovery period.
 - ``events_org``: PutEvents to another account's bus by ARN, admitted by
   that bus's policy (aws:PrincipalOrgID); SNS topics as rule targets; the
   whole event (with ``account``) to targets without an input transformer.
@@ -23,7 +28,7 @@ def install(self_url: str) -> None:
     """Apply every patch (once) before moto serves a request; ``self_url`` is
     where this moto server listens, for the patches that call its APIs."""
     global _installed
-    from . import cfn_declared, cfn_resources, events_org, s3_cross_account, service_apis, service_client
+    from . import cfn_declared, cfn_readers, cfn_resources, events_org, s3_cross_account, service_apis, service_client
 
     service_client.configure(self_url)
     if _installed:
@@ -32,5 +37,6 @@ def install(self_url: str) -> None:
     events_org.install()
     s3_cross_account.install()
     cfn_resources.install()
+    cfn_readers.install()
     cfn_declared.install()
     _installed = True

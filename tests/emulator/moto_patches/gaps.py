@@ -102,6 +102,17 @@ CREATED_TYPES = {
     "AWS::S3::BucketPolicy": "PutBucketPolicy; physical id: the bucket name",
     "AWS::SQS::QueuePolicy": "SetQueueAttributes(Policy) on each queue; physical id: <stack>-<logical id>-<suffix>",
     "AWS::SNS::Subscription": "Subscribe, then the declared attributes; physical id: the subscription ARN",
+    # The per-service reader types (issue 46) whose service moto serves
+    # (moto_patches/cfn_readers.py); the reader finds each by its declared
+    # properties or by these physical ids.
+    "AWS::EC2::NetworkAclEntry": "CreateNetworkAclEntry; physical id: <stack>-<logical id>-<suffix>",
+    "AWS::CodeBuild::Project": "CreateProject; physical id: the project name",
+    "AWS::DAX::Cluster": "CreateCluster; physical id: the cluster name (lower-case, at most 20 characters)",
+    "AWS::DMS::ReplicationInstance": "CreateReplicationInstance; physical id: the instance ARN",
+    "AWS::LakeFormation::Resource": "RegisterResource; physical id: <stack>-<logical id>-<suffix>",
+    "AWS::ElasticLoadBalancingV2::ListenerCertificate": (
+        "AddListenerCertificates; physical id: <stack>-<logical id>-<suffix>"
+    ),
 }
 
 #: Types moto creates with no (or another) physical id -> the patch's fix.

@@ -10,6 +10,11 @@ from moto.awslambda import urls as lambda_urls
 from moto.awslambda.exceptions import UnknownFunctionException
 from moto.awslambda.models import LambdaFunction
 from moto.awslambda.responses import LambdaResponse
+from moto.codebuild.exceptions import ResourceNotFoundException as CodeBuildNotFound
+from moto.codebuild.responses import CodeBuildResponse
+from moto.core.utils import unix_time
+from moto.dms.models import FakeReplicationInstance
+from moto.route53 import responses as route53_responses
 from moto.dynamodb.models import DynamoDBBackend
 from moto.iam.access_control import IAMPolicyStatement, PermissionResult
 from moto.s3 import responses as s3_responses
@@ -201,8 +206,59 @@ def _assume_role_needs_the_role() -> None:
     STSBackend.assume_role = assume_role
 
 
+# UpdateProject's settings a console edit changes, as BatchGetProjects
+# answers them (a structure given replaces the stored one whole).
+_CODEBUILD_UPDATABLE = ("description", "source", "artifacts", "environment", "cache", "serviceRole",
+                        "timeoutInMinutes", "queuedTimeoutInMinutes", "sourceVersion", "vpcConfig",
+                        "logsConfig", "tags")
+
+
+def _codebuild_update_project(self):
+    # Gap: moto 5.1.22 has no UpdateProject, the call behind every edit of a
+    # project in the console (CodeBuild API reference, UpdateProject:
+    # https://docs.aws.amazon.com/codebuild/latest/APIReference/API_UpdateProject.html).
+    name = self._get_param("name")
+    project = self.codebuild_backend.codebuild_projects.get(name)
+    if project is None:
+        raise CodeBuildNotFound(f"Project cannot be found: arn:aws:codebuild:{self.region}:{self.current_account}:project/{name}")
+    for key in _CODEBUILD_UPDATABLE:
+        value = self._get_param(key)
+        if value is not None:
+            project.project_metadata[key] = value
+    project.project_metadata["lastModifiedDate"] = unix_time()
+    return json.dumps({"project": project.project_metadata})
+
+
+def _route53_record_values() -> None:
+    # Gap: ListResourceRecordSets wraps each record value in CDATA, which
+    # Route 53 never does; the Rust SDK's XML reader reads such a value as
+    # "" (boto3 unwraps it). Answered as Route 53 does: the value, escaped.
+    route53_responses.LIST_RRSET_RESPONSE = _replace_once(
+        route53_responses.LIST_RRSET_RESPONSE,
+        "<Value><![CDATA[{{ resource }}]]></Value>",
+        "<Value>{{ resource | e }}</Value>",
+    )
+
+
+def _dms_instance_create_time() -> None:
+    # Gap: DescribeReplicationInstances answers InstanceCreateTime as an ISO
+    # string; the DMS JSON protocol sends timestamps as epoch seconds, and
+    # the Rust SDK rejects the whole answer on the string.
+    original = FakeReplicationInstance.to_dict
+
+    def to_dict(self):
+        out = original(self)
+        out["InstanceCreateTime"] = unix_time(self.creation_date)
+        return out
+
+    FakeReplicationInstance.to_dict = to_dict
+
+
 def install() -> None:
     """Apply every service API patch."""
+    _route53_record_values()
+    _dms_instance_create_time()
+    CodeBuildResponse.update_project = _codebuild_update_project
     _assume_role_needs_the_role()
     _lambda_function_urls()
     _lambda_logging_config()

@@ -2,6 +2,7 @@
 
 from . import (
     dynamodb_table,
+    ec2_launch_template,
     ec2_security_group,
     events_rule,
     iam_role,
@@ -27,5 +28,6 @@ TYPES = {
         logs_log_group,
         events_rule,
         ec2_security_group,
+        ec2_launch_template,
     )
 }
