@@ -375,33 +375,32 @@ fn known_default_here(
             .filter(move |kd| kd.entry.source == Some(Source::Observed) || !superseded())
             .filter(|kd| applies(scope, live, path, kd))
     };
-    // A constant stated for this very element outranks a value AWS chose
-    // for every element: an Elastic Beanstalk option off its recorded
-    // platform default still surfaces.
-    let pinned = || {
-        candidates()
-            .filter(|kd| !kd.entry.values.is_empty())
-            .map(|kd| kd.pattern.fixed_segments())
-            .max()
-    };
-    // A value stated for the path first (the common case, and it needs no
-    // second pass); then a value AWS chose, unless a constant stated for
-    // this very element outranks it.
-    if candidates()
-        .filter(|kd| !kd.entry.chosen_at_create)
-        .any(|kd| states_value(scope, live, path, v, kd, empty))
-    {
-        return Some(Fold::Stated);
+    // One pass over the entries that apply: a value stated for the path
+    // decides at once (the common case); the entries of a value AWS chose
+    // wait for the end, where a constant stated for this very element
+    // outranks them (an Elastic Beanstalk option off its recorded platform
+    // default still surfaces).
+    let mut chosen: Vec<&KnownDefault> = Vec::new();
+    let mut pinned: Option<usize> = None;
+    for kd in candidates() {
+        if !kd.entry.values.is_empty() {
+            pinned = pinned.max(Some(kd.pattern.fixed_segments()));
+        }
+        if kd.entry.chosen_at_create {
+            chosen.push(kd);
+        } else if states_value(scope, live, path, v, kd, empty) {
+            return Some(Fold::Stated);
+        }
     }
-    let mut chosen = candidates().filter(|kd| kd.entry.chosen_at_create && !empty);
-    let found = chosen.any(|kd| {
-        in_chosen_shape(scope, v, kd)
-            && pinned().is_none_or(|p| p <= kd.pattern.fixed_segments())
-            // A mined chosen value that another rule calls this resource's
-            // own identity stays generated.
-            && (kd.entry.source == Some(Source::Observed)
-                || !super::undeclared::is_generated(scope, live, path, v))
-    });
+    let found = !empty
+        && chosen.into_iter().any(|kd| {
+            in_chosen_shape(scope, v, kd)
+                && pinned.is_none_or(|p| p <= kd.pattern.fixed_segments())
+                // A mined chosen value that another rule calls this
+                // resource's own identity stays generated.
+                && (kd.entry.source == Some(Source::Observed)
+                    || !super::undeclared::is_generated(scope, live, path, v))
+        });
     found.then_some(Fold::Chosen)
 }
 

@@ -69,6 +69,10 @@ pub(super) fn regex_matches(pattern: &str, s: &str) -> bool {
     let Ok(mut map) = cache.lock() else {
         return false;
     };
+    // Looked up before inserting: the key is copied only on a first use.
+    if let Some(r) = map.get(pattern) {
+        return r.as_ref().is_some_and(|r| r.is_match(s));
+    }
     map.entry(pattern.to_string())
         .or_insert_with(|| regex::Regex::new(pattern).ok())
         .as_ref()
