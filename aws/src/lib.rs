@@ -40,7 +40,7 @@ pub use identifiers::{cc_identifier, has_adapter, CcIdentifier};
 pub use kms::AwsKmsAliases;
 pub use live_reader::AwsLiveReader;
 pub use organization::{org_accounts, OrgAccounts, OrgListError};
-pub use queue::SqsWorkQueue;
+pub use queue::{SqsFlushQueue, SqsWorkQueue};
 pub use read_routes::{read_route, reader_name};
 pub use readers::{projection_for, reader_for, supplement_for, PROJECTIONS, READERS, SUPPLEMENTS};
 pub use realdrift_core::pipeline::CallCounter;

@@ -784,3 +784,79 @@ fn a_storm_of_changes_to_one_stack_is_one_alert_listing_the_resources() {
         "{text}"
     );
 }
+
+/// A storm over several invocations: 200 resources changed out of band,
+/// re-read by four on-change batches 10 s apart, are held in the state
+/// file (each cycle loads what the previous one stored) and announced in
+/// one alert by the first check after a quiet minute (the flush: a scoped
+/// re-check with nothing to read).
+#[test]
+fn a_storm_over_several_batches_is_one_alert_after_a_quiet_window() {
+    let store = MemoryStore::new();
+    let sns = Arc::new(MemoryNotifier::new("sns"));
+    let slack = Arc::new(MemoryNotifier::new("slack"));
+    let ch = channels(&sns, &slack);
+    let ids: Vec<String> = (1..=200).map(|i| format!("Queue{i:03}")).collect();
+    let of = |findings: Vec<Finding>| Observation {
+        resources: ids
+            .iter()
+            .map(|id| {
+                let seen = SeenResource {
+                    resource_type: "AWS::SQS::Queue".into(),
+                    physical_id: Some(id.to_lowercase()),
+                    read: ReadStatus::Read,
+                    children: ListStatus::None,
+                    unreadable: false,
+                };
+                (id.clone(), seen)
+            })
+            .collect(),
+        ..obs(findings)
+    };
+    const T0: u64 = 1_800_000_000_000;
+    cycle(&store, &of(vec![]).read_at(T0), &ch, "scan", T0).unwrap();
+    for (i, chunk) in ids.chunks(50).enumerate() {
+        let changed: Vec<Finding> = chunk
+            .iter()
+            .map(|id| {
+                let mut f = Finding::new(Tier::Declared, id, "AWS::SQS::Queue", "DelaySeconds");
+                f.desired = Some(json!(0));
+                f.actual = Some(json!(30));
+                f
+            })
+            .collect();
+        let at = T0 + (i as u64 + 1) * 10_000;
+        let batch = of(changed)
+            .limited_to(chunk.iter().cloned().collect())
+            .read_at(at);
+        cycle(&store, &batch, &ch, &format!("batch-{i}"), at).unwrap();
+    }
+    assert!(sns.sent().is_empty(), "held: {:?}", sns.sent());
+    let held = stored_state(&store).storm.and_then(|s| s.open).unwrap();
+    assert_eq!(held.held.len(), 200);
+    // Still within a minute of the last batch: nothing yet.
+    let early = T0 + 40_000 + 59_000;
+    let flush = |at: u64| of(vec![]).limited_to(Default::default()).read_at(at);
+    cycle(&store, &flush(early), &ch, "flush-early", early).unwrap();
+    assert!(sns.sent().is_empty());
+    let quiet = T0 + 100_000;
+    cycle(&store, &flush(quiet), &ch, "flush", quiet).unwrap();
+    let sent = sns.sent();
+    assert_eq!(sent.len(), 1, "one alert: {sent:?}");
+    let doc: Value = serde_json::from_str(&sent[0].document).unwrap();
+    assert_eq!(doc["kind"], "drift-detected");
+    assert_eq!(doc["findings"].as_array().map(Vec::len), Some(200));
+    assert_eq!(doc["resources"]["count"], 200);
+    assert_eq!(doc["storm"]["changes"], 200);
+    assert_eq!(doc["storm"]["from"], "2027-01-15T08:00:10Z");
+    assert_eq!(doc["storm"]["to"], "2027-01-15T08:00:40Z");
+    let text = sent[0].text.as_deref().unwrap_or_default();
+    assert!(
+        text.contains("Storm: 200 changes to 200 resources within 1 min"),
+        "{text}"
+    );
+    assert!(text.contains("… and 175 more"), "{text}");
+    assert_eq!(slack.sent().len(), 1);
+    assert_eq!(stored_state(&store).storm, None, "closed and forgotten");
+    assert_eq!(stored_state(&store).drift.len(), 200, "the drift stands");
+}

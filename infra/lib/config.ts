@@ -68,6 +68,10 @@ export interface RealdriftConfig {
   readonly scanConcurrency: number;
   /** Seconds in which a value flipped back and forth is announced once, then summarized (REALDRIFT_FLAP_WINDOW_SECONDS; 0 = off). */
   readonly flapWindowSeconds: number;
+  /** Seconds in which a burst of changed resources opens a storm (one alert), and the quiet that closes it (REALDRIFT_STORM_WINDOW_SECONDS; 0 = off). */
+  readonly stormWindowSeconds: number;
+  /** Changed resources inside one storm window that open a storm (REALDRIFT_STORM_THRESHOLD; 0 = off). */
+  readonly stormThreshold: number;
   /** RUST_LOG of the functions. */
   readonly logLevel: string;
   /** Existing bucket receiving the realdrift bucket's server access logs; undefined = none. */
@@ -171,6 +175,8 @@ export function loadConfig(get: Lookup, defaultRegion?: string, cargoTargetDir?:
     changeBatchWindowSeconds: r.int('changeBatchWindowSeconds', 10, 0, 300),
     scanConcurrency: r.int('scanConcurrency', 5, 2, 1000),
     flapWindowSeconds: r.int('flapWindowSeconds', 600, 0, 86400),
+    stormWindowSeconds: r.int('stormWindowSeconds', 60, 0, 3600),
+    stormThreshold: r.int('stormThreshold', 10, 0, 10000),
     logLevel: r.string('logLevel', 'info', /^[A-Za-z0-9_=,:.-]+$/),
     accessLogsBucket: r.optional('accessLogsBucket', /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/),
     githubRepository: r.optional('githubRepository', /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/),

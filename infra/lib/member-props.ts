@@ -40,6 +40,8 @@ interface MemberNumbers {
   readonly changeBatchSize: number;
   readonly changeBatchWindowSeconds: number;
   readonly flapWindowSeconds: number;
+  readonly stormWindowSeconds: number;
+  readonly stormThreshold: number;
   readonly logRetentionDays: number;
   readonly trailRetentionDays: number;
   readonly stacks: string[];
@@ -60,6 +62,8 @@ export function validateMemberProps(p: MemberNumbers): void {
   checkInt(c, 'changeBatchSize', p.changeBatchSize, 1, 10000);
   checkInt(c, 'changeBatchWindowSeconds', p.changeBatchWindowSeconds, 0, 300);
   checkInt(c, 'flapWindowSeconds', p.flapWindowSeconds, 0, 86400);
+  checkInt(c, 'stormWindowSeconds', p.stormWindowSeconds, 0, 3600);
+  checkInt(c, 'stormThreshold', p.stormThreshold, 0, 10000);
   if (!Token.isUnresolved(p.changeBatchSize) && p.changeBatchSize > 10 && p.changeBatchWindowSeconds < 1) {
     fail(c, 'changeBatchWindowSeconds', p.changeBatchWindowSeconds, 'at least 1 when changeBatchSize is above 10 (Lambda requires a batching window there)');
   }

@@ -93,6 +93,10 @@ export interface RealdriftMemberProps {
   readonly changeBatchWindowSeconds: number;
   /** Seconds in which a value flipped back and forth is announced once then summarized, 0-86400. */
   readonly flapWindowSeconds: number;
+  /** Seconds in which a burst of changed resources opens a storm, and the quiet that closes it, 0-3600 (0: off). */
+  readonly stormWindowSeconds: number;
+  /** Changed resources inside one storm window that open a storm, 0-10000 (0: off). */
+  readonly stormThreshold: number;
   /** RUST_LOG of the functions. */
   readonly logLevel: string;
   /** Days the functions' logs are kept (a CloudWatch Logs retention value). */
@@ -174,6 +178,8 @@ export class RealdriftMember extends Construct {
       REALDRIFT_CONCURRENCY: String(props.concurrency),
       REALDRIFT_COVERAGE_LOST_AFTER: String(props.coverageLostAfter),
       REALDRIFT_FLAP_WINDOW_SECONDS: String(props.flapWindowSeconds),
+      REALDRIFT_STORM_WINDOW_SECONDS: String(props.stormWindowSeconds),
+      REALDRIFT_STORM_THRESHOLD: String(props.stormThreshold),
       // Security Hub import; the partition of the product ARN, which the function cannot tell on its own.
       ...(props.securityHub ? { REALDRIFT_SECURITY_HUB: '1', REALDRIFT_PARTITION: Aws.PARTITION } : {}),
       // Off (unset): the figures stay log fields and no custom metric is billed.
@@ -216,6 +222,8 @@ export class RealdriftMember extends Construct {
         ...reading,
         REALDRIFT_REVERT_ROLE_ARN: this.revert.role.roleArn,
         REALDRIFT_LOOKUP_CACHE_SECONDS: String(props.lookupCacheSeconds),
+        // A held storm's delayed flush goes to on-change's own queue.
+        REALDRIFT_CHANGE_QUEUE_URL: changes.queue.queueUrl,
       },
       alarmTopic: topic,
       code: props.code?.('realdrift-on-change'),
@@ -226,6 +234,8 @@ export class RealdriftMember extends Construct {
     );
     work.queue.grantSendMessages(this.scan.role);
     work.queue.grantSendMessages(this.revert.role);
+    // On-change sends a held storm's flush to its own queue, and nowhere else.
+    changes.queue.grantSendMessages(this.onChange.role);
     this.onChange.function.addEventSource(
       new SqsEventSource(changes.queue, {
         batchSize: props.changeBatchSize,

@@ -38,6 +38,8 @@ export function memberSettings(config: RealdriftConfig, changePatterns: ChangePa
     changeBatchSize: config.changeBatchSize,
     changeBatchWindowSeconds: config.changeBatchWindowSeconds,
     flapWindowSeconds: config.flapWindowSeconds,
+    stormWindowSeconds: config.stormWindowSeconds,
+    stormThreshold: config.stormThreshold,
     changeDelaySeconds: config.changeDelaySeconds,
     logLevel: config.logLevel,
     logRetentionDays: config.logRetentionDays,

@@ -309,7 +309,7 @@ describe('functions', () => {
     const topic = { Ref: logicalId(json, 'AWS::SNS::Topic', 'AlertsTopic') };
     const common = { REALDRIFT_BUCKET: bucket, REALDRIFT_TOPIC_ARN: topic, REALDRIFT_STACKS: 'Prod*,Api', RUST_LOG: 'debug' };
     const secret = { Ref: logicalId(json, 'AWS::SecretsManager::Secret', 'AlertsSlackWebhook') };
-    const reading = { REALDRIFT_SLACK_SECRET_ID: secret, REALDRIFT_CONCURRENCY: '8', REALDRIFT_COVERAGE_LOST_AFTER: '3', REALDRIFT_FLAP_WINDOW_SECONDS: '600' };
+    const reading = { REALDRIFT_SLACK_SECRET_ID: secret, REALDRIFT_CONCURRENCY: '8', REALDRIFT_COVERAGE_LOST_AFTER: '3', REALDRIFT_FLAP_WINDOW_SECONDS: '600', REALDRIFT_STORM_WINDOW_SECONDS: '60', REALDRIFT_STORM_THRESHOLD: '10' };
     assert.deepEqual(fn(json, 'Scan').Environment.Variables, {
       ...common,
       ...reading,
@@ -322,6 +322,7 @@ describe('functions', () => {
       ...reading,
       REALDRIFT_REVERT_ROLE_ARN: { 'Fn::GetAtt': [logicalId(json, 'AWS::IAM::Role', 'RevertRole'), 'Arn'] },
       REALDRIFT_LOOKUP_CACHE_SECONDS: '0',
+      REALDRIFT_CHANGE_QUEUE_URL: { Ref: logicalId(json, 'AWS::SQS::Queue', 'ChangesQueue') },
     });
     // Revert queues the stack it reverted on the scan work queue.
     assert.deepEqual(fn(json, 'Revert').Environment.Variables, {
@@ -377,7 +378,7 @@ describe('functions', () => {
   });
 
   it('context sets the event sources: concurrency, batch size and window, and refuses a batch above 10 without a window', () => {
-    const { json } = synth({ changeConcurrency: 20, changeBatchSize: 10, changeBatchWindowSeconds: 0, scanConcurrency: 2, flapWindowSeconds: 0 });
+    const { json } = synth({ changeConcurrency: 20, changeBatchSize: 10, changeBatchWindowSeconds: 0, scanConcurrency: 2, flapWindowSeconds: 0, stormWindowSeconds: 120, stormThreshold: 0 });
     const mappings = resourcesOfType(json, 'AWS::Lambda::EventSourceMapping').map(([, m]) => m.Properties);
     const of = (name: string) => mappings.find((m) => m.FunctionName.Ref === logicalId(json, 'AWS::Lambda::Function', `${name}Function`))!;
     assert.deepEqual(of('OnChange').ScalingConfig, { MaximumConcurrency: 20 });
@@ -385,6 +386,9 @@ describe('functions', () => {
     assert.equal(of('OnChange').MaximumBatchingWindowInSeconds, undefined);
     assert.deepEqual(of('Scan').ScalingConfig, { MaximumConcurrency: 2 });
     assert.equal(fn(json, 'OnChange').Environment.Variables.REALDRIFT_FLAP_WINDOW_SECONDS, '0');
+    assert.equal(fn(json, 'OnChange').Environment.Variables.REALDRIFT_STORM_WINDOW_SECONDS, '120');
+    assert.equal(fn(json, 'Scan').Environment.Variables.REALDRIFT_STORM_THRESHOLD, '0');
+    assert.throws(() => synth({ stormWindowSeconds: 3601 }), /context stormWindowSeconds/);
     assert.throws(() => synth({ changeBatchSize: 11, changeBatchWindowSeconds: 0 }), /context changeBatchSize: 11 needs changeBatchWindowSeconds/);
     assert.throws(() => synth({ changeConcurrency: 1 }), /context changeConcurrency: 1 is not an integer from 2 to 1000/);
     assert.throws(() => synth({ changeBatchWindowSeconds: 301 }), /context changeBatchWindowSeconds/);

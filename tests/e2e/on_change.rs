@@ -219,6 +219,9 @@ fn start_stack(w: &World, slack: &SlackReceiver) -> (Around, crate::world::Stack
     // The measurement flips one value 50 times and times each alert: the
     // flapping window (tested in core) would hold the returns back.
     env.insert("REALDRIFT_FLAP_WINDOW_SECONDS".into(), "0".into());
+    // Its 50 changes come within seconds, a storm by rate (tested in core and
+    // tests/emulator/test_storm.py): one alert per change is measured here.
+    env.insert("REALDRIFT_STORM_THRESHOLD".into(), "0".into());
     let l = LocalLambda::start(w.root, &w.dir, &env).expect("cargo lambda watch");
     scan(&l);
     let index = world_py(

@@ -28,6 +28,8 @@ REVERT_ROLE = "arn:aws:iam::123456789012:role/realdrift-revert"
 # The change queue's visibility timeout here: longer than a batch window
 # plus an invocation, so a batch in hand is not handed out twice.
 VISIBILITY_SECONDS = 120
+# The body kind of on-change's storm flush messages (core/src/watch/flush.rs).
+FLUSH_KIND = "realdrift-storm-flush"
 
 
 def mixed_stream(count, changes):
@@ -85,7 +87,7 @@ def change_ids(doc):
 class EventPath:
     """The deployed, scanned fixture stack and the running path around it."""
 
-    def __init__(self, batch_size=10, window=0.0, concurrency=2, log_dir=None):
+    def __init__(self, batch_size=10, window=0.0, concurrency=2, log_dir=None, env=None):
         self.aws = Aws(os.environ["AWS_ENDPOINT_URL"])
         tag = uuid.uuid4().hex[:8]
         self.stack = f"Replay{tag}"
@@ -101,7 +103,7 @@ class EventPath:
         self.ids = {r["logicalId"]: r["physicalId"] for r in summary["resources"]}
         self.lambdas = LocalLambda({
             "REALDRIFT_BUCKET": bucket, "REALDRIFT_TOPIC_ARN": topic, "REALDRIFT_STACKS": self.stack,
-            "REALDRIFT_REVERT_ROLE_ARN": REVERT_ROLE, "RUST_LOG": "info",
+            "REALDRIFT_REVERT_ROLE_ARN": REVERT_ROLE, "RUST_LOG": "info", **(env or {}),
         }, os.path.join(self.log_dir, "lambda.log"))
         try:
             scanned = self.lambdas.start("realdrift-scan").invoke({"stacks": [self.stack]})
@@ -111,7 +113,9 @@ class EventPath:
             # The change queue with no delivery delay (the app's is changeDelaySeconds, 30 s by default).
             self.bus, self.queue = rules_bus(self.aws, change_patterns(), {
                 "DelaySeconds": "0", "VisibilityTimeout": str(VISIBILITY_SECONDS)})
-            self.forwarded = set()
+            self.forwarded, self.flushes = set(), 0
+            # On-change sends a held storm's delayed flush to its own queue, as deployed.
+            self.lambdas.env["REALDRIFT_CHANGE_QUEUE_URL"] = self.queue
             on_change = self.lambdas.start("realdrift-on-change", instances=concurrency)
             self.source = EventSource(sqs, self.queue, on_change, batch_size, window, concurrency, self._note)
         except BaseException:
@@ -120,8 +124,11 @@ class EventPath:
 
     def _note(self, batch, failed):
         for m in batch:
-            if m["MessageId"] not in failed:
-                self.forwarded.add(int(json.loads(m["Body"])["resources"][0][len(MARKER):]))
+            body = json.loads(m["Body"])
+            if body.get("kind") == FLUSH_KIND:
+                self.flushes += 1
+            elif m["MessageId"] not in failed:
+                self.forwarded.add(int(body["resources"][0][len(MARKER):]))
 
     def replay(self, stream, rate, deadline):
         """Puts the stream on schedule (event i at i / rate s, up to ten per call); a change is

@@ -4,6 +4,7 @@
 //! all identifiers and values as untrusted text.
 
 mod asff;
+mod burst;
 mod change_diff;
 mod email;
 mod exit;
@@ -28,6 +29,7 @@ pub use asff::{
     asff_findings, asff_id, asff_product_arn, asff_timestamp, ASFF_GENERATOR, ASFF_MAX_ID,
     ASFF_SCHEMA_VERSION,
 };
+pub use burst::Burst;
 pub use change_diff::{change_lines, MAX_DIFF_LINES};
 pub use email::{render_email_text, MAX_TEXT_FINDINGS};
 pub use exit::{exit_code, ExitCode, ExitFlags, RunFacts};
@@ -51,12 +53,13 @@ pub use sanitize::{
     render_value, sanitize_identifier, MAX_IDENTIFIER_CHARS,
 };
 pub use slack::{
-    fit, render_slack, render_slack_transition, slack_escape, MAX_BLOCKS, MAX_FALLBACK_TEXT,
-    MAX_HEADER_TEXT, MAX_SECTION_TEXT,
+    fit, render_slack, render_slack_storm, render_slack_transition, slack_escape, MAX_BLOCKS,
+    MAX_FALLBACK_TEXT, MAX_HEADER_TEXT, MAX_SECTION_TEXT,
 };
 pub use sns::{
-    render_chatbot, render_sns, render_transition, sns_document, sns_envelope, sns_subject,
-    transition_document, SnsKind, SnsMessage, JSON_PROTOCOLS, MAX_MESSAGE_BYTES, MAX_SUBJECT_CHARS,
+    render_chatbot, render_sns, render_storm, render_transition, sns_document, sns_envelope,
+    sns_subject, transition_document, SnsKind, SnsMessage, JSON_PROTOCOLS, MAX_MESSAGE_BYTES,
+    MAX_SUBJECT_CHARS,
 };
 pub use sweep::{
     render_sweep_text, sweep_exit_code, sweep_json_value, SweepOutcome, SweepSection,

@@ -256,6 +256,17 @@ fn fit_blocks(mut planned: Vec<Planned>) -> Vec<Value> {
 /// the transition (`findings`, masked with the report's policy), within
 /// Slack's block limit.
 pub fn render_slack_transition(r: &StackReport, kind: SnsKind, findings: &[Finding]) -> Value {
+    render_slack_storm(r, kind, findings, None)
+}
+
+/// [`render_slack_transition`] of a storm's findings: the burst's count
+/// and span go into the facts line.
+pub fn render_slack_storm(
+    r: &StackReport,
+    kind: SnsKind,
+    findings: &[Finding],
+    burst: Option<&super::Burst>,
+) -> Value {
     let account = r.account_id.as_deref().unwrap_or("?");
     let head = format!(
         "realdrift: {} {} ({} / {})",
@@ -276,6 +287,9 @@ pub fn render_slack_transition(r: &StackReport, kind: SnsKind, findings: &[Findi
     }
     if let Some(line) = super::group::resources_line(findings, &r.stack) {
         facts.push(sanitize_identifier(&line));
+    }
+    if let Some(b) = burst {
+        facts.insert(0, b.sentence());
     }
     let mut blocks = vec![
         json!({"type": "header", "text": plain(&head, MAX_HEADER_TEXT)}),

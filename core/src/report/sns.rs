@@ -187,9 +187,25 @@ pub fn render_sns(r: &StackReport, kind: SnsKind) -> SnsMessage {
 /// The SNS publish of a transition whose findings are `findings`, beside
 /// the stack's current summary and coverage from `r`.
 pub fn render_transition(r: &StackReport, kind: SnsKind, findings: &[Finding]) -> SnsMessage {
+    render_storm(r, kind, findings, None)
+}
+
+/// [`render_transition`] of a storm's findings: the document gets a
+/// `storm` object, the text the burst's sentence under its first line.
+pub fn render_storm(
+    r: &StackReport,
+    kind: SnsKind,
+    findings: &[Finding],
+    burst: Option<&super::Burst>,
+) -> SnsMessage {
     let mut doc = transition_document(r, kind, findings);
+    let mut text = render_email_text(r, kind, findings, MAX_TEXT_FINDINGS);
+    if let Some(b) = burst {
+        doc["storm"] = b.json();
+        let at = text.find("\n\n").map_or(text.len(), |i| i + 2);
+        text.insert_str(at, &format!("{}\n\n", b.sentence()));
+    }
     let mut message = to_text(&doc);
-    let text = render_email_text(r, kind, findings, MAX_TEXT_FINDINGS);
     // Keep the whole publish under the SNS size limit: drop findings from
     // the end of the document and say so.
     while sns_envelope(&message, &text).len() > MAX_MESSAGE_BYTES {

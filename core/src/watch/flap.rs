@@ -125,10 +125,12 @@ pub fn hold_flaps(
         resolved,
         coverage_lost,
         coverage_regained,
+        storm,
     } = transitions;
     let mut out = Transitions {
         coverage_lost,
         coverage_regained,
+        storm,
         ..Transitions::default()
     };
     for f in detected {

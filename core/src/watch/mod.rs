@@ -14,6 +14,7 @@ mod alert;
 mod coverage;
 mod cycle;
 mod flap;
+mod flush;
 mod gone;
 mod index;
 mod inflight;
@@ -21,6 +22,7 @@ mod memory;
 mod observe;
 mod outbox;
 mod state;
+mod storm;
 mod transition;
 mod work;
 
@@ -28,6 +30,7 @@ pub use alert::{kinds, notices};
 pub use coverage::{step as coverage_step, CoverageStep};
 pub use cycle::{update_stack, Channels, Claimant, Update, UpdateError, DEFAULT_ATTEMPTS};
 pub use flap::{hold_flaps, Flap, Held, DEFAULT_FLAP_WINDOW_MS};
+pub use flush::{flush_delay_seconds, FlushMessage, FlushQueue, FLUSH_KIND, MAX_DELAY_SECONDS};
 pub use gone::{
     forget_stack, prune_index, prune_indexes, stacks_with_state, state_files_of, GoneError,
     GONE_NOTE,
@@ -44,6 +47,10 @@ pub use outbox::{split_expired, OutboxEntry, MAX_OPTIONAL_OWED};
 pub use state::{
     state_key, DriftEntry, DriftKey, ListStatus, ObservedValue, ReadStatus, ResourceCoverage,
     StackState, StateError, ValueKey, STATE_PREFIX, STATE_VERSION,
+};
+pub use storm::{
+    hold_storms, HeldChange, OpenStorm, Storm, StormPolicy, Tick, DEFAULT_STORM_THRESHOLD,
+    DEFAULT_STORM_WINDOW_MS,
 };
 pub use transition::{advance, Step, Transitions};
 pub use work::{MalformedMessage, WorkMessage, WorkQueue, MAX_BATCH};

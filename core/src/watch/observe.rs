@@ -2,6 +2,7 @@
 //! transitions are computed from.
 
 use super::state::{ListStatus, ReadStatus, ValueKey};
+use super::storm::StormPolicy;
 use crate::baseline::{ChildScan, ReadState, StackIdentity};
 use crate::finding::{Finding, Tier};
 use crate::pipeline::GatheredStack;
@@ -70,6 +71,8 @@ pub struct Observation {
     /// The suppression window of flapping values in milliseconds (`None`:
     /// [`super::flap::DEFAULT_FLAP_WINDOW_MS`]; 0: off).
     pub flap_window_ms: Option<u64>,
+    /// The storm knobs (`None`: [`StormPolicy::default`]).
+    pub storm: Option<StormPolicy>,
 }
 
 /// Consecutive failed reads before coverage is announced lost: one failure
@@ -174,6 +177,17 @@ impl Observation {
     pub fn flap_window(&self) -> u64 {
         self.flap_window_ms
             .unwrap_or(super::flap::DEFAULT_FLAP_WINDOW_MS)
+    }
+
+    /// The same observation, with the storm knobs `policy`.
+    pub fn holding_storms(mut self, policy: StormPolicy) -> Self {
+        self.storm = Some(policy);
+        self
+    }
+
+    /// The storm knobs.
+    pub fn storm_policy(&self) -> StormPolicy {
+        self.storm.unwrap_or_default()
     }
 
     /// Consecutive failed reads that make a loss.

@@ -11,6 +11,7 @@
 
 use super::flap::Flap;
 use super::outbox::OutboxEntry;
+use super::storm::Storm;
 use crate::baseline::{sort_keys, StackIdentity};
 use crate::finding::{Finding, Tier};
 use serde::{Deserialize, Serialize};
@@ -216,6 +217,10 @@ pub struct StackState {
     /// [`super::flap`]); an optional field, so the format version stays.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flaps: Vec<Flap>,
+    /// The storm watch: recent re-checks and the transitions an open storm
+    /// holds (see [`super::storm`]); optional, so the format version stays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storm: Option<Storm>,
 }
 
 /// The store key of a stack's state file.
@@ -238,6 +243,7 @@ impl StackState {
             outbox: Vec::new(),
             not_checked: None,
             flaps: Vec::new(),
+            storm: None,
         }
     }
 

@@ -14,6 +14,8 @@
 //! - Coverage lost / regained: see [`super::coverage`].
 //! - Flapping: a value flipped back and forth inside the suppression
 //!   window is announced once and summarized: see [`super::flap`].
+//! - Storms: a burst of changes to many resources is held and announced
+//!   in one alert once the stack is quiet: see [`super::storm`].
 //! - Order: every observation carries the time its read started, and the
 //!   state the time of the read it holds per resource. A resource the state
 //!   holds a newer read of is left as the state has it (a scan that read
@@ -26,7 +28,9 @@ use super::flap::hold_flaps;
 use super::memory::recall;
 use super::observe::Observation;
 use super::state::{DriftEntry, DriftKey, StackState, STATE_VERSION};
+use super::storm::hold_storms;
 use crate::finding::{Finding, Tier};
+use crate::report::Burst;
 use std::collections::BTreeMap;
 
 /// What changed between two checks, each list a transition's findings.
@@ -40,6 +44,9 @@ pub struct Transitions {
     pub coverage_lost: Vec<Finding>,
     /// Reads and child listings that work again.
     pub coverage_regained: Vec<Finding>,
+    /// The facts of a storm closed by this step (its findings are in
+    /// `detected` and `resolved`; see [`super::storm`]).
+    pub storm: Option<Burst>,
 }
 
 impl Transitions {
@@ -49,6 +56,7 @@ impl Transitions {
             && self.resolved.is_empty()
             && self.coverage_lost.is_empty()
             && self.coverage_regained.is_empty()
+            && self.storm.is_none()
     }
 }
 
@@ -210,6 +218,17 @@ pub fn advance(previous: Option<&StackState>, obs: &Observation) -> Step {
         // No read time: no window can be placed; every transition is announced.
         None => (transitions, prev.flaps.clone()),
     };
+    let (transitions, storm) = match obs.read_started_ms {
+        Some(at) => hold_storms(
+            prev.storm.as_ref(),
+            transitions,
+            &drift_now,
+            at,
+            obs.storm_policy(),
+            !obs.covers_all(),
+        ),
+        None => (transitions, prev.storm.clone()),
+    };
     let mut state = StackState {
         version: STATE_VERSION,
         template_hash: obs.template_hash.clone(),
@@ -218,6 +237,7 @@ pub fn advance(previous: Option<&StackState>, obs: &Observation) -> Step {
         coverage: cov.coverage,
         not_checked: None,
         flaps,
+        storm,
         ..prev
     };
     state.normalize();

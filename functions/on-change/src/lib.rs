@@ -9,7 +9,10 @@
 //! ```
 //!
 //! A batch's calls on one resource give one re-read and at most one alert
-//! per transition kind. A stack that fails fails only the messages whose
+//! per transition kind. A stack whose state holds an open storm gets a
+//! delayed flush message on the change queue; a flush message re-checks
+//! its stack with nothing to read, which announces the storm once the
+//! stack was quiet for the storm window (see [`storms`]). A stack that fails fails only the messages whose
 //! calls touched it (partial batch failure); a body that is not a
 //! CloudTrail event is logged, counted and dropped.
 
@@ -19,6 +22,7 @@ mod locate;
 mod lookup;
 mod recheck;
 mod screen;
+mod storms;
 mod watcher;
 
 pub use deadline::{event_time_ms, now_ms, Invocation};
@@ -40,8 +44,9 @@ pub async fn handle(w: &Watcher, event: SqsEvent, inv: &Invocation) -> SqsBatchR
     let screened = screen(&w.screener, &event.records);
     emit_screening(&screened);
     let mut failed: BTreeSet<String> = BTreeSet::new();
+    let mut located = Located::default();
     if !screened.accepted.is_empty() {
-        let mut located = locate(w, &screened.accepted).await;
+        located = locate(w, &screened.accepted).await;
         failed.extend(located.failed_messages.iter().cloned());
         let deploys = screen_deploys(w, &mut located, &screened.accepted).await;
         failed.extend(deploys.failed_messages.iter().cloned());
@@ -51,9 +56,10 @@ pub async fn handle(w: &Watcher, event: SqsEvent, inv: &Invocation) -> SqsBatchR
             .count("LookupCacheHits", located.cached_unowned);
         m.emit();
         emit_dropped(DropReason::CloudFormation, deploys.own_deploy);
-        if !located.stacks.is_empty() {
-            failed.extend(recheck_all(w, &located, inv).await);
-        }
+    }
+    failed.extend(storms::add_flushes(w, &screened.flushes, &mut located).await);
+    if !located.stacks.is_empty() {
+        failed.extend(recheck_all(w, &located, inv).await);
     }
     let mut response = SqsBatchResponse::default();
     for id in failed {
@@ -86,6 +92,11 @@ async fn recheck_all(w: &Watcher, located: &Located, inv: &Invocation) -> BTreeS
                     tracing::warn!(stack = %stack, channel = e.channel, error = %e.message, "alert not delivered to an optional channel");
                 }
                 recheck::emit_metrics(Some(&r), false);
+                if let Err(e) = storms::schedule_flush(w, stack, &r.update).await {
+                    // Retried: the re-check finds the storm still open and sends again.
+                    tracing::error!(stack = %stack, error = %e, "storm flush not sent; the stack's messages are retried");
+                    failed.extend(work.messages.iter().cloned());
+                }
             }
             Err(RecheckError::StackGone) => {
                 // Retained resources outlive their stack: retrying cannot

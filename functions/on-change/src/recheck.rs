@@ -105,7 +105,8 @@ pub async fn recheck(
         .limited_to(touched)
         .read_at(read_started)
         .losing_coverage_after(w.lost_after)
-        .holding_flaps_for(w.flap_window_ms);
+        .holding_flaps_for(w.flap_window_ms)
+        .holding_storms(w.storm);
     let update = store(w, &obs, &report, inv).await?;
     let published = now_ms();
     let latencies = update

@@ -1,10 +1,13 @@
 //! A batch's SQS messages -> the API calls to act on: each body is parsed
 //! as an EventBridge CloudTrail event and screened (read-only, failed,
 //! CloudFormation's and the revert role's calls, other accounts and
-//! regions are dropped, each counted by reason).
+//! regions are dropped, each counted by reason). A storm flush message
+//! (see `realdrift_core::watch::FlushMessage`) is recognized first and
+//! carried as its stack.
 
 use aws_lambda_events::event::sqs::SqsMessage;
 use realdrift_core::events::{parse_event, Accepted, DropReason, Screener, Verdict};
+use realdrift_core::watch::FlushMessage;
 use std::collections::BTreeMap;
 
 /// One accepted call and the message that carried it.
@@ -25,6 +28,8 @@ pub struct Screened {
     pub dropped: BTreeMap<DropReason, u64>,
     /// Bodies that are not CloudTrail events (dropped: a retry cannot fix them).
     pub malformed: u64,
+    /// Storm flush messages: the stack and the message that carried it.
+    pub flushes: Vec<(Option<String>, String)>,
 }
 
 /// Screens every message of a batch.
@@ -32,6 +37,18 @@ pub fn screen(screener: &Screener<'_>, records: &[SqsMessage]) -> Screened {
     let mut out = Screened::default();
     for m in records {
         let body = m.body.as_deref().unwrap_or_default();
+        match FlushMessage::recognize(body) {
+            Some(Ok(f)) => {
+                out.flushes.push((m.message_id.clone(), f.stack));
+                continue;
+            }
+            Some(Err(e)) => {
+                tracing::error!(message_id = ?m.message_id, error = %e, "flush message dropped: malformed");
+                out.malformed += 1;
+                continue;
+            }
+            None => {}
+        }
         let event = match parse_event(body.as_bytes()) {
             Ok(e) => e,
             Err(e) => {

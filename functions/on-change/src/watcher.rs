@@ -3,10 +3,13 @@
 
 use crate::lookup::{Lookups, DEFAULT_LOOKUP_TTL_SECONDS, MAX_NESTING};
 use globset::{Glob, GlobSet, GlobSetBuilder};
+use realdrift_aws::SqsFlushQueue;
 use realdrift_core::baseline::BaselineStore;
 use realdrift_core::events::{Catalog, FilterConfig, Screener};
 use realdrift_core::pipeline::Pipeline;
-use realdrift_core::watch::{Channels, DEFAULT_FLAP_WINDOW_MS, DEFAULT_LOST_AFTER};
+use realdrift_core::watch::{
+    Channels, FlushQueue, StormPolicy, DEFAULT_FLAP_WINDOW_MS, DEFAULT_LOST_AFTER,
+};
 use realdrift_lambda::Services;
 use std::sync::Arc;
 
@@ -39,6 +42,11 @@ pub struct Watcher {
     pub lost_after: u32,
     /// The suppression window of flapping values, in milliseconds (0: off).
     pub flap_window_ms: u64,
+    /// The storm knobs.
+    pub storm: StormPolicy,
+    /// Where the delayed flush of a held storm goes (the change queue);
+    /// `None`: held storms wait for the next check of the stack (the scan).
+    pub flushes: Option<Arc<dyn FlushQueue>>,
     /// Owner lookups and root stacks remembered by this container.
     pub lookups: Lookups,
 }
@@ -81,6 +89,10 @@ impl Watcher {
                 .config
                 .flap_window_seconds
                 .map_or(DEFAULT_FLAP_WINDOW_MS, |s| s * 1000),
+            storm: StormPolicy::configured(s.config.storm_window_seconds, s.config.storm_threshold),
+            flushes: s.config.change_queue_url.as_deref().map(|url| {
+                Arc::new(SqsFlushQueue::new(s.clients.sqs.clone(), url)) as Arc<dyn FlushQueue>
+            }),
             lookups: Lookups::new(
                 s.config
                     .lookup_cache_seconds

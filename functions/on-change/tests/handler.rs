@@ -244,6 +244,8 @@ impl World {
             stacks: realdrift_on_change::stack_globs(&[]).unwrap(),
             lost_after: 2,
             flap_window_ms: realdrift_core::watch::DEFAULT_FLAP_WINDOW_MS,
+            storm: realdrift_core::watch::StormPolicy::default(),
+            flushes: None,
             lookups: realdrift_on_change::Lookups::new(300),
         }
     }
@@ -865,5 +867,79 @@ async fn a_custom_resource_provider_writing_outside_a_deploy_alerts_once_naming_
             "by custom resource QueueSettings of stack App (function {PROVIDER_FN}) as arn:aws:sts::{ACCOUNT}:assumed-role/{PROVIDER_ROLE}/{PROVIDER_FN}"
         )),
         "{text}"
+    );
+}
+
+/// Flush messages sent, in memory: (stack, delay seconds).
+#[derive(Default)]
+struct SentFlushes(std::sync::Mutex<Vec<(String, u32)>>);
+
+impl realdrift_core::watch::FlushQueue for SentFlushes {
+    fn send_flush<'a>(
+        &'a self,
+        message: &'a realdrift_core::watch::FlushMessage,
+        delay_seconds: u32,
+    ) -> BoxFuture<'a, Result<(), String>> {
+        self.0
+            .lock()
+            .unwrap()
+            .push((message.stack.clone(), delay_seconds));
+        async { Ok(()) }.boxed()
+    }
+}
+
+#[tokio::test]
+async fn a_held_storm_schedules_its_flush_and_the_flush_announces_it_once() {
+    use realdrift_core::watch::{FlushMessage, StormPolicy};
+    let w = World::new();
+    w.index().await;
+    let flushes = Arc::new(SentFlushes::default());
+    // Every change opens a storm; the window is read at each check, so the
+    // flush's check is run with a window that has passed (no sleeping).
+    let watcher = |timeout, window_ms| {
+        let mut v = w.watcher(pipeline(timeout, &["App"], false));
+        v.storm = StormPolicy {
+            window_ms,
+            threshold: 1,
+        };
+        let queue: Arc<dyn realdrift_core::watch::FlushQueue> = flushes.clone();
+        v.flushes = Some(queue);
+        v
+    };
+    for (i, timeout) in [60, 61, 62].into_iter().enumerate() {
+        let mut e = set_queue_attributes(&format!("e-{i}"), "2026-11-30T12:00:00Z");
+        e["requestParameters"]["attributes"] = json!({"VisibilityTimeout": timeout.to_string()});
+        let r = handle(&watcher(timeout, 60_000), sqs(&[wrapped(&e)]), &inv()).await;
+        assert!(failed(&r).is_empty());
+    }
+    assert!(w.sns.sent().is_empty(), "held: {:?}", w.documents());
+    let sent = flushes.0.lock().unwrap().clone();
+    assert_eq!(sent.len(), 3, "one flush per holding invocation");
+    assert!(
+        sent.iter()
+            .all(|(s, d)| s == "App" && (59..=60).contains(d)),
+        "{sent:?}"
+    );
+    // The flush message (as on-change sent it), with a malformed one.
+    let flush = FlushMessage::for_stack("App").body();
+    let bad = r#"{"kind": "realdrift-storm-flush", "stack": "App", "x": 1}"#.to_string();
+    let r = handle(&watcher(62, 1), sqs(&[flush.clone(), bad]), &inv()).await;
+    assert!(
+        failed(&r).is_empty(),
+        "a malformed flush is dropped, not retried"
+    );
+    let docs = w.documents();
+    assert_eq!(docs.len(), 1, "{docs:?}");
+    assert_eq!(docs[0]["kind"], "drift-detected");
+    assert_eq!(docs[0]["findings"][0]["actual"], json!(62), "{}", docs[0]);
+    assert_eq!(docs[0]["storm"]["resources"], 1, "{}", docs[0]);
+    assert_eq!(w.slack.sent().len(), 1);
+    let before = flushes.0.lock().unwrap().len();
+    handle(&watcher(62, 1), sqs(&[flush]), &inv()).await;
+    assert_eq!(w.documents().len(), 1, "a late flush finds nothing held");
+    assert_eq!(
+        flushes.0.lock().unwrap().len(),
+        before,
+        "and schedules nothing"
     );
 }

@@ -38,6 +38,16 @@ pub struct Config {
     /// back and forth is announced once and then summarized (unset: 600;
     /// 0 announces every transition).
     pub flap_window_seconds: Option<u64>,
+    /// `REALDRIFT_STORM_WINDOW_SECONDS`: the window in which a burst of
+    /// changed resources opens a storm, and the quiet time that closes it
+    /// (unset: 60; 0 turns storms off).
+    pub storm_window_seconds: Option<u64>,
+    /// `REALDRIFT_STORM_THRESHOLD`: changed resources inside one window
+    /// that open a storm (unset: 10; 0 turns storms off).
+    pub storm_threshold: Option<u32>,
+    /// `REALDRIFT_CHANGE_QUEUE_URL`: on-change's own change queue, where it
+    /// sends the delayed flush of a held storm (unset: the scan flushes it).
+    pub change_queue_url: Option<String>,
     /// `REALDRIFT_SCAN_VISIBILITY_SECONDS`: the scan work queue's visibility
     /// timeout; dispatch skips a stack queued less than this ago whose scan
     /// has not finished (unset: every stack is queued every time).
@@ -213,6 +223,19 @@ impl Config {
                 &get,
                 "1 (CloudWatch custom metrics) or 0 (log fields only)",
             )?,
+            storm_window_seconds: number(
+                "REALDRIFT_STORM_WINDOW_SECONDS",
+                get("REALDRIFT_STORM_WINDOW_SECONDS"),
+                0..=3_600,
+                "a whole number of seconds from 0 to 3600",
+            )?,
+            storm_threshold: number(
+                "REALDRIFT_STORM_THRESHOLD",
+                get("REALDRIFT_STORM_THRESHOLD"),
+                0..=10_000,
+                "a whole number from 0 to 10000",
+            )?,
+            change_queue_url: get("REALDRIFT_CHANGE_QUEUE_URL").map(str::to_string),
         })
     }
 }
@@ -346,5 +369,32 @@ mod tests {
         assert!(with("1").unwrap().custom_metrics);
         let e = with("true").unwrap_err();
         assert!(e.to_string().contains("REALDRIFT_CUSTOM_METRICS"), "{e}");
+    }
+
+    #[test]
+    fn reads_the_storm_knobs_and_the_change_queue() {
+        let base = [("REALDRIFT_BUCKET", "b"), ("REALDRIFT_TOPIC_ARN", "t")];
+        let c = Config::from_vars(&vars(&base)).unwrap();
+        assert_eq!(
+            (
+                c.storm_window_seconds,
+                c.storm_threshold,
+                c.change_queue_url
+            ),
+            (None, None, None)
+        );
+        let mut with = base.to_vec();
+        with.extend([
+            ("REALDRIFT_STORM_WINDOW_SECONDS", "120"),
+            ("REALDRIFT_STORM_THRESHOLD", "0"),
+            ("REALDRIFT_CHANGE_QUEUE_URL", "https://sqs/q"),
+        ]);
+        let c = Config::from_vars(&vars(&with)).unwrap();
+        assert_eq!(c.storm_window_seconds, Some(120));
+        assert_eq!(c.storm_threshold, Some(0));
+        assert_eq!(c.change_queue_url.as_deref(), Some("https://sqs/q"));
+        let mut bad = base.to_vec();
+        bad.push(("REALDRIFT_STORM_WINDOW_SECONDS", "3601"));
+        assert!(Config::from_vars(&vars(&bad)).is_err());
     }
 }

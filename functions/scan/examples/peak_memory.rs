@@ -113,6 +113,7 @@ async fn main() {
             catalog: Catalog::bundled().unwrap(),
             lost_after: 2,
             flap_window_ms: realdrift_core::watch::DEFAULT_FLAP_WINDOW_MS,
+            storm: realdrift_core::watch::StormPolicy::default(),
             inflight_ttl_ms: None,
         };
         let out = handle(&scanner, event.clone(), &inv).await.expect("scan");

@@ -5,7 +5,9 @@ use realdrift_aws::SqsWorkQueue;
 use realdrift_core::baseline::BaselineStore;
 use realdrift_core::events::Catalog;
 use realdrift_core::pipeline::Pipeline;
-use realdrift_core::watch::{Channels, WorkQueue, DEFAULT_FLAP_WINDOW_MS, DEFAULT_LOST_AFTER};
+use realdrift_core::watch::{
+    Channels, StormPolicy, WorkQueue, DEFAULT_FLAP_WINDOW_MS, DEFAULT_LOST_AFTER,
+};
 use realdrift_lambda::Services;
 use std::sync::Arc;
 
@@ -36,6 +38,8 @@ pub struct Scanner {
     pub lost_after: u32,
     /// The suppression window of flapping values, in milliseconds (0: off).
     pub flap_window_ms: u64,
+    /// The storm knobs: a scan joins and closes storms, never opens one.
+    pub storm: StormPolicy,
     /// How long an in-flight marker holds a queued stack back (the work
     /// queue's visibility timeout); `None`: no markers.
     pub inflight_ttl_ms: Option<u64>,
@@ -62,6 +66,7 @@ impl Scanner {
                 .config
                 .flap_window_seconds
                 .map_or(DEFAULT_FLAP_WINDOW_MS, |s| s * 1000),
+            storm: StormPolicy::configured(s.config.storm_window_seconds, s.config.storm_threshold),
             pipeline: s.pipeline,
             catalog: Catalog::bundled()?,
         })

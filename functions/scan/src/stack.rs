@@ -132,7 +132,8 @@ async fn advance_state(
     let obs = Observation::of_stack(g, report)
         .read_at(read_started)
         .losing_coverage_after(s.lost_after)
-        .holding_flaps_for(s.flap_window_ms);
+        .holding_flaps_for(s.flap_window_ms)
+        .holding_storms(s.storm);
     store_and_announce(s, &g.stack, &obs, report, inv).await
 }
 

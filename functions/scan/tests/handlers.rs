@@ -199,6 +199,7 @@ impl World {
             catalog: Catalog::bundled().unwrap(),
             lost_after: 2,
             flap_window_ms: realdrift_core::watch::DEFAULT_FLAP_WINDOW_MS,
+            storm: realdrift_core::watch::StormPolicy::default(),
             inflight_ttl_ms: Some(5_400_000),
         }
     }
