@@ -15,7 +15,7 @@ fn policy() -> StormPolicy {
 fn finding(id: usize, actual: &str) -> Finding {
     let mut f = Finding::new(
         Tier::Declared,
-        &format!("Queue{id}"),
+        format!("Queue{id}"),
         "AWS::SQS::Queue",
         "DelaySeconds",
     );
