@@ -71,11 +71,12 @@ def resolve(value, bucket_logical_id, bucket, org_from, org_to):
     return {k: resolve(v, bucket_logical_id, bucket, org_from, org_to) for k, v in value.items()}
 
 
-def hub_policy(org_id):
+def hub_policy(org_id, bucket=HUB_BUCKET):
+    """The synthesized hub bucket policy for `bucket` in Organization `org_id`."""
     with open(FIXTURE) as f:
         fixture = json.load(f)
     logical = fixture["Bucket"]["Ref"]
-    return resolve(fixture["PolicyDocument"], logical, HUB_BUCKET, fixture["organizationId"], org_id)
+    return resolve(fixture["PolicyDocument"], logical, bucket, fixture["organizationId"], org_id)
 
 
 def new_account(org, name):

@@ -35,6 +35,7 @@ sys.path.insert(0, HERE)
 
 from cloudcontrol.aws import _account_header  # noqa: E402
 from scan_world import drain  # noqa: E402
+from org_baselines import hub_policy  # noqa: E402
 
 REGION = os.environ.get("AWS_REGION", "us-east-1")
 BUS = "realdrift-findings"
@@ -79,7 +80,11 @@ def hub(org_id, slack_url):
     events.put_targets(Rule="Deliver", EventBusName=BUS, Targets=[{"Id": "Queue", "Arn": queue_arn(sqs, delivery)}])
     secret = client("secretsmanager").create_secret(Name="realdrift/hub-slack", SecretString=slack_url)["ARN"]
     bucket = "realdrift-hub"
-    client("s3").create_bucket(Bucket=bucket)
+    s3 = client("s3")
+    s3.create_bucket(Bucket=bucket)
+    # The policy the app synthesizes: the emulator judges the member's
+    # cross-account reads and status writes by it, as S3 does.
+    s3.put_bucket_policy(Bucket=bucket, Policy=json.dumps(hub_policy(org_id, bucket)))
     return {"bus": bus, "inbox": inbox, "delivery": delivery, "hubTopic": topic, "hubSecret": secret,
             "hubBucket": bucket}
 
