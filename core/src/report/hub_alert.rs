@@ -8,7 +8,7 @@
 use super::email::{finding_lines, heading, revert_hint, MAX_TEXT_FINDINGS};
 use super::sanitize::{escape_json_text, sanitize_identifier};
 use super::slack::{finding_text, fit, plain};
-use super::sns::{sns_envelope, sns_subject, SnsKind, MAX_MESSAGE_BYTES};
+use super::sns::{fit_to_sns, sns_subject, SnsKind};
 use super::{MAX_BLOCKS, MAX_FALLBACK_TEXT, MAX_HEADER_TEXT, MAX_SECTION_TEXT};
 use crate::baseline::sort_keys;
 use crate::finding::{Finding, Tier};
@@ -155,21 +155,7 @@ fn hub_document(t: &HubTransition, name: &str, text: &str) -> String {
         let outer = json!({"accountName": sanitize_identifier(name), "document": doc});
         escape_json_text(&serde_json::to_string(&sort_keys(&outer)).unwrap_or_default())
     };
-    let mut message = render(&doc);
-    while sns_envelope(&message, text).len() > MAX_MESSAGE_BYTES {
-        let Some(list) = doc.get_mut("findings").and_then(Value::as_array_mut) else {
-            break;
-        };
-        if list.is_empty() {
-            break;
-        }
-        let drop = list.len().div_ceil(4);
-        list.truncate(list.len() - drop);
-        let omitted = doc["findingsOmitted"].as_u64().unwrap_or(0) + drop as u64;
-        doc["findingsOmitted"] = json!(omitted);
-        message = render(&doc);
-    }
-    message
+    fit_to_sns(&mut doc, text, render)
 }
 
 /// The Slack Block Kit message: a header naming the transition, stack and
@@ -217,6 +203,7 @@ fn hub_slack(t: &HubTransition, label: &str) -> Value {
 
 #[cfg(test)]
 mod tests {
+    use super::super::sns::{sns_envelope, MAX_MESSAGE_BYTES};
     use super::*;
 
     fn event(account: &str) -> Value {

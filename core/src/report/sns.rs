@@ -205,10 +205,20 @@ pub fn render_storm(
         let at = text.find("\n\n").map_or(text.len(), |i| i + 2);
         text.insert_str(at, &format!("{}\n\n", b.sentence()));
     }
-    let mut message = to_text(&doc);
-    // Keep the whole publish under the SNS size limit: drop findings from
-    // the end of the document and say so.
-    while sns_envelope(&message, &text).len() > MAX_MESSAGE_BYTES {
+    let message = fit_to_sns(&mut doc, &text, to_text);
+    SnsMessage {
+        subject: subject_for(r, kind),
+        message,
+        text: Some(text),
+    }
+}
+
+/// The rendered document, findings dropped from the end of `doc` (and
+/// counted in `findingsOmitted`) until the whole publish with `text` fits
+/// the SNS size limit.
+pub(crate) fn fit_to_sns(doc: &mut Value, text: &str, render: impl Fn(&Value) -> String) -> String {
+    let mut message = render(doc);
+    while sns_envelope(&message, text).len() > MAX_MESSAGE_BYTES {
         let Some(list) = doc.get_mut("findings").and_then(Value::as_array_mut) else {
             break;
         };
@@ -219,13 +229,9 @@ pub fn render_storm(
         list.truncate(list.len() - drop);
         let omitted = doc["findingsOmitted"].as_u64().unwrap_or(0) + drop as u64;
         doc["findingsOmitted"] = json!(omitted);
-        message = to_text(&doc);
+        message = render(doc);
     }
-    SnsMessage {
-        subject: subject_for(r, kind),
-        message,
-        text: Some(text),
-    }
+    message
 }
 
 fn to_text(doc: &Value) -> String {
