@@ -63,6 +63,26 @@ fn obs(findings: Vec<Finding>) -> Observation {
     }
 }
 
+/// An observation in which every queue of `ids` was read, with `findings`.
+fn queues_read(ids: &[String], findings: Vec<Finding>) -> Observation {
+    Observation {
+        resources: ids
+            .iter()
+            .map(|id| {
+                let seen = SeenResource {
+                    resource_type: "AWS::SQS::Queue".into(),
+                    physical_id: Some(id.to_lowercase()),
+                    read: ReadStatus::Read,
+                    children: ListStatus::None,
+                    unreadable: false,
+                };
+                (id.clone(), seen)
+            })
+            .collect(),
+        ..obs(findings)
+    }
+}
+
 fn report(o: &Observation) -> StackReport {
     StackReport {
         stack: "App".into(),
@@ -738,22 +758,7 @@ fn a_storm_of_changes_to_one_stack_is_one_alert_listing_the_resources() {
     let slack = Arc::new(MemoryNotifier::new("slack"));
     let ch = channels(&sns, &slack);
     let ids: Vec<String> = (1..=25).map(|i| format!("Queue{i:02}")).collect();
-    let of = |findings: Vec<Finding>| Observation {
-        resources: ids
-            .iter()
-            .map(|id| {
-                let seen = SeenResource {
-                    resource_type: "AWS::SQS::Queue".into(),
-                    physical_id: Some(id.to_lowercase()),
-                    read: ReadStatus::Read,
-                    children: ListStatus::None,
-                    unreadable: false,
-                };
-                (id.clone(), seen)
-            })
-            .collect(),
-        ..obs(findings)
-    };
+    let of = |findings: Vec<Finding>| queues_read(&ids, findings);
     let clean = of(vec![]);
     cycle(&store, &clean, &ch, "r1", 0).unwrap();
     let changed: Vec<Finding> = ids
@@ -797,22 +802,7 @@ fn a_storm_over_several_batches_is_one_alert_after_a_quiet_window() {
     let slack = Arc::new(MemoryNotifier::new("slack"));
     let ch = channels(&sns, &slack);
     let ids: Vec<String> = (1..=200).map(|i| format!("Queue{i:03}")).collect();
-    let of = |findings: Vec<Finding>| Observation {
-        resources: ids
-            .iter()
-            .map(|id| {
-                let seen = SeenResource {
-                    resource_type: "AWS::SQS::Queue".into(),
-                    physical_id: Some(id.to_lowercase()),
-                    read: ReadStatus::Read,
-                    children: ListStatus::None,
-                    unreadable: false,
-                };
-                (id.clone(), seen)
-            })
-            .collect(),
-        ..obs(findings)
-    };
+    let of = |findings: Vec<Finding>| queues_read(&ids, findings);
     const T0: u64 = 1_800_000_000_000;
     cycle(&store, &of(vec![]).read_at(T0), &ch, "scan", T0).unwrap();
     for (i, chunk) in ids.chunks(50).enumerate() {
