@@ -15,20 +15,25 @@ if ((free_kb < 10 * 1024 * 1024)); then
   echo "warning: less than 10 GB free; the run writes about 7 GB and may run out of disk" >&2
 fi
 
-echo "== rustfmt / clippy"
+# Each phase's start, in seconds since the run began: CI's budget is read
+# from these lines.
+phase() { echo "== [${SECONDS}s] $*"; }
+
+phase "rustfmt / clippy"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-echo "== cargo test"
+phase "cargo test"
 cargo test --workspace --locked
 
-echo "== generated knowledge (core/data/generated is what scripts/gen-knowledge.sh produces)"
+phase "generated knowledge (core/data/generated is what scripts/gen-knowledge.sh produces)"
 bash scripts/gen-knowledge.sh --check
 (cd scripts && python3 -m unittest -q gen_knowledge.test_guides)
 python3 scripts/observe_returned.py --check
 
-echo "== emulator suite (moto + Cloud Control endpoint + CDK fixture)"
+phase "emulator suite (moto + Cloud Control endpoint + CDK fixture)"
 bash tests/emulator/run.sh
 
-echo "== infra (CDK app: assertions, cdk-nag, cfn-lint; deploy into the emulator)"
+phase "infra (CDK app: assertions, cdk-nag, cfn-lint; deploy into the emulator)"
 bash infra/run-tests.sh
+phase "done"
