@@ -17,6 +17,8 @@ export interface SdkAction {
   readonly action: string;
   readonly reason: string;
   readonly pending?: string;
+  /** A service writer's type: its action is granted only when revert may write that type. */
+  readonly type?: string;
 }
 
 /** The hand-kept SDK call table (data/sdk-actions.json). */
@@ -86,15 +88,18 @@ export function revertChildren(): RevertChild[] {
  */
 export function writeSetFor(types: string[], key: string): WriteSet {
   const data = load<{ types: Record<string, WriteSet> }>('write-permissions.json');
-  const missing = types.filter((t) => !data.types[t]);
+  // A type with no registry handlers may still have a service writer (its action is in sdk-actions.json).
+  const served = new Set(sdkActions().writers.flatMap((w) => (w.type ? [w.type] : [])));
+  const missing = types.filter((t) => !data.types[t] && !served.has(t));
   if (missing.length > 0) {
     throw new Error(
       `context ${key}: no update/delete handler permissions known for ${missing.join(', ')} ` +
-        '(not a registry type, or the type has no update handler)',
+        '(not a registry type, or the type has no update handler and no service writer)',
     );
   }
+  const known = types.filter((t) => data.types[t]);
   const deletable = new Set(revertChildren().filter((c) => c.deletes).map((c) => c.type));
-  const union = (pick: (t: string) => string[]) => [...new Set(types.flatMap(pick))].sort();
+  const union = (pick: (t: string) => string[]) => [...new Set(known.flatMap(pick))].sort();
   return {
     update: union((t) => data.types[t].update),
     untagged: union((t) => data.types[t].untagged),

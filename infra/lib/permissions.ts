@@ -98,7 +98,10 @@ export function revertWriteStatements(scope: RevertScope): iam.PolicyStatement[]
   }
   // A grant on a key is checked on the key, which is rarely in the watched stack.
   const isGrant = (p: string) => wildcardMatches(p, 'kms:CreateGrant');
-  const tagged = [...new Set([...set.update, ...set.delete, ...sdkActions().writers.map((w) => w.action)])]
+  // A service writer's action only when revert may write its type.
+  const allowed = new Set([...scope.types, ...scope.iamTypes]);
+  const writers = sdkActions().writers.filter((w) => w.type === undefined || allowed.has(w.type));
+  const tagged = [...new Set([...set.update, ...set.delete, ...writers.map((w) => w.action)])]
     .filter((a) => !CLOUD_CONTROL_WRITE.includes(a) && !isGrant(a))
     .sort();
   const statement = (actions: string[], conditions?: Record<string, unknown>) =>

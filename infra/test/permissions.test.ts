@@ -247,6 +247,17 @@ describe('revert', () => {
     assert.deepEqual(grantsIn(st, 's3:PutBucketPolicy'), []);
   });
 
+  it('grants a service writer\'s action only when revertTypes lists its type', () => {
+    for (const a of ['codebuild:UpdateProject', 'ec2:ReplaceNetworkAclEntry']) {
+      assert.deepEqual(grantsIn(statements, a).map(({ a: p }) => p), [], `revert can ${a} by default`);
+    }
+    const opted = synth({ revertTypes: [...DEFAULT_REVERT_TYPES, 'AWS::CodeBuild::Project'] });
+    const st = statementsOf(opted.json, roleId(opted.json, 'Revert'));
+    const [{ st: update }] = grantsIn(st, 'codebuild:UpdateProject');
+    assert.deepEqual(update.Condition, { StringLike: { 'aws:ResourceTag/aws:cloudformation:stack-name': ['*'] } });
+    assert.deepEqual(grantsIn(st, 'ec2:ReplaceNetworkAclEntry'), [], 'one writer\'s type does not grant another\'s');
+  });
+
   it('refuses an unknown type and a type list too large for its inline policy', () => {
     assert.throws(() => synth({ revertTypes: ['AWS::Nope::Thing'] }), /revertTypes: no update\/delete handler permissions known for AWS::Nope::Thing/);
     assert.throws(

@@ -1,7 +1,8 @@
 //! The per-service readers (issue 46) proven on the emulator: a stack of
 //! every reader type moto can create checks clean with full coverage, then a
 //! console-style change to each type's most security-relevant property is
-//! reported on the right resource and property.
+//! reported on the right resource and property; `revert` writes back the
+//! types a service writer covers and names why the others are not.
 
 use crate::scenarios::Scenario;
 use crate::world::{drift_findings, findings, summary, the_finding, World};
@@ -167,4 +168,68 @@ fn readers_check_clean_then_report_console_changes(w: &World) {
     }
     let all = drift_findings(&doc);
     assert_eq!(all.len(), changed.len() + 2, "{}", summary(&all));
+
+    revert_through_the_service_writers(w, &str_of(&ids_of["NetworkAclId"]), s.id(ids::PROJECT));
+}
+
+/// `revert` writes the ACL entry and the project back through their service
+/// writers (judged by reading the emulator itself), and refuses the types no
+/// writer covers with the reason.
+fn revert_through_the_service_writers(w: &World, acl: &str, project: &str) {
+    let run = w.realdrift(&["revert", STACK, "--yes", "--json", "--wait", "30s"]);
+    let doc = run.json();
+    let stack = &doc["stacks"][0];
+    assert_eq!(run.code, 0, "{doc}");
+    let list = |k: &str| stack["plan"][k].as_array().cloned().unwrap_or_default();
+    let writers: Vec<(String, String)> = list("items")
+        .iter()
+        .map(|i| (str_at(&i["resource"]["logicalId"]), str_at(&i["writer"])))
+        .collect();
+    assert!(
+        writers.contains(&(ids::PROJECT.into(), "codebuildProject".into())),
+        "{writers:?}"
+    );
+    assert!(
+        writers.contains(&(ids::NACL_ENTRY.into(), "ec2NetworkAclEntry".into())),
+        "{writers:?}"
+    );
+    let outcome = stack["outcome"]["items"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        !outcome.is_empty() && outcome.iter().all(|i| i["status"] == "converged"),
+        "{stack}"
+    );
+    let refused = |logical: &str| -> Vec<String> {
+        list("refused")
+            .iter()
+            .filter(|r| r["resource"]["logicalId"] == logical)
+            .map(|r| str_at(&r["reason"]))
+            .collect()
+    };
+    assert_eq!(refused(ids::DAX), ["noWriter"], "{stack}");
+    assert_eq!(refused(ids::DMS), ["deleted"], "{stack}");
+
+    // What the services themselves now hold.
+    let held = w.script_json("tests/e2e/readers_world.py", &["read", project, acl, "100"]);
+    assert_eq!(
+        held["environment"]["privilegedMode"],
+        json!(false),
+        "{held}"
+    );
+    let entry = &held["aclEntry"];
+    assert_eq!(
+        (&entry["CidrBlock"], &entry["Protocol"], &entry["PortRange"]),
+        (
+            &json!("10.0.0.0/16"),
+            &json!("6"),
+            &json!({"From": 443, "To": 443})
+        ),
+        "{held}"
+    );
+}
+
+fn str_at(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_string()
 }

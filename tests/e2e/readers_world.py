@@ -4,6 +4,10 @@ emulator through the service APIs (needs AWS_ENDPOINT_URL):
 
     readers_world.py setup   -> JSON: the stack parameters (KEY=VALUE strings)
                                 under "parameters", and the ids behind them
+    readers_world.py read PROJECT ACL RULE
+                             -> JSON: what the emulator itself holds for the
+                                CodeBuild project's environment and the
+                                ACL's inbound entry RULE (to judge a revert)
 
 A VPC's network ACL, a deploy user, a service role (CodeBuild, DAX and Lake
 Formation trust it), a hosted zone, an HTTPS listener on an application load
@@ -83,13 +87,22 @@ def setup(aws) -> dict:
     }
 
 
+def read(aws, project: str, acl: str, rule: str) -> dict:
+    """The project's environment and the inbound ACL entry, as the services answer them."""
+    env = aws.service("codebuild").batch_get_projects(names=[project])["projects"][0]["environment"]
+    entries = aws.ec2.describe_network_acls(NetworkAclIds=[acl])["NetworkAcls"][0]["Entries"]
+    entry = next((e for e in entries if e["RuleNumber"] == int(rule) and not e["Egress"]), None)
+    return {"environment": env, "aclEntry": entry}
+
+
 def main() -> int:
     """CLI entry point."""
-    if sys.argv[1:] != ["setup"]:
+    args = sys.argv[1:]
+    if args not in (["setup"],) and not (len(args) == 4 and args[0] == "read"):
         print(__doc__, file=sys.stderr)
         return 2
     aws = Aws(os.environ["AWS_ENDPOINT_URL"], os.environ.get("AWS_REGION", "us-east-1"))
-    print(json.dumps(setup(aws)))
+    print(json.dumps(setup(aws) if args == ["setup"] else read(aws, *args[1:]), default=str))
     return 0
 
 

@@ -5,6 +5,7 @@
 //! core's `revert::writers`).
 
 mod cloud_control;
+mod codebuild_project;
 mod ec2_network_acl_entry;
 mod iam_inline_policy;
 mod lambda_permission;
@@ -57,6 +58,7 @@ pub const WRITERS: &[(Writer, WriterFn)] = &[
     (Writer::IamInlinePolicy, iam_inline_policy::write),
     (Writer::LambdaPermission, lambda_permission::write),
     (Writer::Ec2NetworkAclEntry, ec2_network_acl_entry::write),
+    (Writer::CodeBuildProject, codebuild_project::write),
 ];
 
 /// The writer registered for a plan's writer name, if any.
@@ -208,9 +210,10 @@ mod tests {
             Writer::IamInlinePolicy,
             Writer::LambdaPermission,
             Writer::Ec2NetworkAclEntry,
+            Writer::CodeBuildProject,
         ] {
             assert!(writer_for(w).is_some(), "{}", w.as_str());
         }
-        assert_eq!(WRITERS.len(), 7);
+        assert_eq!(WRITERS.len(), 8);
     }
 }

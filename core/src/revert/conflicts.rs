@@ -130,5 +130,8 @@ fn service_key(op: &ServiceOp) -> String {
             entry.get("RuleNumber").unwrap_or(&Value::Null),
             entry.get("Egress").unwrap_or(&Value::Null)
         ),
+        ServiceOp::UpdateCodeBuildProject { name, property, .. } => {
+            format!("codebuild:{name}|{property}")
+        }
     }
 }

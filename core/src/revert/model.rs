@@ -88,6 +88,9 @@ pub enum Writer {
     LambdaPermission,
     /// EC2 ReplaceNetworkAclEntry, per (ACL, rule number, direction).
     Ec2NetworkAclEntry,
+    /// CodeBuild UpdateProject, one top-level setting per call.
+    #[serde(rename = "codebuildProject")]
+    CodeBuildProject,
 }
 
 impl Writer {
@@ -101,6 +104,7 @@ impl Writer {
             Writer::IamInlinePolicy => "iamInlinePolicy",
             Writer::LambdaPermission => "lambdaPermission",
             Writer::Ec2NetworkAclEntry => "ec2NetworkAclEntry",
+            Writer::CodeBuildProject => "codebuildProject",
         }
     }
 }
@@ -248,6 +252,15 @@ pub enum ServiceOp {
     ReplaceNetworkAclEntry {
         /// The declared AWS::EC2::NetworkAclEntry properties (CloudFormation names).
         entry: Map<String, Value>,
+    },
+    /// CodeBuild UpdateProject with one declared top-level setting.
+    UpdateCodeBuildProject {
+        /// The project's name.
+        name: String,
+        /// The top-level AWS::CodeBuild::Project property (CloudFormation name).
+        property: String,
+        /// Its declared value.
+        value: Value,
     },
 }
 

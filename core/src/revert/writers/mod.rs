@@ -2,6 +2,7 @@
 //! (`core/data/revert-writers.json`): each builds the calls its writer makes,
 //! from the declared properties and the finding. One file per writer.
 
+mod codebuild_project;
 mod ec2_network_acl_entry;
 mod iam_inline_policy;
 mod lambda_permission;
@@ -50,6 +51,7 @@ pub(crate) fn type_ops(
         Writer::IamInlinePolicy => iam_inline_policy::converge_declared(res),
         Writer::LambdaPermission => lambda_permission::put(res).map(|op| vec![op]),
         Writer::Ec2NetworkAclEntry => ec2_network_acl_entry::replace(res).map(|op| vec![op]),
+        Writer::CodeBuildProject => codebuild_project::update(res, top).map(|op| vec![op]),
         Writer::CloudControl => Err(no_writer(entry)),
     }
 }
