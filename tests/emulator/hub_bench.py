@@ -187,6 +187,15 @@ class Inbox:
             pass
 
 
+def stop_together(*parts):
+    """Stops the pollers and the inbox at once (each waits out its current long poll)."""
+    threads = [threading.Thread(target=p.stop) for p in parts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
 def put_all(bus, names, events, rate):
     """Puts transition i (stack `Bench<i>`) at start + i / rate from account i % len(names), one thread
     per member account, one event per PutEvents. Returns ({stack: (account, put time)}, refused, start, seconds)."""
@@ -272,8 +281,7 @@ def run(events=1000, rate=50.0, accounts=4, instances=None, drain_seconds=60.0, 
                                                     & sent.keys()) < len(sent):
                 time.sleep(0.2)
         finally:
-            source.stop()
-            inbox.stop()
+            stop_together(source, inbox)
     figures = tally(sent, inbox.got, names)
     end = figures["last"] or time.monotonic()
     figures.update({
