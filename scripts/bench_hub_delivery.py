@@ -16,7 +16,8 @@ a transition was not delivered exactly once with its name.
 Knobs: BENCH_EVENTS (1000), BENCH_RATE (50 per second), BENCH_ACCOUNTS (4),
 BENCH_INSTANCES (the hub's concurrency: the app's cap, else Lambda's SQS
 start of 5), BENCH_DRAIN_SECONDS (60: how long to await the inbox after the
-last put). Needs AWS_ENDPOINT_URL (the wrapper starts a private emulator);
+last put), BENCH_SLACK=1 (the hub also posts each alert to a local
+webhook through its Slack secret; posts counted). Needs AWS_ENDPOINT_URL (the wrapper starts a private emulator);
 REALDRIFT_FUNCTIONS_DIR names prebuilt binaries (else cargo builds them).
 """
 
@@ -37,6 +38,7 @@ def main():
         instances=int(env("BENCH_INSTANCES", "0")) or None,
         drain_seconds=float(env("BENCH_DRAIN_SECONDS", "60")),
         log_dir=env("BENCH_LOG_DIR"),
+        slack=env("BENCH_SLACK", "0") == "1",
     )
     print("\n".join(hub_bench.report(figures)))
     print(f"machine load (1, 5, 15 min): {' '.join(f'{x:.1f}' for x in os.getloadavg())}")

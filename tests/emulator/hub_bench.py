@@ -24,9 +24,12 @@ and test_hub_bench.py (a small run that keeps it honest).
 
 import json
 import os
+import re
 import threading
 import time
 import uuid
+
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import boto3
 from botocore.config import Config
@@ -187,6 +190,32 @@ class Inbox:
             pass
 
 
+class SlackReceiver:
+    """A local incoming webhook answering `ok`: (arrival, the transitions (stack names) each post names)."""
+
+    def __init__(self):
+        posts = self.posts = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode(errors="replace")
+                posts.append((time.monotonic(), set(re.findall(r"Bench\d{6}", body))))
+                self.send_response(200)
+                self.end_headers()
+                self.wfile.write(b"ok")
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/services/T000/B000/bench"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
 def stop_together(*parts):
     """Stops the pollers and the inbox at once (each waits out its current long poll)."""
     threads = [threading.Thread(target=p.stop) for p in parts]
@@ -258,8 +287,8 @@ def tally(sent, got, names):
             "latency": latencies, "last": last}
 
 
-def run(events=1000, rate=50.0, accounts=4, instances=None, drain_seconds=60.0, log_dir=None):
-    """One bench run; returns its figures (see report())."""
+def run(events=1000, rate=50.0, accounts=4, instances=None, drain_seconds=60.0, log_dir=None, slack=False):
+    """One bench run; returns its figures (see report()). `slack`: the hub also posts to a local webhook."""
     settings, tag = delivery_settings(), uuid.uuid4().hex[:8]
     org_id = organization()
     names = member_accounts(accounts, tag)
@@ -269,6 +298,10 @@ def run(events=1000, rate=50.0, accounts=4, instances=None, drain_seconds=60.0, 
     log_dir = log_dir or os.environ.get("TMPDIR", "/tmp")
     env = {"REALDRIFT_BUCKET": world.bucket, "REALDRIFT_TOPIC_ARN": world.topic,
            "REALDRIFT_ACCOUNT_NAMES": json.dumps(names), "RUST_LOG": "warn"}
+    receiver = SlackReceiver() if slack else None
+    if receiver:
+        env["REALDRIFT_SLACK_SECRET_ID"] = client("secretsmanager").create_secret(
+            Name=f"realdrift/hub-slack-{tag}", SecretString=receiver.url)["ARN"]
     with LocalLambda(env, os.path.join(log_dir, f"hub-bench-{tag}.log")) as lambdas:
         hub = lambdas.start(HUB_BINARY, instances=instances)
         source = EventSource(world.sqs, world.delivery, hub, batch_size=es["BatchSize"],
@@ -277,11 +310,12 @@ def run(events=1000, rate=50.0, accounts=4, instances=None, drain_seconds=60.0, 
         try:
             sent, refused, t0, put_seconds = put_all(world.bus, names, events, rate)
             bound = time.monotonic() + drain_seconds
-            while time.monotonic() < bound and len({m.get("document", {}).get("stack") for _, m in inbox.got}
-                                                    & sent.keys()) < len(sent):
+            while time.monotonic() < bound and not delivered(sent, inbox, receiver):
                 time.sleep(0.2)
         finally:
             stop_together(source, inbox)
+            if receiver:
+                receiver.stop()
     figures = tally(sent, inbox.got, names)
     end = figures["last"] or time.monotonic()
     figures.update({
@@ -291,8 +325,27 @@ def run(events=1000, rate=50.0, accounts=4, instances=None, drain_seconds=60.0, 
         "failed_items": source.failed_items, "errors": source.errors[:3],
         "wall_seconds": end - t0, "left_on_queue": world.depth(world.delivery),
         "dead_lettered": world.depth(world.dead),
+        "slack": None if receiver is None else {**slack_tally(receiver.posts, sent),
+                                                "last_seconds": max((at for at, _ in receiver.posts), default=t0) - t0},
     })
     return figures
+
+
+def delivered(sent, inbox, receiver):
+    """Whether every put transition is in the inbox (and posted to Slack, when it is on)."""
+    if len({m.get("document", {}).get("stack") for _, m in inbox.got} & sent.keys()) < len(sent):
+        return False
+    return receiver is None or slack_tally(list(receiver.posts), sent)["named"] == len(sent)
+
+
+def slack_tally(posts, sent):
+    """Posts to the local webhook, the put transitions they named, and posts naming one already named."""
+    named, repeats = set(), 0
+    for _, stacks in posts:
+        stacks = stacks & sent.keys()
+        repeats += bool(stacks & named)
+        named |= stacks
+    return {"posts": len(posts), "named": len(named), "repeats": repeats}
 
 
 def report(f):
@@ -313,6 +366,10 @@ def report(f):
     if lat:
         lines.append(f"put -> inbox ms: p50 {percentile(lat, 0.5):.0f}, p95 {percentile(lat, 0.95):.0f}, "
                      f"max {lat[-1]:.0f}")
+    if f["slack"]:
+        sl = f["slack"]
+        lines.append(f"Slack posts: {sl['posts']}, naming {sl['named']} of {f['put']} transitions, "
+                     f"repeats: {sl['repeats']}, last post {sl['last_seconds']:.1f} s after the first put")
     lines.append(f"wall time (first put -> last alert): {f['wall_seconds']:.1f} s")
     if f["errors"]:
         lines.append(f"invocation errors (first 3): {f['errors']}")
@@ -323,4 +380,5 @@ def clean(f):
     """Every transition delivered once, named, nothing refused, failed or left behind."""
     return (f["put"] == f["events"] and f["alerts"] == f["put"] and not f["duplicates"] and not f["misnamed"]
             and not f["refused"] and not f["failed_items"] and not f["failed_invocations"]
-            and not f["left_on_queue"] and not f["dead_lettered"])
+            and not f["left_on_queue"] and not f["dead_lettered"]
+            and (f["slack"] is None or (f["slack"]["named"] == f["put"] and not f["slack"]["repeats"])))
