@@ -36,6 +36,9 @@ const memo = synthOrg();
 // hub bucket policy in the emulator (moto has no CDK), so the proof that a
 // member reads only its own baselines follows the app.
 const HUB_POLICY_FIXTURE = path.join(__dirname, '..', '..', 'tests', 'fixtures', 'org', 'hub-bucket-policy.json');
+// scripts/bench_hub_delivery.py builds the hub's delivery (rule, queue, event
+// source) in the emulator from this committed copy of the synthesized settings.
+const HUB_DELIVERY_FIXTURE = path.join(__dirname, '..', '..', 'tests', 'fixtures', 'org', 'hub-delivery.json');
 
 describe('organization: the hub', () => {
   it('admits only principals of the Organization on the findings bus', () => {
@@ -177,6 +180,31 @@ describe('organization: the emulator proof', () => {
       fs.writeFileSync(HUB_POLICY_FIXTURE, JSON.stringify(synthesized, null, 2) + '\n');
     }
     const committed = JSON.parse(fs.readFileSync(HUB_POLICY_FIXTURE, 'utf8'));
+    assert.deepEqual(committed, synthesized, 'stale: REALDRIFT_UPDATE_FIXTURES=1 npm test rewrites it; commit the change');
+  });
+
+  it('benches the delivery the app synthesizes (tests/fixtures/org/hub-delivery.json)', () => {
+    const [deliver] = resourcesOfType(memo.json, 'AWS::Events::Rule').map(([, r]) => r.Properties).filter((r) => r.EventBusName);
+    const [queueId] = deliver.Targets[0].Arn['Fn::GetAtt'];
+    const queue = memo.json.Resources[queueId].Properties;
+    const [[, mapping]] = resourcesOfType(memo.json, 'AWS::Lambda::EventSourceMapping');
+    const fn = memo.json.Resources[hubFunction(memo.json).id].Properties;
+    // null = not set (AWS's default applies); the bench says which default it plays.
+    const synthesized = {
+      rule: { EventPattern: deliver.EventPattern, targetDeadLetterQueue: Boolean(deliver.Targets[0].DeadLetterConfig) },
+      queue: { VisibilityTimeout: queue.VisibilityTimeout, maxReceiveCount: queue.RedrivePolicy.maxReceiveCount },
+      eventSource: {
+        BatchSize: mapping.Properties.BatchSize,
+        MaximumBatchingWindowInSeconds: mapping.Properties.MaximumBatchingWindowInSeconds ?? null,
+        FunctionResponseTypes: mapping.Properties.FunctionResponseTypes,
+        MaximumConcurrency: mapping.Properties.ScalingConfig?.MaximumConcurrency ?? null,
+      },
+      function: { ReservedConcurrentExecutions: fn.ReservedConcurrentExecutions ?? null, Timeout: fn.Timeout, MemorySize: fn.MemorySize },
+    };
+    if (process.env.REALDRIFT_UPDATE_FIXTURES === '1') {
+      fs.writeFileSync(HUB_DELIVERY_FIXTURE, JSON.stringify(synthesized, null, 2) + '\n');
+    }
+    const committed = JSON.parse(fs.readFileSync(HUB_DELIVERY_FIXTURE, 'utf8'));
     assert.deepEqual(committed, synthesized, 'stale: REALDRIFT_UPDATE_FIXTURES=1 npm test rewrites it; commit the change');
   });
 });

@@ -37,9 +37,21 @@ def ensure_cargo_lambda():
     return exe
 
 
+FUNCTIONS_DIR_VAR = "REALDRIFT_FUNCTIONS_DIR"
+
+
 def build_functions():
     """The directory of the function binaries, built the way `cargo test --workspace` builds them
-    (a no-op after that command; a separate `cargo build -p` would compile the SDK again)."""
+    (a no-op after that command; a separate `cargo build -p` would compile the SDK again).
+
+    With REALDRIFT_FUNCTIONS_DIR set, that directory of prebuilt binaries (realdrift-scan,
+    -on-change, -revert, -hub) is used as it is and cargo is not run: for a bench or a
+    checkout without a target directory (a missing binary fails when its function starts)."""
+    given = os.environ.get(FUNCTIONS_DIR_VAR, "").strip()
+    if given:
+        if not os.path.isdir(given):
+            raise RuntimeError(f"{FUNCTIONS_DIR_VAR}={given}: not a directory")
+        return os.path.abspath(given)
     out = subprocess.run(["cargo", "test", "--workspace", "--locked", "--no-run", "--message-format", "json"],
                          cwd=ROOT, check=True, capture_output=True, text=True,
                          env={"CARGO_INCREMENTAL": "0", **os.environ}).stdout
