@@ -4,7 +4,7 @@
 //! since a retry would publish to the topic a second time).
 
 use super::names::AccountNames;
-use crate::notify::{Notifier, NotifyError};
+use crate::notify::{Notice, Notifier, NotifyError};
 use crate::report::{hub_notice, parse_transition, NotATransition};
 use serde_json::Value;
 use std::sync::Arc;
@@ -41,13 +41,23 @@ pub enum DeliveryError {
     Topic(NotifyError),
 }
 
-/// Delivers one findings-bus event (the SQS message body, parsed).
-pub async fn deliver(
+/// One event published to the topic, its Slack post still to make.
+pub struct Published {
+    /// The notice the topic got.
+    pub notice: Notice,
+    /// The account the event came from.
+    pub account: String,
+    /// Whether a name was found for it.
+    pub named: bool,
+}
+
+/// Publishes one findings-bus event (the SQS message body, parsed) to the topic.
+pub async fn publish(
     channels: &HubChannels,
     names: &AccountNames,
     event: &Value,
     now_ms: u64,
-) -> Result<Delivered, DeliveryError> {
+) -> Result<Published, DeliveryError> {
     let t = parse_transition(event)?;
     let name = names.name(&t.account, now_ms).await;
     let notice = hub_notice(&t, name.as_deref());
@@ -56,16 +66,36 @@ pub async fn deliver(
         .send(&notice)
         .await
         .map_err(DeliveryError::Topic)?;
-    let slack_error = match &channels.slack {
-        Some(s) => s.send(&notice).await.err(),
-        None => None,
-    };
-    Ok(Delivered {
+    Ok(Published {
+        notice,
         account: t.account,
         named: name.is_some(),
-        kind: notice.kind,
-        slack_error,
     })
+}
+
+/// Posts a published event to Slack (when configured): its failure, if any.
+pub async fn post_to_slack(channels: &HubChannels, p: Published) -> Delivered {
+    let slack_error = match &channels.slack {
+        Some(s) => s.send(&p.notice).await.err(),
+        None => None,
+    };
+    Delivered {
+        account: p.account,
+        named: p.named,
+        kind: p.notice.kind,
+        slack_error,
+    }
+}
+
+/// Delivers one findings-bus event: the topic, then Slack.
+pub async fn deliver(
+    channels: &HubChannels,
+    names: &AccountNames,
+    event: &Value,
+    now_ms: u64,
+) -> Result<Delivered, DeliveryError> {
+    let p = publish(channels, names, event, now_ms).await?;
+    Ok(post_to_slack(channels, p).await)
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@ mod deliver;
 mod names;
 mod summary;
 
-pub use deliver::{deliver, Delivered, DeliveryError, HubChannels};
+pub use deliver::{
+    deliver, post_to_slack, publish, Delivered, DeliveryError, HubChannels, Published,
+};
 pub use names::{AccountDirectory, AccountNames, FAILED_LOOKUP_TTL_MS};
 pub use summary::{summarize, summary_notice, Summary, SUMMARY_KEY};

@@ -1,10 +1,11 @@
-//! One SQS batch of findings-bus events: each delivered on its own; a topic
-//! failure retries only that message (partial batch failure; after the
-//! queue's receive limit it goes to the dead-letter queue); a body that is
-//! not a transition is logged, counted and dropped.
+//! One SQS batch of findings-bus events: each published to the topic on its
+//! own, then each posted to Slack; a topic failure retries only that message
+//! (partial batch failure; after the queue's receive limit it goes to the
+//! dead-letter queue); a body that is not a transition is logged, counted
+//! and dropped.
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
-use realdrift_core::hub::{deliver, AccountNames, DeliveryError, HubChannels};
+use realdrift_core::hub::{post_to_slack, publish, AccountNames, DeliveryError, HubChannels};
 use realdrift_lambda::Metrics;
 use serde_json::Value;
 
@@ -25,7 +26,9 @@ struct Counts {
     slack_failed: u64,
 }
 
-/// Delivers a batch; returns the messages to retry.
+/// Delivers a batch; returns the messages to retry. Every event goes to the
+/// topic first, then the batch's Slack posts follow: Slack is paced to one
+/// post a second, and the topic's alerts must not wait behind it.
 pub async fn handle_batch(
     channels: &HubChannels,
     names: &AccountNames,
@@ -33,6 +36,7 @@ pub async fn handle_batch(
 ) -> SqsBatchResponse {
     let mut response = SqsBatchResponse::default();
     let mut n = Counts::default();
+    let mut published = Vec::new();
     for record in event.records {
         // A message without an id cannot be named: an empty id fails the
         // whole batch, so nothing is lost.
@@ -46,16 +50,8 @@ pub async fn handle_batch(
             n.malformed += 1;
             continue;
         };
-        match deliver(channels, names, &body, now_ms()).await {
-            Ok(d) => {
-                tracing::info!(account = %d.account, kind = %d.kind, named = d.named, "alert delivered");
-                n.delivered += 1;
-                n.unnamed += u64::from(!d.named);
-                if let Some(e) = d.slack_error {
-                    tracing::warn!(account = %d.account, channel = e.channel, error = %e.message, "alert not delivered to an optional channel");
-                    n.slack_failed += 1;
-                }
-            }
+        match publish(channels, names, &body, now_ms()).await {
+            Ok(p) => published.push(p),
             Err(DeliveryError::Malformed(e)) => {
                 tracing::warn!(message = %id, reason = %e, "event dropped");
                 n.malformed += 1;
@@ -65,6 +61,16 @@ pub async fn handle_batch(
                 n.failed += 1;
                 response.add_failure(id);
             }
+        }
+    }
+    for p in published {
+        let d = post_to_slack(channels, p).await;
+        tracing::info!(account = %d.account, kind = %d.kind, named = d.named, "alert delivered");
+        n.delivered += 1;
+        n.unnamed += u64::from(!d.named);
+        if let Some(e) = d.slack_error {
+            tracing::warn!(account = %d.account, channel = e.channel, error = %e.message, "alert not delivered to an optional channel");
+            n.slack_failed += 1;
         }
     }
     let mut m = Metrics::new("hub");

@@ -10,12 +10,13 @@
 //! tests only).
 
 use aws_lambda_events::event::sqs::{SqsEvent, SqsMessage};
+use futures_util::future::{BoxFuture, FutureExt};
 use realdrift_core::hub::{AccountNames, HubChannels};
-use realdrift_core::notify::MemoryNotifier;
+use realdrift_core::notify::{MemoryNotifier, Notice, Notifier, NotifyError};
 use realdrift_hub::handle_batch;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 const MEMBER: &str = "222222222222";
 
@@ -120,4 +121,58 @@ async fn a_failed_slack_post_does_not_retry_the_message() {
         "a retry would publish to the topic twice"
     );
     assert_eq!(topic.sent().len(), 1);
+}
+
+/// Records `channel: subject` of every send into a log shared by channels.
+struct Ordered {
+    channel: &'static str,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Notifier for Ordered {
+    fn channel(&self) -> &'static str {
+        self.channel
+    }
+
+    fn send<'a>(&'a self, notice: &'a Notice) -> BoxFuture<'a, Result<(), NotifyError>> {
+        let stack = ["Payments", "Ledger"]
+            .into_iter()
+            .find(|s| notice.subject.contains(s))
+            .unwrap_or("?");
+        if let Ok(mut log) = self.log.lock() {
+            log.push(format!("{}:{stack}", self.channel));
+        }
+        async { Ok(()) }.boxed()
+    }
+}
+
+#[tokio::test]
+async fn the_topic_gets_every_alert_of_a_batch_before_slack_is_posted() {
+    // Slack is paced to one post a second: the topic must not wait behind it.
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let channels = HubChannels {
+        topic: Arc::new(Ordered {
+            channel: "sns",
+            log: log.clone(),
+        }),
+        slack: Some(Arc::new(Ordered {
+            channel: "slack",
+            log: log.clone(),
+        })),
+    };
+    let event = batch(vec![
+        message("m1", &transition("Payments").to_string()),
+        message("m2", &transition("Ledger").to_string()),
+    ]);
+    handle_batch(&channels, &names(), event).await;
+    let got = log.lock().map(|l| l.clone()).unwrap_or_default();
+    assert_eq!(
+        got,
+        [
+            "sns:Payments",
+            "sns:Ledger",
+            "slack:Payments",
+            "slack:Ledger"
+        ]
+    );
 }
