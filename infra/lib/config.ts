@@ -175,7 +175,7 @@ export function loadConfig(get: Lookup, defaultRegion?: string, cargoTargetDir?:
     changeBatchWindowSeconds: r.int('changeBatchWindowSeconds', 10, 0, 300),
     scanConcurrency: r.int('scanConcurrency', 5, 2, 1000),
     flapWindowSeconds: r.int('flapWindowSeconds', 600, 0, 86400),
-    stormWindowSeconds: r.int('stormWindowSeconds', 60, 0, 3600),
+    stormWindowSeconds: r.int('stormWindowSeconds', 300, 0, 3600),
     stormThreshold: r.int('stormThreshold', 10, 0, 10000),
     logLevel: r.string('logLevel', 'info', /^[A-Za-z0-9_=,:.-]+$/),
     accessLogsBucket: r.optional('accessLogsBucket', /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/),

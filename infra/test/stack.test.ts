@@ -309,7 +309,7 @@ describe('functions', () => {
     const topic = { Ref: logicalId(json, 'AWS::SNS::Topic', 'AlertsTopic') };
     const common = { REALDRIFT_BUCKET: bucket, REALDRIFT_TOPIC_ARN: topic, REALDRIFT_STACKS: 'Prod*,Api', RUST_LOG: 'debug' };
     const secret = { Ref: logicalId(json, 'AWS::SecretsManager::Secret', 'AlertsSlackWebhook') };
-    const reading = { REALDRIFT_SLACK_SECRET_ID: secret, REALDRIFT_CONCURRENCY: '8', REALDRIFT_COVERAGE_LOST_AFTER: '3', REALDRIFT_FLAP_WINDOW_SECONDS: '600', REALDRIFT_STORM_WINDOW_SECONDS: '60', REALDRIFT_STORM_THRESHOLD: '10' };
+    const reading = { REALDRIFT_SLACK_SECRET_ID: secret, REALDRIFT_CONCURRENCY: '8', REALDRIFT_COVERAGE_LOST_AFTER: '3', REALDRIFT_FLAP_WINDOW_SECONDS: '600', REALDRIFT_STORM_WINDOW_SECONDS: '300', REALDRIFT_STORM_THRESHOLD: '10' };
     assert.deepEqual(fn(json, 'Scan').Environment.Variables, {
       ...common,
       ...reading,

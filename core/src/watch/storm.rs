@@ -2,13 +2,15 @@
 //! many resources in the console) is announced as one alert listing them,
 //! not one alert per change.
 //!
-//! A storm is a rate, not "any two changes": the state keeps the recent
-//! re-checks of the stack (`StackState::storm`, so it survives
-//! invocations) and counts the resources each one found changed (detected
-//! or resolved). While the count inside the last window stays below the
-//! threshold, every transition is announced as it comes. A re-check that
-//! takes the count to the threshold (one check that finds that many at
-//! once included) opens a storm:
+//! A storm is many different resources changed, not "any two changes": the
+//! state keeps the recent re-checks of the stack (`StackState::storm`, so
+//! it survives invocations) and the resources each one found changed
+//! (detected or resolved). While the distinct resources inside the last
+//! window stay below the threshold, every transition is announced as it
+//! comes: one resource changed again and again is the flap watch's
+//! business, not a storm. A re-check that takes the distinct count to the
+//! threshold (one check that finds that many at once included) opens a
+//! storm:
 //!
 //! - its drift transitions, and those of every check after it, are held in
 //!   the state (nothing is lost) and the storm stays open while changes
@@ -32,10 +34,11 @@ use crate::report::Burst;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The default storm window: 60 seconds.
-pub const DEFAULT_STORM_WINDOW_MS: u64 = 60_000;
+/// The default storm window: 5 minutes, so a person editing one resource
+/// every half minute in the console reaches the threshold inside it.
+pub const DEFAULT_STORM_WINDOW_MS: u64 = 300_000;
 
-/// The default threshold: 10 changed resources inside one window.
+/// The default threshold: 10 different changed resources inside one window.
 pub const DEFAULT_STORM_THRESHOLD: u32 = 10;
 
 /// The storm knobs of one check.
@@ -43,7 +46,7 @@ pub const DEFAULT_STORM_THRESHOLD: u32 = 10;
 pub struct StormPolicy {
     /// The window in milliseconds (0: storms off).
     pub window_ms: u64,
-    /// Changed resources inside a window that open a storm (0: off).
+    /// Different changed resources inside a window that open a storm (0: off).
     pub threshold: u32,
 }
 
@@ -78,6 +81,21 @@ pub struct Tick {
     pub at_ms: u64,
     /// Resources it found changed.
     pub changes: u32,
+    /// Their logical ids (empty in a state written before ids were kept:
+    /// then `changes` counts as that many different resources).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<String>,
+}
+
+impl Tick {
+    /// Resources of this tick no id stands for (an older state's count).
+    fn anonymous(&self) -> u32 {
+        if self.resources.is_empty() {
+            self.changes
+        } else {
+            0
+        }
+    }
 }
 
 /// One held transition, in the order it was seen.
@@ -132,14 +150,16 @@ fn key_of(f: &Finding) -> DriftKey {
 }
 
 /// Resources a step's drift transitions touch.
-fn changed_resources(t: &Transitions) -> u32 {
-    let ids: BTreeSet<&str> = t
-        .detected
+fn changed_ids(t: &Transitions) -> BTreeSet<&str> {
+    t.detected
         .iter()
         .chain(&t.resolved)
         .map(|f| f.logical_id.as_str())
-        .collect();
-    u32::try_from(ids.len()).unwrap_or(u32::MAX)
+        .collect()
+}
+
+fn count_of(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// Moves the drift transitions of `t` into `open`.
@@ -185,12 +205,12 @@ pub fn hold_storms(
     if closed.is_some() {
         storm.recent.clear();
     }
-    let changes = changed_resources(&t);
-    if changes > 0 {
+    let ids: Vec<String> = changed_ids(&t).into_iter().map(str::to_owned).collect();
+    if !ids.is_empty() {
         if let Some(open) = storm.open.as_mut() {
-            hold(open, &mut t, changes, now_ms);
+            hold(open, &mut t, count_of(ids.len()), now_ms);
         } else if counts {
-            count(&mut storm, &mut t, changes, now_ms, policy);
+            count(&mut storm, &mut t, ids, now_ms, policy);
         }
     }
     if let Some(open) = closed {
@@ -200,17 +220,24 @@ pub fn hold_storms(
     (t, keep)
 }
 
-/// Counts a re-check's changes; opens a storm (holding them) when the
-/// window's count reaches the threshold.
-fn count(storm: &mut Storm, t: &mut Transitions, changes: u32, now_ms: u64, p: StormPolicy) {
+/// Counts a re-check's changed resources (`ids`); opens a storm (holding
+/// them) when the window's different resources reach the threshold.
+fn count(storm: &mut Storm, t: &mut Transitions, ids: Vec<String>, now_ms: u64, p: StormPolicy) {
     storm
         .recent
         .retain(|k| k.at_ms.saturating_add(p.window_ms) > now_ms);
-    let before: u32 = storm.recent.iter().map(|k| k.changes).sum();
-    if before.saturating_add(changes) < p.threshold {
+    let changes = count_of(ids.len());
+    let mut distinct: BTreeSet<&str> = ids.iter().map(String::as_str).collect();
+    let mut anonymous = 0u32;
+    for tick in &storm.recent {
+        distinct.extend(tick.resources.iter().map(String::as_str));
+        anonymous = anonymous.saturating_add(tick.anonymous());
+    }
+    if count_of(distinct.len()).saturating_add(anonymous) < p.threshold {
         storm.recent.push(Tick {
             at_ms: now_ms,
             changes,
+            resources: ids,
         });
         return;
     }

@@ -8,8 +8,12 @@ use serde_json::json;
 const SEC: u64 = 1_000;
 const T0: u64 = 1_800_000_000_000;
 
+/// A one-minute window, so the tests' timings read in seconds.
 fn policy() -> StormPolicy {
-    StormPolicy::default()
+    StormPolicy {
+        window_ms: 60 * SEC,
+        threshold: 10,
+    }
 }
 
 fn finding(id: usize, actual: &str) -> Finding {
@@ -324,4 +328,80 @@ fn turning_storms_off_releases_what_is_held() {
         true,
     );
     assert_eq!((t.detected.len(), s), (10, None));
+}
+
+/// Re-checks one finding each, `gap_s` apart, at the default knobs.
+fn one_by_one(all: &[Finding], gap_s: u64) -> (Vec<Transitions>, Option<Storm>) {
+    let drift = drifting(all);
+    let mut storm = None;
+    let mut out = Vec::new();
+    for (i, f) in all.iter().enumerate() {
+        let at = T0 + i as u64 * gap_s * SEC;
+        let (t, next) = hold_storms(
+            storm.as_ref(),
+            detected(vec![f.clone()]),
+            &drift,
+            at,
+            StormPolicy::default(),
+            true,
+        );
+        out.push(t);
+        storm = next;
+    }
+    (out, storm)
+}
+
+#[test]
+fn a_person_editing_a_resource_every_half_minute_opens_a_storm_at_the_default_knobs() {
+    let all: Vec<Finding> = (0..200).map(|i| finding(i, "5")).collect();
+    let (announced, storm) = one_by_one(&all, 30);
+    let alone = announced.iter().filter(|t| !t.is_empty()).count();
+    assert_eq!(
+        alone, 9,
+        "the first nine, before ten different ones make a storm"
+    );
+    let open = storm.as_ref().and_then(|s| s.open.as_ref()).expect("open");
+    assert_eq!(open.held.len(), 191);
+    let quiet = T0 + 199 * 30 * SEC + StormPolicy::default().window_ms;
+    let (t, storm) = hold_storms(
+        storm.as_ref(),
+        Transitions::default(),
+        &drifting(&all),
+        quiet,
+        StormPolicy::default(),
+        true,
+    );
+    assert_eq!(
+        (t.detected.len(), storm),
+        (191, None),
+        "one alert for the rest"
+    );
+}
+
+#[test]
+fn one_resource_changed_again_and_again_is_not_a_storm() {
+    // Forty new values of one queue, five seconds apart: the flap watch's
+    // business (each value is news), never held as a storm.
+    let all: Vec<Finding> = (0..40).map(|i| finding(0, &format!("{i}"))).collect();
+    let (announced, storm) = one_by_one(&all, 5);
+    assert!(announced.iter().all(|t| t.detected.len() == 1));
+    assert!(storm.is_some_and(|s| s.open.is_none()));
+}
+
+#[test]
+fn a_state_written_before_ids_were_kept_counts_its_ticks() {
+    // An older state's tick has only its count: nine resources, then a tenth.
+    let old: Storm =
+        serde_json::from_value(json!({"recent": [{"atMs": T0, "changes": 9}]})).unwrap();
+    let tenth = vec![finding(9, "5")];
+    let (t, s) = hold_storms(
+        Some(&old),
+        detected(tenth.clone()),
+        &drifting(&tenth),
+        T0 + SEC,
+        policy(),
+        true,
+    );
+    assert!(t.is_empty(), "the tenth opens the storm");
+    assert!(s.and_then(|s| s.open).is_some());
 }
