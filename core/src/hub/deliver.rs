@@ -5,7 +5,7 @@
 
 use super::names::AccountNames;
 use crate::notify::{Notice, Notifier, NotifyError};
-use crate::report::{hub_notice, parse_transition, NotATransition};
+use crate::report::{hub_notice, hub_slack_digest, parse_transition, NotATransition};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -85,6 +85,34 @@ pub async fn post_to_slack(channels: &HubChannels, p: Published) -> Delivered {
         kind: p.notice.kind,
         slack_error,
     }
+}
+
+/// Posts a batch's published events to Slack: one alone as its own
+/// message, several as one digest (Slack takes about one message a second
+/// per webhook; the topic has each alert). Each delivery carries the
+/// digest's failure, if any.
+pub async fn post_batch_to_slack(channels: &HubChannels, batch: Vec<Published>) -> Vec<Delivered> {
+    if batch.len() < 2 {
+        let mut out = Vec::with_capacity(batch.len());
+        for p in batch {
+            out.push(post_to_slack(channels, p).await);
+        }
+        return out;
+    }
+    let notices: Vec<Notice> = batch.iter().map(|p| p.notice.clone()).collect();
+    let slack_error = match (&channels.slack, hub_slack_digest(&notices)) {
+        (Some(s), Some(digest)) => s.send(&digest).await.err(),
+        _ => None,
+    };
+    batch
+        .into_iter()
+        .map(|p| Delivered {
+            account: p.account,
+            named: p.named,
+            kind: p.notice.kind,
+            slack_error: slack_error.clone(),
+        })
+        .collect()
 }
 
 /// Delivers one findings-bus event: the topic, then Slack.

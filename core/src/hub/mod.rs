@@ -8,7 +8,8 @@ mod names;
 mod summary;
 
 pub use deliver::{
-    deliver, post_to_slack, publish, Delivered, DeliveryError, HubChannels, Published,
+    deliver, post_batch_to_slack, post_to_slack, publish, Delivered, DeliveryError, HubChannels,
+    Published,
 };
 pub use names::{AccountDirectory, AccountNames, FAILED_LOOKUP_TTL_MS};
 pub use summary::{summarize, summary_notice, Summary, SUMMARY_KEY};

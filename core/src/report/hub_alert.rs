@@ -201,6 +201,41 @@ fn hub_slack(t: &HubTransition, label: &str) -> Value {
     sort_keys(&json!({"text": fit(&fallback, MAX_FALLBACK_TEXT), "blocks": blocks}))
 }
 
+/// One Slack message for several alerts of one hub batch: a line each (the
+/// alert's own Slack fallback line, already escaped and fitted), capped with
+/// a count. Slack takes about one message a second per webhook, so a burst
+/// posted alert by alert would hold the hub back; the topic keeps each
+/// alert's details. `None` for no alerts.
+pub fn hub_slack_digest(notices: &[Notice]) -> Option<Notice> {
+    if notices.is_empty() {
+        return None;
+    }
+    let head = format!("realdrift: {} alerts", notices.len());
+    let mut blocks = vec![json!({"type": "header", "text": plain(&head, MAX_HEADER_TEXT)})];
+    let room = MAX_BLOCKS - blocks.len() - 1;
+    let take = if notices.len() > room + 1 {
+        room
+    } else {
+        room + 1
+    };
+    for n in notices.iter().take(take) {
+        let line = n.slack["text"].as_str().unwrap_or(n.subject.as_str());
+        blocks.push(json!({"type": "section", "text": plain(line, MAX_SECTION_TEXT)}));
+    }
+    if take < notices.len() {
+        let tail = format!("…and {} more on the alert topic", notices.len() - take);
+        blocks.push(json!({"type": "context", "elements": [plain(&tail, MAX_SECTION_TEXT)]}));
+    }
+    let fallback = format!("{head} (each on the alert topic)");
+    Some(Notice {
+        kind: "digest".into(),
+        subject: sns_subject(&head),
+        document: String::new(),
+        text: None,
+        slack: sort_keys(&json!({"text": fit(&fallback, MAX_FALLBACK_TEXT), "blocks": blocks})),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::sns::{sns_envelope, MAX_MESSAGE_BYTES};
@@ -291,5 +326,31 @@ mod tests {
         let mut e = event("111111111111");
         e["detail"]["kind"] = json!("drift-exploded");
         assert!(parse_transition(&e).is_err());
+    }
+
+    #[test]
+    fn a_batch_of_alerts_is_one_slack_message_with_a_line_each_capped() {
+        let notices: Vec<Notice> = (0..60)
+            .map(|i| {
+                let t =
+                    parse_transition(&event(&format!("{:012}", 100_000_000_000u64 + i))).unwrap();
+                hub_notice(&t, Some("payments-prod"))
+            })
+            .collect();
+        assert_eq!(hub_slack_digest(&[]), None);
+        let three = hub_slack_digest(&notices[..3]).unwrap();
+        let blocks = three.slack["blocks"].as_array().unwrap();
+        assert_eq!(blocks.len(), 4, "a header and a line each");
+        assert_eq!(blocks[0]["text"]["text"], "realdrift: 3 alerts");
+        assert_eq!(blocks[2]["text"]["text"], notices[1].slack["text"]);
+        let all = hub_slack_digest(&notices).unwrap();
+        let blocks = all.slack["blocks"].as_array().unwrap();
+        assert_eq!(blocks.len(), MAX_BLOCKS, "Slack's block limit");
+        let last = blocks.last().unwrap().to_string();
+        assert!(last.contains("…and 12 more on the alert topic"), "{last}");
+        assert!(all.slack["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("realdrift: 60 alerts"));
     }
 }

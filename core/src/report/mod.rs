@@ -34,7 +34,9 @@ pub use change_diff::{change_lines, MAX_DIFF_LINES};
 pub use email::{render_email_text, MAX_TEXT_FINDINGS};
 pub use exit::{exit_code, ExitCode, ExitFlags, RunFacts};
 pub use group::{resource_names, resources_line, resources_value, MAX_LISTED};
-pub use hub_alert::{hub_notice, parse_transition, HubTransition, NotATransition};
+pub use hub_alert::{
+    hub_notice, hub_slack_digest, parse_transition, HubTransition, NotATransition,
+};
 pub use json::{json_value, render_json, JSON_SCHEMA};
 pub use mask::{is_secret_marker, mask_finding, mask_findings, MaskPolicy, MASK};
 pub use model::{

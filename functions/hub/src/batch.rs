@@ -1,11 +1,12 @@
 //! One SQS batch of findings-bus events: each published to the topic on its
-//! own, then each posted to Slack; a topic failure retries only that message
+//! own, then one Slack message for the batch (the alert itself when it is
+//! alone, else a digest with a line each); a topic failure retries only that message
 //! (partial batch failure; after the queue's receive limit it goes to the
 //! dead-letter queue); a body that is not a transition is logged, counted
 //! and dropped.
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
-use realdrift_core::hub::{post_to_slack, publish, AccountNames, DeliveryError, HubChannels};
+use realdrift_core::hub::{post_batch_to_slack, publish, AccountNames, DeliveryError, HubChannels};
 use realdrift_lambda::Metrics;
 use serde_json::Value;
 
@@ -27,8 +28,9 @@ struct Counts {
 }
 
 /// Delivers a batch; returns the messages to retry. Every event goes to the
-/// topic first, then the batch's Slack posts follow: Slack is paced to one
-/// post a second, and the topic's alerts must not wait behind it.
+/// topic first, then one Slack post for the batch: Slack is paced to one
+/// post a second, and neither the topic's alerts nor the next batch may
+/// wait behind a post per event.
 pub async fn handle_batch(
     channels: &HubChannels,
     names: &AccountNames,
@@ -63,8 +65,7 @@ pub async fn handle_batch(
             }
         }
     }
-    for p in published {
-        let d = post_to_slack(channels, p).await;
+    for d in post_batch_to_slack(channels, published).await {
         tracing::info!(account = %d.account, kind = %d.kind, named = d.named, "alert delivered");
         n.delivered += 1;
         n.unnamed += u64::from(!d.named);
