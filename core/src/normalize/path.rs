@@ -386,7 +386,9 @@ fn dotted_step(seg: &Seg, rest: &str) -> Option<usize> {
 /// True when each pattern step matches the path step beside it (the shorter
 /// side bounds the comparison).
 fn segs_match(pats: &[PatSeg], segs: &[Seg]) -> bool {
-    pats.iter().zip(segs).all(|(p, s)| match (p, s) {
+    // From the last step: candidates are indexed by their first key, which
+    // then always matches, while the last steps tell most of them apart.
+    pats.iter().zip(segs).rev().all(|(p, s)| match (p, s) {
         (PatSeg::Any, _) => true,
         (PatSeg::Key(k), Seg::Key(x)) => k == x,
         (PatSeg::Key(k), Seg::Index(n)) => k.parse::<usize>().ok() == Some(*n),
