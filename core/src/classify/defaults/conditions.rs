@@ -65,7 +65,10 @@ pub(super) fn condition_value<'a>(
     at: &str,
 ) -> Option<&'a Value> {
     let Some(member) = at.strip_prefix("./") else {
-        return when_value(scope, &scope.declared, at).or_else(|| when_value(scope, live, at));
+        // Parsed once for both roots (as `when_value` reads it).
+        let at = Path::parse_rendered(at);
+        return value_at(scope, &scope.declared, &at, true)
+            .or_else(|| value_at(scope, live, &at, true));
     };
     let mut parent = path.clone();
     parent.pop();
