@@ -513,10 +513,14 @@ pub(crate) fn run(
     consumed: &[String],
     out: &mut Out<'_, '_>,
 ) {
+    // One path buffer for every property (pushed and popped).
+    let mut path = Path::root();
     for (k, v) in live {
         if scope.declared.contains_key(k) || consumed.iter().any(|c| c == k) {
             continue;
         }
-        classify_value(scope, live, live, &Path::key(k), v, false, out);
+        path.push_key(k);
+        classify_value(scope, live, live, &path, v, false, out);
+        path.pop();
     }
 }
