@@ -128,7 +128,19 @@ fn is_dns_key(key: &str) -> bool {
         "AlternativeName",
     ]
     .iter()
-    .any(|k| key.contains(k))
+    .any(|k| contains_part(key, k))
+}
+
+/// `hay.contains(part)` for the short names and values these rules test:
+/// a plain scan that compares a window only where its first byte matches,
+/// without the general substring searcher's setup (called for most scalar
+/// comparisons and lists).
+pub(crate) fn contains_part(hay: &str, part: &str) -> bool {
+    let (h, p) = (hay.as_bytes(), part.as_bytes());
+    let Some(&first) = p.first() else {
+        return true;
+    };
+    h.windows(p.len()).any(|w| w[0] == first && w == p)
 }
 
 /// True for a name written fully qualified, with the root's trailing dot
@@ -284,7 +296,7 @@ pub fn is_attribute_bag(prop: Option<&str>, declared: &[Value], live: &[Value]) 
             })
         })
     };
-    !prop.is_some_and(|p| p.contains("Tag"))
+    !prop.is_some_and(|p| contains_part(p, "Tag"))
         && !declared.is_empty()
         && shaped(declared)
         && shaped(live)
@@ -602,6 +614,29 @@ pub fn restates_sibling_count(key: &str, v: &Value, parent: &Map<String, Value>)
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn contains_part_is_contains() {
+        for hay in [
+            "",
+            "a",
+            "Tag",
+            "Tags",
+            "xTag",
+            "DomainName",
+            "HostedZone",
+            "Ta",
+            "TTag",
+        ] {
+            for part in ["", "T", "Tag", "Domain", "Host", "ag", "TTag", "Tags"] {
+                assert_eq!(
+                    contains_part(hay, part),
+                    hay.contains(part),
+                    "{hay:?} {part:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn only_header_names_fold_their_case() {
