@@ -9,6 +9,7 @@ use super::scope::Scope;
 use crate::normalize::aws_facts::KeyedSetRule;
 use crate::normalize::path::Path;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// The keyed-set rule that applies at a path.
 #[derive(Clone, Copy)]
@@ -117,57 +118,92 @@ impl<'r> Keyed<'r> {
 
     /// The identity of an element.
     pub fn id(&self, e: &Value) -> Option<String> {
-        if self.rule.keys.is_empty() {
-            return match e {
-                Value::String(s) => Some(s.clone()),
-                Value::Number(n) => Some(n.to_string()),
-                _ => None,
-            };
-        }
-        let mut parts = Vec::with_capacity(self.rule.keys.len());
-        for k in &self.rule.keys {
-            match e.get(k)? {
-                Value::String(s) => parts.push(s.clone()),
-                Value::Number(n) => parts.push(n.to_string()),
-                _ => return None,
+        match self.rule.keys.as_slice() {
+            [] => scalar_text(e),
+            // One key: its text is the identity, with nothing to join.
+            [k] => scalar_text(e.get(k)?),
+            keys => {
+                let parts: Option<Vec<String>> =
+                    keys.iter().map(|k| scalar_text(e.get(k)?)).collect();
+                Some(parts?.join("|"))
             }
         }
-        Some(parts.join("|"))
+    }
+
+    /// True when the element's identity is `want`: [`Self::id`] compared
+    /// part by part, without building it (alignment tests every pair).
+    fn id_is(&self, e: &Value, want: &str) -> bool {
+        let keys = self.rule.keys.as_slice();
+        if keys.is_empty() {
+            return scalar_is(e, want);
+        }
+        let mut rest = want;
+        for (i, k) in keys.iter().enumerate() {
+            if i > 0 {
+                let Some(r) = rest.strip_prefix('|') else {
+                    return false;
+                };
+                rest = r;
+            }
+            let Some(part) = e.get(k) else {
+                return false;
+            };
+            let Some(n) = scalar_prefix_len(part, rest) else {
+                return false;
+            };
+            rest = &rest[n..];
+        }
+        rest.is_empty()
     }
 
     /// The live element a declared identity aligns with (allowing the
     /// AWS-added identity prefix, or another documented prefix of a user's
     /// elements: Cognito's `dev:` for a developer-only attribute).
     pub fn find<'v>(&self, live: &'v [Value], declared_id: &str) -> Option<(String, &'v Value)> {
-        let prefixed: Vec<String> = self
-            .rule
+        if let Some(e) = live.iter().find(|e| self.id_is(e, declared_id)) {
+            return Some((declared_id.to_string(), e));
+        }
+        // The prefixed forms only when no element holds the identity as is.
+        self.rule
             .id_prefix
             .iter()
             .chain(&self.rule.user_prefixes)
-            .map(|p| format!("{p}{declared_id}"))
-            .collect();
-        let exact = live
-            .iter()
-            .find_map(|e| self.id(e).filter(|id| id == declared_id).map(|id| (id, e)));
-        exact.or_else(|| {
-            prefixed.iter().find_map(|want| {
-                live.iter()
-                    .find_map(|e| self.id(e).filter(|id| id == want).map(|id| (id, e)))
+            .find_map(|p| {
+                let want = format!("{p}{declared_id}");
+                let e = live.iter().find(|e| self.id_is(e, &want))?;
+                Some((want, e))
             })
-        })
+    }
+
+    /// True when declared element `de` aligns with the live element whose
+    /// identity is `live_id`, as [`Self::find`] would find that element for
+    /// `de`'s identity (without building it).
+    pub fn aligns(&self, de: &Value, live_id: &str) -> bool {
+        self.id_is(de, live_id)
+            || self
+                .rule
+                .id_prefix
+                .iter()
+                .chain(&self.rule.user_prefixes)
+                .any(|p| {
+                    live_id
+                        .strip_prefix(p.as_str())
+                        .is_some_and(|rest| self.id_is(de, rest))
+                })
     }
 
     /// A declared element as compared: its identity fields are left out
     /// (alignment already matched them, possibly through the id prefix).
-    pub fn comparable(&self, de: &Value) -> Value {
+    /// Borrowed where nothing is left out (most rules): it is only read.
+    pub fn comparable<'v>(&self, de: &'v Value) -> Cow<'v, Value> {
         match (self.rule.id_prefix.as_ref(), de) {
-            (Some(_), Value::Object(o)) => Value::Object(
+            (Some(_), Value::Object(o)) => Cow::Owned(Value::Object(
                 o.iter()
                     .filter(|(k, _)| !self.rule.keys.iter().any(|x| x == *k))
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect(),
-            ),
-            _ => self.value(de).clone(),
+            )),
+            _ => Cow::Borrowed(self.value(de)),
         }
     }
 
@@ -202,6 +238,30 @@ impl<'r> Keyed<'r> {
             None => e,
         }
     }
+}
+
+/// A string or number element's identity text.
+fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// True when a string or number element's identity text is `want`.
+fn scalar_is(v: &Value, want: &str) -> bool {
+    scalar_prefix_len(v, want) == Some(want.len())
+}
+
+/// The length of `v`'s identity text when `want` starts with it.
+fn scalar_prefix_len(v: &Value, want: &str) -> Option<usize> {
+    let text = match v {
+        Value::String(s) => Cow::Borrowed(s.as_str()),
+        Value::Number(n) => Cow::Owned(n.to_string()),
+        _ => return None,
+    };
+    want.starts_with(text.as_ref()).then_some(text.len())
 }
 
 #[cfg(test)]

@@ -187,10 +187,7 @@ fn keyed(
             path.pop();
             continue;
         };
-        let declared = da.iter().find(|de| {
-            k.id(de)
-                .is_some_and(|d| k.find(std::slice::from_ref(le), &d).is_some())
-        });
+        let declared = da.iter().find(|de| k.aligns(de, &id));
         let default_item = k.is_default_item(&id);
         path.push(Seg::Id(id));
         match declared {

@@ -33,12 +33,13 @@ pub(crate) fn run(scope: &Scope<'_>, raw_live: &Map<String, Value>, out: &mut Ou
             .get(key)
             .and_then(Value::as_array)
             .is_some_and(|a| a.iter().any(|e| e.as_str().is_some_and(is_layer_arn)));
+        // Split only the paths under this property (most are not).
         let mut paths: Vec<Vec<&str>> = scope
             .facts
             .ordered
             .iter()
+            .filter(|p| p.split('.').next() == Some(key.as_str()))
             .map(|p| p.split('.').collect::<Vec<_>>())
-            .filter(|p| p.first() == Some(&key.as_str()))
             .collect();
         if top_is_layers {
             paths.push(vec![key.as_str()]);
@@ -80,7 +81,14 @@ const NOTE_KEYED_REORDER: &str = "the same named members in another order; nothi
 pub(crate) fn run_keyed(scope: &Scope<'_>, raw_live: &Map<String, Value>, out: &mut Out<'_, '_>) {
     for (key, dv) in &scope.res.declared {
         let Some(l) = raw_live.get(key) else { continue };
-        if !dv.is_fully_resolved() {
+        // Only an object or a list on both sides can hold a list to walk
+        // (the cheap test first: most declared values are scalars).
+        let walked = matches!(
+            (dv, l),
+            (DeclaredValue::Object(_), Value::Object(_))
+                | (DeclaredValue::Array(_), Value::Array(_))
+        );
+        if !walked || !dv.is_fully_resolved() {
             continue;
         }
         let mut path = Path::root();

@@ -119,6 +119,15 @@ impl Copier<'_> {
     /// Copies `v`, leaving out stripped paths, managed fields (outside
     /// free-form and tag maps) and `aws:*` tags.
     fn copy(&self, v: &Value, strip: &Active, free: &Step, in_tags: bool) -> Value {
+        // Where no pattern reaches below and nothing inside is left out,
+        // the copy is the value itself: cloned whole, without collecting
+        // and re-sorting each object's members.
+        if strip.is_empty()
+            && free.active.is_empty()
+            && self.untouched(v, free.done || in_tags, in_tags)
+        {
+            return v.clone();
+        }
         match v {
             Value::Object(o) => {
                 // Inside a free-form user map (or a tag map) every key is data.
@@ -175,6 +184,28 @@ impl Copier<'_> {
                 )
             }
             other => other.clone(),
+        }
+    }
+
+    /// True when [`Self::copy`] leaves nothing out of `v` where no stripped
+    /// or free-form pattern reaches below it: no `aws:*` tag (in a tag map
+    /// or a tag list) and, outside a user map, no managed field, at any
+    /// depth. The same tests as the copy, without copying.
+    fn untouched(&self, v: &Value, user_map: bool, in_tags: bool) -> bool {
+        match v {
+            Value::Object(o) => o.iter().all(|(k, x)| {
+                let child_tags = !user_map && self.is_tag_key(k) && x.is_object();
+                !(in_tags && is_aws_key(k))
+                    && (user_map || !self.managed.iter().any(|n| n == k))
+                    && self.untouched(x, child_tags, child_tags)
+            }),
+            Value::Array(a) => {
+                let aws_key =
+                    |e: &Value| e.get("Key").and_then(Value::as_str).is_some_and(is_aws_key);
+                !(a.iter().any(aws_key) && is_tag_list(a))
+                    && a.iter().all(|e| self.untouched(e, false, false))
+            }
+            _ => true,
         }
     }
 }

@@ -41,7 +41,13 @@ fn contains_str(list: Option<&Value>, s: &str) -> bool {
 }
 
 /// The sibling verdict for an undeclared top-level value, if any.
-pub(crate) fn top_level_verdict(scope: &Scope<'_>, key: &str, v: &Value) -> Option<Verdict> {
+/// `path` is `key`'s one-key path (the caller's, not built again).
+pub(crate) fn top_level_verdict(
+    scope: &Scope<'_>,
+    key: &str,
+    path: &Path,
+    v: &Value,
+) -> Option<Verdict> {
     let pid = scope.physical_id;
     // A cluster member echoes its cluster's settings.
     if let Some(model) = fact(scope, "clusterEchoModel").and_then(|m| m.get(pid)) {
@@ -58,7 +64,7 @@ pub(crate) fn top_level_verdict(scope: &Scope<'_>, key: &str, v: &Value) -> Opti
             return Some(Verdict::Drop);
         }
     }
-    explained(scope, &Path::key(key), v)
+    explained(scope, path, v)
 }
 
 /// The verdict of the first table row whose fact explains the value at

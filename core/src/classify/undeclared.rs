@@ -18,8 +18,8 @@ use crate::normalize::empty::is_trivially_empty;
 use crate::normalize::generated::{is_cfn_minted_name, is_stack_minted_name};
 use crate::normalize::path::{Path, Seg};
 use crate::normalize::shapes::{
-    is_encoded_sibling, is_restated_reference, is_restatement, joins_declared_values,
-    mirrors_sibling_member, restates_sibling_count, restates_siblings, wraps_sibling_list,
+    is_encoded_sibling, is_restated_reference, joins_declared_values, mirrors_sibling_member,
+    restates_sibling_count, restates_siblings, wraps_sibling_list, LiveReferences,
 };
 use serde_json::{Map, Value};
 
@@ -345,12 +345,15 @@ fn restates_something_else(
     let [Seg::Key(k)] = path.segs() else {
         return false;
     };
+    // The live side of a restatement is the same against every declared
+    // property: worked out once.
+    let refs = LiveReferences::new(k, v);
     is_echo(scope, k, v)
         || Scope::any(&scope.facts.owned_elsewhere, path)
-        || scope
-            .declared
-            .iter()
-            .any(|(dk, d)| is_restatement(k, v, dk, d) || is_restated_reference(k, v, dk, d))
+        || scope.declared.iter().any(|(dk, d)| {
+            refs.as_ref().is_some_and(|r| r.restated_by(dk, d))
+                || is_restated_reference(k, v, dk, d)
+        })
 }
 
 /// What a sibling resource's facts make of the value (see [`siblings`]).
@@ -361,7 +364,7 @@ fn sibling_decision<'v>(
     v: &Value,
 ) -> Option<Decision<'v>> {
     let verdict = match path.segs() {
-        [Seg::Key(k)] => siblings::top_level_verdict(scope, k, v),
+        [Seg::Key(k)] => siblings::top_level_verdict(scope, k, path, v),
         _ => siblings::nested_verdict(scope, live, path, v),
     };
     match verdict {
@@ -510,10 +513,14 @@ pub(crate) fn run(
     consumed: &[String],
     out: &mut Out<'_, '_>,
 ) {
+    // One path buffer for every property (pushed and popped).
+    let mut path = Path::root();
     for (k, v) in live {
         if scope.declared.contains_key(k) || consumed.iter().any(|c| c == k) {
             continue;
         }
-        classify_value(scope, live, live, &Path::key(k), v, false, out);
+        path.push_key(k);
+        classify_value(scope, live, live, &path, v, false, out);
+        path.pop();
     }
 }

@@ -78,48 +78,30 @@ impl Path {
     /// True when a plain dotted pattern (`A.*.B`, no `[id]` segments, as the
     /// registry schema writes them) matches this path, without parsing it.
     pub fn matches_dotted(&self, pattern: &str) -> bool {
-        // Fast rejection on the first segment (most patterns differ there).
-        if self.0.first().is_some_and(|s| !head_may_match(s, pattern)) {
-            return false;
-        }
-        let mut segs = self.0.iter();
-        for p in pattern.split('.') {
-            let Some(s) = segs.next() else {
-                return false;
-            };
-            let ok = match s {
-                Seg::Key(k) => p == "*" || p == k,
-                Seg::Index(n) => p == "*" || p.parse::<usize>().ok() == Some(*n),
-                Seg::Id(_) => p == "*",
-            };
-            if !ok {
-                return false;
-            }
-        }
-        segs.next().is_none()
+        // The pattern ends exactly after the last segment's step.
+        self.walk_dotted(pattern).is_some_and(|rest| rest.is_none())
     }
 
     /// True when this path is a strict prefix of the dotted pattern (the
     /// pattern reaches below this path).
     pub fn is_prefix_of_dotted(&self, pattern: &str) -> bool {
-        if self.0.first().is_some_and(|s| !head_may_match(s, pattern)) {
-            return false;
-        }
-        let mut pats = pattern.split('.');
+        self.walk_dotted(pattern).is_some_and(|rest| rest.is_some())
+    }
+
+    /// Steps the dotted pattern over every segment (as `pattern.split('.')`
+    /// would, without searching each step for its dot first: most patterns
+    /// differ in their first bytes). `None`: a step does not match, or the
+    /// pattern ends before the path; else what follows the last matched
+    /// step's dot (`None` at the end; the whole pattern for the root).
+    fn walk_dotted<'p>(&self, pattern: &'p str) -> Option<Option<&'p str>> {
+        let mut rest = Some(pattern);
         for s in &self.0 {
-            let Some(p) = pats.next() else {
-                return false;
-            };
-            let ok = match s {
-                Seg::Key(k) => p == "*" || p == k,
-                Seg::Index(n) => p == "*" || p.parse::<usize>().ok() == Some(*n),
-                Seg::Id(_) => p == "*",
-            };
-            if !ok {
-                return false;
-            }
+            let r = rest?;
+            let n = dotted_step(s, r)?;
+            // `n` ends the step: at the pattern's end or at a dot.
+            rest = r.get(n + 1..);
         }
-        pats.next().is_some()
+        Some(rest)
     }
 
     /// The segments.
@@ -380,24 +362,33 @@ impl Pattern {
     }
 }
 
-/// A fast rejection for a dotted pattern: false only where the pattern's
-/// first segment can match neither `seg` nor every key (`*`). Tests the
-/// segment boundary before any bytes, as most patterns differ in length.
-fn head_may_match(seg: &Seg, pattern: &str) -> bool {
-    let Seg::Key(k) = seg else {
-        return true;
-    };
-    let starts = |h: &str| {
-        let bounded = pattern.len() == h.len() || pattern.as_bytes().get(h.len()) == Some(&b'.');
-        bounded && pattern.starts_with(h)
-    };
-    starts("*") || starts(k)
+/// The length of the first step of dotted pattern `rest` when it matches
+/// `seg` (`*` matches any segment; a key matches the step equal to it, a
+/// number the position it spells), else `None`. The step boundary is tested
+/// before any bytes are compared, as most steps differ in length.
+fn dotted_step(seg: &Seg, rest: &str) -> Option<usize> {
+    let bounded = |n: usize| rest.len() == n || rest.as_bytes().get(n) == Some(&b'.');
+    if bounded(1) && rest.starts_with('*') {
+        return Some(1);
+    }
+    match seg {
+        // A key holding a dot spans two steps, so it never equals one.
+        Seg::Key(k) => (bounded(k.len()) && rest.starts_with(k.as_str()) && !k.contains('.'))
+            .then_some(k.len()),
+        Seg::Index(i) => {
+            let n = rest.bytes().position(|b| b == b'.').unwrap_or(rest.len());
+            (rest[..n].parse::<usize>().ok() == Some(*i)).then_some(n)
+        }
+        Seg::Id(_) => None,
+    }
 }
 
 /// True when each pattern step matches the path step beside it (the shorter
 /// side bounds the comparison).
 fn segs_match(pats: &[PatSeg], segs: &[Seg]) -> bool {
-    pats.iter().zip(segs).all(|(p, s)| match (p, s) {
+    // From the last step: candidates are indexed by their first key, which
+    // then always matches, while the last steps tell most of them apart.
+    pats.iter().zip(segs).rev().all(|(p, s)| match (p, s) {
         (PatSeg::Any, _) => true,
         (PatSeg::Key(k), Seg::Key(x)) => k == x,
         (PatSeg::Key(k), Seg::Index(n)) => k.parse::<usize>().ok() == Some(*n),
@@ -412,6 +403,50 @@ fn segs_match(pats: &[PatSeg], segs: &[Seg]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The dotted matches as first written (split on every dot), which the
+    /// step-by-step walk must agree with.
+    fn split_reference(path: &Path, pattern: &str) -> (bool, bool) {
+        let ok = |s: &Seg, p: &str| match s {
+            Seg::Key(k) => p == "*" || p == k,
+            Seg::Index(n) => p == "*" || p.parse::<usize>().ok() == Some(*n),
+            Seg::Id(_) => p == "*",
+        };
+        let pieces: Vec<&str> = pattern.split('.').collect();
+        let steps = path.0.len().min(pieces.len());
+        let all = path.0.iter().zip(&pieces).all(|(s, p)| ok(s, p));
+        let matches = all && pieces.len() == path.0.len();
+        let prefix = all && steps == path.0.len() && pieces.len() > path.0.len();
+        (matches, prefix)
+    }
+
+    #[test]
+    fn dotted_matches_agree_with_splitting_on_every_dot() {
+        let paths = [
+            Path::root(),
+            Path::key("A"),
+            Path::key(""),
+            Path::key("*"),
+            Path::key("a.b"),
+            Path::key("A").with_key("B"),
+            Path::key("A").child(Seg::Index(3)).with_key("B"),
+            Path::key("A").child(Seg::Index(12)),
+            Path::key("A").child(Seg::Id("x.y".into())).with_key("B"),
+            Path::key("AB").with_key("C"),
+            Path::key("a.b").with_key("c"),
+        ];
+        let patterns = [
+            "", ".", "A", "A.", ".A", "A.B", "A.*.B", "A.*", "*", "*.B", "A.3.B", "A.03.B", "A.12",
+            "A.1", "A.*.B.C", "AB.C", "A.BC", "a.b", "a.b.c", "a.*", "*.*", "**", "A*",
+        ];
+        for p in &paths {
+            for pat in patterns {
+                let (m, pre) = split_reference(p, pat);
+                assert_eq!(p.matches_dotted(pat), m, "{p:?} matches {pat:?}");
+                assert_eq!(p.is_prefix_of_dotted(pat), pre, "{p:?} prefix of {pat:?}");
+            }
+        }
+    }
 
     #[test]
     fn a_key_with_a_dot_is_quoted_and_reads_back_as_one_key() {

@@ -128,7 +128,19 @@ fn is_dns_key(key: &str) -> bool {
         "AlternativeName",
     ]
     .iter()
-    .any(|k| key.contains(k))
+    .any(|k| contains_part(key, k))
+}
+
+/// `hay.contains(part)` for the short names and values these rules test:
+/// a plain scan that compares a window only where its first byte matches,
+/// without the general substring searcher's setup (called for most scalar
+/// comparisons and lists).
+pub(crate) fn contains_part(hay: &str, part: &str) -> bool {
+    let (h, p) = (hay.as_bytes(), part.as_bytes());
+    let Some(&first) = p.first() else {
+        return true;
+    };
+    h.windows(p.len()).any(|w| w[0] == first && w == p)
 }
 
 /// True for a name written fully qualified, with the root's trailing dot
@@ -284,7 +296,7 @@ pub fn is_attribute_bag(prop: Option<&str>, declared: &[Value], live: &[Value]) 
             })
         })
     };
-    !prop.is_some_and(|p| p.contains("Tag"))
+    !prop.is_some_and(|p| contains_part(p, "Tag"))
         && !declared.is_empty()
         && shaped(declared)
         && shaped(live)
@@ -344,10 +356,13 @@ pub fn is_restated_reference(
     declared_key: &str,
     declared: &Value,
 ) -> bool {
-    let kinds = (reference_kind(live_key), reference_kind(declared_key));
+    // The values first: the field names' kinds matter only for one value.
     match (live, declared) {
         (Value::String(l), Value::String(d)) => {
-            l == d && is_resource_reference(l) && matches!(kinds, (Some(a), Some(b)) if a != b)
+            l == d
+                && is_resource_reference(l)
+                && matches!((reference_kind(live_key), reference_kind(declared_key)),
+                    (Some(a), Some(b)) if a != b)
         }
         _ => false,
     }
@@ -387,27 +402,55 @@ fn string_leaves<'v>(v: &'v Value, out: &mut Vec<&'v str>) -> Option<()> {
 /// `{AccelerationStatus: Enabled}` beside a declared `{Status: Enabled}` is
 /// a setting of its own.
 pub fn is_restatement(live_key: &str, live: &Value, declared_key: &str, declared: &Value) -> bool {
-    if !(live.is_array() || live.is_object()) {
-        return false;
+    LiveReferences::new(live_key, live).is_some_and(|r| r.restated_by(declared_key, declared))
+}
+
+/// The live side of [`is_restatement`]: the sorted references a live list
+/// or object holds, worked out once for all the declared properties it is
+/// held against.
+pub struct LiveReferences<'v> {
+    key: &'v str,
+    leaves: Vec<&'v str>,
+}
+
+impl<'v> LiveReferences<'v> {
+    /// `None` when the live value restates nothing: not a list or object,
+    /// or a leaf that is no AWS resource id or ARN. The live side is tested
+    /// first: it is rarely all references, and then no declared value need
+    /// be walked.
+    pub fn new(live_key: &'v str, live: &'v Value) -> Option<Self> {
+        if !(live.is_array() || live.is_object()) {
+            return None;
+        }
+        let mut leaves = Vec::new();
+        if string_leaves(live, &mut leaves).is_none()
+            || !leaves.iter().all(|s| is_resource_reference(s))
+        {
+            return None;
+        }
+        leaves.sort_unstable();
+        Some(LiveReferences {
+            key: live_key,
+            leaves,
+        })
     }
-    // The live side first: it is rarely all references, and then the
-    // declared side need not be walked.
-    let mut l = Vec::new();
-    if string_leaves(live, &mut l).is_none() || !l.iter().all(|s| is_resource_reference(s)) {
-        return false;
+
+    /// True when these references restate `declared` (see
+    /// [`is_restatement`]).
+    pub fn restated_by(&self, declared_key: &str, declared: &Value) -> bool {
+        let mut d = Vec::new();
+        if string_leaves(declared, &mut d).is_none() || d.is_empty() {
+            return false;
+        }
+        d.sort_unstable();
+        let l = &self.leaves;
+        // The ids of one kind the declared value holds beside others (an
+        // NLB's `Subnets` read back for declared `SubnetMappings` of
+        // `{SubnetId, AllocationId}`): the same subnets, said with less.
+        *l == d
+            || (names_one_thing(self.key, declared_key)
+                && one_id_kind(l).is_some_and(|k| d.iter().filter(|s| id_kind(s) == Some(k)).eq(l)))
     }
-    let mut d = Vec::new();
-    if string_leaves(declared, &mut d).is_none() || d.is_empty() {
-        return false;
-    }
-    l.sort_unstable();
-    d.sort_unstable();
-    // The ids of one kind the declared value holds beside others (an NLB's
-    // `Subnets` read back for declared `SubnetMappings` of `{SubnetId,
-    // AllocationId}`): the same subnets, said with less.
-    l == d
-        || (names_one_thing(live_key, declared_key)
-            && one_id_kind(&l).is_some_and(|k| d.iter().filter(|s| id_kind(s) == Some(k)).eq(&l)))
 }
 
 /// True when two property names name one thing in two forms: one, less a
@@ -571,6 +614,29 @@ pub fn restates_sibling_count(key: &str, v: &Value, parent: &Map<String, Value>)
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn contains_part_is_contains() {
+        for hay in [
+            "",
+            "a",
+            "Tag",
+            "Tags",
+            "xTag",
+            "DomainName",
+            "HostedZone",
+            "Ta",
+            "TTag",
+        ] {
+            for part in ["", "T", "Tag", "Domain", "Host", "ag", "TTag", "Tags"] {
+                assert_eq!(
+                    contains_part(hay, part),
+                    hay.contains(part),
+                    "{hay:?} {part:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn only_header_names_fold_their_case() {

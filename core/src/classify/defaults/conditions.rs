@@ -14,7 +14,9 @@ pub(crate) fn when_holds(
 ) -> bool {
     when.iter().all(|(at, alternatives)| {
         let got = condition_value(scope, live, path, at).filter(|g| !g.is_null());
-        let named = || condition_path(path, at);
+        // Parsed on first use only, then shared by the alternatives.
+        let named_cell = std::cell::OnceCell::new();
+        let named = || named_cell.get_or_init(|| condition_path(path, at));
         alternatives.iter().any(|want| match (got, want) {
             (None, Value::Null) => true,
             (Some(g), w) if !w.is_null() => {
@@ -22,7 +24,7 @@ pub(crate) fn when_holds(
                     // A template may spell the value another way AWS reads
                     // as the same (`MySQL` for `mysql`).
                     || matches!((g, w), (Value::String(a), Value::String(b))
-                        if spelled_alike(scope, &named(), a, b))
+                        if spelled_alike(scope, named(), a, b))
             }
             _ => false,
         })
@@ -65,7 +67,10 @@ pub(super) fn condition_value<'a>(
     at: &str,
 ) -> Option<&'a Value> {
     let Some(member) = at.strip_prefix("./") else {
-        return when_value(scope, &scope.declared, at).or_else(|| when_value(scope, live, at));
+        // Parsed once for both roots (as `when_value` reads it).
+        let at = Path::parse_rendered(at);
+        return value_at(scope, &scope.declared, &at, true)
+            .or_else(|| value_at(scope, live, &at, true));
     };
     let mut parent = path.clone();
     parent.pop();

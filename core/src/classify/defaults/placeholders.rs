@@ -3,6 +3,7 @@
 //! the resource at hand.
 
 use super::*;
+use crate::normalize::shapes::contains_part;
 
 /// Expands `${AccountId}`, `${Region}`, `${Partition}`, `${PhysicalId}` in
 /// every string.
@@ -18,7 +19,7 @@ pub(crate) fn expand<'v>(v: &'v Value, scope: &Scope<'_>) -> std::borrow::Cow<'v
 pub(super) fn has_placeholder(v: &Value) -> bool {
     match v {
         Value::String(s) => {
-            s.contains("${") || s == AWS_MANAGED_KMS || s.starts_with(MANAGED_ALIAS)
+            contains_part(s, "${") || s == AWS_MANAGED_KMS || s.starts_with(MANAGED_ALIAS)
         }
         Value::Array(a) => a.iter().any(has_placeholder),
         Value::Object(o) => o.values().any(has_placeholder),
@@ -30,7 +31,7 @@ pub(super) fn expand_owned(v: &Value, scope: &Scope<'_>) -> Value {
     match v {
         Value::String(s) if s == AWS_MANAGED_KMS => managed_kms_pattern(scope),
         Value::String(s) if s.starts_with(MANAGED_ALIAS) => managed_alias_pattern(scope, s),
-        Value::String(s) if s.contains("${") => {
+        Value::String(s) if contains_part(s, "${") => {
             let mut t = s.clone();
             if let Some(a) = scope.ctx.account_id.as_deref() {
                 t = t.replace("${AccountId}", a);
