@@ -10,7 +10,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use realdrift_core::classify::{classify, ClassifyContext, ResourceInput};
-use realdrift_core::corpus::{context_from_opts, resource_from_case, CorpusCase};
+use realdrift_core::corpus::{case_files, context_from_opts, resource_from_case, CorpusCase};
 use realdrift_core::schema::SchemaFacts;
 use serde_json::Value;
 use std::hint::black_box;
@@ -46,18 +46,13 @@ fn corpus_dir() -> PathBuf {
 /// Loads every readable case in the corpus, sorted by file name.
 fn load_corpus() -> Vec<Prepared> {
     let dir = corpus_dir();
-    let Ok(entries) = std::fs::read_dir(&dir) else {
+    let Ok(paths) = case_files(&dir) else {
         eprintln!(
             "note: corpus dir {} unreadable; nothing to bench",
             dir.display()
         );
         return Vec::new();
     };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
     let mut cases = Vec::with_capacity(paths.len());
     for path in paths {
         let case = match CorpusCase::load(&path) {

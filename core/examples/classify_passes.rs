@@ -14,7 +14,7 @@
 //! Arguments: `[passes (default 1)] [warm (default 0)]`.
 
 use realdrift_core::classify::{classify, ClassifyContext, ResourceInput};
-use realdrift_core::corpus::{context_from_opts, resource_from_case, CorpusCase};
+use realdrift_core::corpus::{case_files, context_from_opts, resource_from_case, CorpusCase};
 use realdrift_core::schema::SchemaFacts;
 use serde_json::Value;
 use std::hint::black_box;
@@ -55,11 +55,7 @@ fn arg(n: usize, default: usize) -> Result<usize, std::num::ParseIntError> {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let passes = arg(1, 1)?;
     let warm = arg(2, 0)?;
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(corpus_dir())?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
+    let paths = case_files(&corpus_dir())?;
     let mut cases = Vec::with_capacity(paths.len());
     for path in paths {
         let case = CorpusCase::load(&path)?;

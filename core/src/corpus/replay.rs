@@ -154,8 +154,8 @@ pub fn replay_dir(dir: &Path) -> Result<Vec<CaseOutcome>, CorpusError> {
     replay_dir_with(dir, Knowledge::All)
 }
 
-/// [`replay_dir`] using the facts `knowledge` admits.
-pub fn replay_dir_with(dir: &Path, knowledge: Knowledge) -> Result<Vec<CaseOutcome>, CorpusError> {
+/// The `*.json` case files in `dir`, sorted by file name.
+pub fn case_files(dir: &Path) -> Result<Vec<PathBuf>, CorpusError> {
     let io = |source| CorpusError::Io {
         path: dir.to_path_buf(),
         source,
@@ -166,7 +166,12 @@ pub fn replay_dir_with(dir: &Path, knowledge: Knowledge) -> Result<Vec<CaseOutco
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
-    Ok(files
+    Ok(files)
+}
+
+/// [`replay_dir`] using the facts `knowledge` admits.
+pub fn replay_dir_with(dir: &Path, knowledge: Knowledge) -> Result<Vec<CaseOutcome>, CorpusError> {
+    Ok(case_files(dir)?
         .into_iter()
         .map(|path| {
             let name = path
