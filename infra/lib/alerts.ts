@@ -8,9 +8,16 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subs from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { RealdriftConfig } from './config';
+import { checkInt } from './member-props';
 
-/** What the alert topic and the Slack secret are made from (context alertEmails, slackSecret, slackSecretKmsKeyArn). */
-export type AlertSettings = Pick<RealdriftConfig, 'alertEmails' | 'slackSecret' | 'slackSecretKmsKeyArn'>;
+/** KMS rotates a customer managed key's material every 365 days unless told otherwise (EnableKeyRotation). */
+export const KMS_DEFAULT_ROTATION_DAYS = 365;
+
+/** What the alert topic and the Slack secret are made from (context alertEmails, slackSecret, slackSecretKmsKeyArn, topicKeyRotationDays). */
+export type AlertSettings = Pick<RealdriftConfig, 'alertEmails' | 'slackSecret' | 'slackSecretKmsKeyArn'> & {
+  /** Days between rotations of the topic key's material (90–2560; default 365). Each of the first two rotations adds $1 a month (docs/deploy.md). */
+  readonly topicKeyRotationDays?: number;
+};
 
 /** The alert topic, its key, and the Slack secret. */
 export class Alerts extends Construct {
@@ -29,9 +36,13 @@ export class Alerts extends Construct {
 
   constructor(scope: Construct, id: string, config: AlertSettings) {
     super(scope, id);
+    const rotationDays = config.topicKeyRotationDays ?? KMS_DEFAULT_ROTATION_DAYS;
+    checkInt('Alerts', 'topicKeyRotationDays', rotationDays, 90, 2560);
     this.key = new kms.Key(this, 'Key', {
       description: 'realdrift: encrypts the alert topic',
       enableKeyRotation: true,
+      // Left out at the default, so the template stays as it was.
+      rotationPeriod: rotationDays === KMS_DEFAULT_ROTATION_DAYS ? undefined : Duration.days(rotationDays),
       removalPolicy: RemovalPolicy.DESTROY,
       pendingWindow: Duration.days(7),
     });

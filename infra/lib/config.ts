@@ -20,6 +20,8 @@ export interface RealdriftConfig {
   readonly slackSecret?: string;
   /** KMS key ARN of an existing Slack secret encrypted with a customer managed key. */
   readonly slackSecretKmsKeyArn?: string;
+  /** Days between rotations of the alert topic's key (90–2560; 365 is KMS's own default). */
+  readonly topicKeyRotationDays: number;
   /** Create a CloudTrail trail for management events (for accounts without one). */
   readonly createTrail: boolean;
   /** Days the optional trail's log files are kept. */
@@ -150,6 +152,7 @@ export function loadConfig(get: Lookup, defaultRegion?: string, cargoTargetDir?:
     schedule: r.string('schedule', 'rate(1 hour)', /^(rate|cron)\(.+\)$/),
     alertEmails: r.list('alertEmails', [], /^[^@\s]+@[^@\s]+\.[^@\s]+$/),
     slackSecret: r.optional('slackSecret', /^(arn:aws[a-z-]*:secretsmanager:.+|[A-Za-z0-9/_+=.@-]{1,512})$/),
+    topicKeyRotationDays: r.int('topicKeyRotationDays', 365, 90, 2560),
     slackSecretKmsKeyArn: r.optional('slackSecretKmsKeyArn', /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/.+$/),
     createTrail: r.bool('createTrail', false),
     trailRetentionDays: r.int('trailRetentionDays', 90, 1, 3650),

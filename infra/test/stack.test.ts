@@ -101,6 +101,15 @@ describe('alerts', () => {
     template.hasResourceProperties('AWS::SNS::TopicPolicy', { PolicyDocument: { Statement: Match.arrayWith([tlsDeny]) } });
   });
 
+  it("rotates the topic key on KMS's yearly default unless context sets another period", () => {
+    const key = (json: any) => resourcesOfType(json, 'AWS::KMS::Key')[0][1].Properties;
+    assert.equal(key(synth().json).RotationPeriodInDays, undefined);
+    const longer = key(synth({ topicKeyRotationDays: 2560 }).json);
+    assert.equal(longer.RotationPeriodInDays, 2560);
+    assert.equal(longer.EnableKeyRotation, true);
+    assert.throws(() => synth({ topicKeyRotationDays: 89 }), /context topicKeyRotationDays/);
+  });
+
   it('subscribes the email addresses context lists, and none by default', () => {
     assert.equal(resourcesOfType(synth().json, 'AWS::SNS::Subscription').length, 0);
     const { template } = synth({ alertEmails: 'ops@example.com,oncall@example.com' });
