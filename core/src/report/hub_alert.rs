@@ -176,22 +176,8 @@ fn hub_slack(t: &HubTransition, label: &str) -> Value {
         json!({"type": "context", "elements": [plain(&facts, MAX_SECTION_TEXT)]}),
     ];
     let shown = shown(t);
-    let room = MAX_BLOCKS - blocks.len() - 1;
-    let take = if shown.len() > room + 1 {
-        room
-    } else {
-        room + 1
-    };
-    for f in shown.iter().take(take) {
-        blocks.push(
-            json!({"type": "section", "text": plain(&finding_text(f, &t.stack), MAX_SECTION_TEXT)}),
-        );
-    }
-    let listed = blocks.len() - 2;
-    if listed < shown.len() {
-        let tail = format!("…and {} more in the JSON document", shown.len() - listed);
-        blocks.push(json!({"type": "context", "elements": [plain(&tail, MAX_SECTION_TEXT)]}));
-    }
+    let lines = shown.iter().map(|f| finding_text(f, &t.stack));
+    push_capped(&mut blocks, lines, "in the JSON document");
     let fallback = format!(
         "realdrift: {} {} in account {label} ({} findings)",
         t.kind.phrase(),
@@ -199,6 +185,25 @@ fn hub_slack(t: &HubTransition, label: &str) -> Value {
         shown.len()
     );
     sort_keys(&json!({"text": fit(&fallback, MAX_FALLBACK_TEXT), "blocks": blocks}))
+}
+
+/// Appends a section block per line while Slack's block limit leaves room,
+/// and a last block counting the lines left out ("…and N more {where_more}").
+fn push_capped(
+    blocks: &mut Vec<Value>,
+    lines: impl ExactSizeIterator<Item = String>,
+    where_more: &str,
+) {
+    let total = lines.len();
+    let room = MAX_BLOCKS.saturating_sub(blocks.len() + 1);
+    let take = if total > room + 1 { room } else { total };
+    for line in lines.take(take) {
+        blocks.push(json!({"type": "section", "text": plain(&line, MAX_SECTION_TEXT)}));
+    }
+    if take < total {
+        let tail = format!("…and {} more {where_more}", total - take);
+        blocks.push(json!({"type": "context", "elements": [plain(&tail, MAX_SECTION_TEXT)]}));
+    }
 }
 
 /// One Slack message for several alerts of one hub batch: a line each (the
@@ -212,20 +217,13 @@ pub fn hub_slack_digest(notices: &[Notice]) -> Option<Notice> {
     }
     let head = format!("realdrift: {} alerts", notices.len());
     let mut blocks = vec![json!({"type": "header", "text": plain(&head, MAX_HEADER_TEXT)})];
-    let room = MAX_BLOCKS - blocks.len() - 1;
-    let take = if notices.len() > room + 1 {
-        room
-    } else {
-        room + 1
-    };
-    for n in notices.iter().take(take) {
-        let line = n.slack["text"].as_str().unwrap_or(n.subject.as_str());
-        blocks.push(json!({"type": "section", "text": plain(line, MAX_SECTION_TEXT)}));
-    }
-    if take < notices.len() {
-        let tail = format!("…and {} more on the alert topic", notices.len() - take);
-        blocks.push(json!({"type": "context", "elements": [plain(&tail, MAX_SECTION_TEXT)]}));
-    }
+    let lines = notices.iter().map(|n| {
+        n.slack["text"]
+            .as_str()
+            .unwrap_or(n.subject.as_str())
+            .to_string()
+    });
+    push_capped(&mut blocks, lines, "on the alert topic");
     let fallback = format!("{head} (each on the alert topic)");
     Some(Notice {
         kind: "digest".into(),
