@@ -19,6 +19,14 @@ export interface SdkAction {
   readonly pending?: string;
   /** A service writer's type: its action is granted only when revert may write that type. */
   readonly type?: string;
+  /** IAM offers no aws:ResourceTag condition for the action: granted without the stack-tag condition. */
+  readonly untagged?: boolean;
+}
+
+/** The service writers' actions for these types (the rows naming one of them). */
+export function typeWriterActions(types: string[]): SdkAction[] {
+  const wanted = new Set(types);
+  return sdkActions().writers.filter((w) => w.type !== undefined && wanted.has(w.type));
 }
 
 /** The hand-kept SDK call table (data/sdk-actions.json). */

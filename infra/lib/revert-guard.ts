@@ -15,7 +15,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { CfnResource } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import { writePatterns, writeSetFor } from './permission-data';
+import { typeWriterActions, writePatterns, writeSetFor } from './permission-data';
 
 /**
  * What revert does on realdrift's own resources: read its bucket, publish
@@ -78,8 +78,10 @@ export function boundaryStatements(iamTypes: string[], passRoles: string[]): iam
     new iam.PolicyStatement({ notActions: BOUNDARY_EXCLUDED, resources: ['*'] }),
     new iam.PolicyStatement({ actions: ['iam:Get*', 'iam:List*'], resources: ['*'] }),
   ];
-  if (iamTypes.length > 0) {
-    out.push(new iam.PolicyStatement({ actions: writePatterns(writeSetFor(iamTypes, 'revertIamTypes')), resources: ['*'] }));
+  // The opted-in types' handler actions, and their service writers' (a type with no handler has only those).
+  const iamWrites = [...new Set([...writePatterns(writeSetFor(iamTypes, 'revertIamTypes')), ...typeWriterActions(iamTypes).map((w) => w.action)])].sort();
+  if (iamWrites.length > 0) {
+    out.push(new iam.PolicyStatement({ actions: iamWrites, resources: ['*'] }));
   }
   if (passRoles.length > 0) out.push(new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: passRoles }));
   out.push(

@@ -258,6 +258,32 @@ describe('revert', () => {
     assert.deepEqual(grantsIn(st, 'ec2:ReplaceNetworkAclEntry'), [], 'one writer\'s type does not grant another\'s');
   });
 
+  it('grants the access key writer only with revertIamTypes, tagged, and widens the boundary to it', () => {
+    assert.deepEqual(grantsIn(statements, 'iam:UpdateAccessKey').map(({ a: p }) => p), [], 'revert can iam:UpdateAccessKey by default');
+    assert.throws(() => synth({ revertTypes: ['AWS::IAM::AccessKey'] }), /IAM writes are opt-in/);
+    const opted = synth({ revertIamTypes: ['AWS::IAM::AccessKey'] });
+    const st = statementsOf(opted.json, roleId(opted.json, 'Revert'));
+    const [{ st: update }] = grantsIn(st, 'iam:UpdateAccessKey');
+    assert.deepEqual(update.Condition, { StringLike: { 'aws:ResourceTag/aws:cloudformation:stack-name': ['*'] } });
+    assert.deepEqual(grantsIn(st, 'iam:PutUserPolicy'), [], 'the key\'s opt-in grants no other IAM write');
+    const boundary = opted.json.Resources[logicalId(opted.json, 'AWS::IAM::ManagedPolicy', 'RevertBoundary')].Properties.PolicyDocument
+      .Statement as Statement[];
+    assert.ok(boundary.some((d) => d.Effect === 'Allow' && list(d.Action).includes('iam:UpdateAccessKey')), JSON.stringify(boundary));
+  });
+
+  it('grants an untagged service writer\'s action without the stack-tag condition, only for its listed type', () => {
+    for (const a of ['route53:ChangeResourceRecordSets', 'dax:UpdateCluster', 'lakeformation:UpdateResource', 'dms:ModifyReplicationInstance', 'elasticloadbalancing:AddListenerCertificates']) {
+      assert.deepEqual(grantsIn(statements, a).map(({ a: p }) => p), [], `revert can ${a} by default`);
+    }
+    const opted = synth({ revertTypes: [...DEFAULT_REVERT_TYPES, 'AWS::Route53::RecordSetGroup', 'AWS::DMS::ReplicationInstance'] });
+    const st = statementsOf(opted.json, roleId(opted.json, 'Revert'));
+    const [{ st: change }] = grantsIn(st, 'route53:ChangeResourceRecordSets');
+    assert.equal(change.Condition, undefined);
+    const [{ st: modify }] = grantsIn(st, 'dms:ModifyReplicationInstance');
+    assert.deepEqual(modify.Condition, { StringLike: { 'aws:ResourceTag/aws:cloudformation:stack-name': ['*'] } });
+    assert.deepEqual(grantsIn(st, 'dax:UpdateCluster'), [], 'one writer\'s type does not grant another\'s');
+  });
+
   it('refuses an unknown type and a type list too large for its inline policy', () => {
     assert.throws(() => synth({ revertTypes: ['AWS::Nope::Thing'] }), /revertTypes: no update\/delete handler permissions known for AWS::Nope::Thing/);
     assert.throws(

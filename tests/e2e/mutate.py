@@ -219,16 +219,19 @@ def dax_nodes(aws, cluster, count):
     aws.service("dax").increase_replication_factor(ClusterName=cluster, NewReplicationFactor=int(count))
 
 
-def dms_delete(aws, arn):
-    # moto 5.1.22 has no ModifyReplicationInstance: the instance is deleted.
-    aws.service("dms").delete_replication_instance(ReplicationInstanceArn=arn)
+def dms_minor_upgrades_off(aws, arn):
+    # Automatic minor version upgrades (security patches) switched off, now.
+    aws.service("dms").modify_replication_instance(ReplicationInstanceArn=arn, ApplyImmediately=True,
+                                                   AutoMinorVersionUpgrade=False)
+
+
+def dax_description(aws, cluster, text):
+    aws.service("dax").update_cluster(ClusterName=cluster, Description=text)
 
 
 def lake_location_role(aws, location, role):
-    # The location re-registered with another role (moto has no UpdateResource).
-    lf = aws.service("lakeformation")
-    lf.deregister_resource(ResourceArn=location)
-    lf.register_resource(ResourceArn=location, RoleArn=role)
+    # The location's role changed in the console (UpdateResource).
+    aws.service("lakeformation").update_resource(ResourceArn=location, RoleArn=role)
 
 
 OPS = {
@@ -239,7 +242,8 @@ OPS = {
     "record-upsert": record_upsert,
     "listener-certificate-remove": listener_certificate_remove,
     "dax-nodes": dax_nodes,
-    "dms-delete": dms_delete,
+    "dms-minor-upgrades-off": dms_minor_upgrades_off,
+    "dax-description": dax_description,
     "lake-location-role": lake_location_role,
     "role-create": role_create,
     "stack-description": stack_description,

@@ -2,7 +2,8 @@
 //! every reader type moto can create checks clean with full coverage, then a
 //! console-style change to each type's most security-relevant property is
 //! reported on the right resource and property; `revert` writes back the
-//! types a service writer covers and names why the others are not.
+//! types a service writer covers (judged by reading the emulator itself)
+//! and names why the rest is not.
 
 use crate::scenarios::Scenario;
 use crate::world::{drift_findings, findings, summary, the_finding, World};
@@ -103,12 +104,13 @@ fn readers_check_clean_then_report_console_changes(w: &World) {
             str_of(&ids_of["SniCertificateArn"])
         ],
         ["dax-nodes", s.id(ids::DAX), 3],
+        ["dax-description", s.id(ids::DAX), "scratch cache"],
         [
             "lake-location-role",
             str_of(&ids_of["DataLocationArn"]),
             str_of(&ids_of["otherRoleArn"])
         ],
-        ["dms-delete", s.id(ids::DMS)],
+        ["dms-minor-upgrades-off", s.id(ids::DMS)],
     ]));
     let (code, doc) = check_json(w, &["--fail"]);
     assert_eq!(code, 1, "{doc}");
@@ -152,6 +154,18 @@ fn readers_check_clean_then_report_console_changes(w: &World) {
         ),
         (ids::DAX, "ReplicationFactor", json!(1), json!(3)),
         (
+            ids::DAX,
+            "Description",
+            json!("read-through cache of the readers tables"),
+            json!("scratch cache"),
+        ),
+        (
+            ids::DMS,
+            "AutoMinorVersionUpgrade",
+            json!(true),
+            json!(false),
+        ),
+        (
             ids::LAKE,
             "RoleArn",
             ids_of["ServiceRoleArn"].clone(),
@@ -162,20 +176,48 @@ fn readers_check_clean_then_report_console_changes(w: &World) {
         let f = the_finding(&doc, "declared", logical, path);
         assert_eq!((&f["desired"], &f["actual"]), (desired, actual), "{f}");
     }
-    // Detached / deleted: the reader finds nothing of the declared resource.
-    for logical in [ids::LISTENER_CERT, ids::DMS] {
-        the_finding(&doc, "deleted", logical, "");
-    }
+    // One of the two declared certificates detached: the other is still read.
+    let f = the_finding(&doc, "declared", ids::LISTENER_CERT, "Certificates");
+    assert_eq!(
+        f["actual"],
+        json!([{"CertificateArn": ids_of["SecondSniCertificateArn"]}]),
+        "{f}"
+    );
     let all = drift_findings(&doc);
-    assert_eq!(all.len(), changed.len() + 2, "{}", summary(&all));
+    assert_eq!(all.len(), changed.len() + 1, "{}", summary(&all));
 
-    revert_through_the_service_writers(w, &str_of(&ids_of["NetworkAclId"]), s.id(ids::PROJECT));
+    let read = [
+        format!("project={}", s.id(ids::PROJECT)),
+        format!("acl={}", str_of(&ids_of["NetworkAclId"])),
+        "rule=100".to_string(),
+        format!("user={}", str_of(&ids_of["DeployUser"])),
+        format!("key={}", s.id(ids::ACCESS_KEY)),
+        format!("zone={}", str_of(&ids_of["HostedZoneId"])),
+        "record=api.readers.example.com.".to_string(),
+        format!("listener={}", str_of(&ids_of["ListenerArn"])),
+        format!("cluster={}", s.id(ids::DAX)),
+        format!("instance={}", s.id(ids::DMS)),
+        format!("location={}", str_of(&ids_of["DataLocationArn"])),
+    ];
+    revert_through_the_service_writers(w);
+    judge_the_reverts(w, &read, ids_of);
 }
 
-/// `revert` writes the ACL entry and the project back through their service
-/// writers (judged by reading the emulator itself), and refuses the types no
-/// writer covers with the reason.
-fn revert_through_the_service_writers(w: &World, acl: &str, project: &str) {
+/// The service writer each reverted resource's items name.
+const WRITERS: &[(&str, &str)] = &[
+    (ids::PROJECT, "codebuildProject"),
+    (ids::NACL_ENTRY, "ec2NetworkAclEntry"),
+    (ids::ACCESS_KEY, "iamAccessKey"),
+    (ids::RECORDS, "route53RecordSetGroup"),
+    (ids::LISTENER_CERT, "elbv2ListenerCertificate"),
+    (ids::DAX, "daxCluster"),
+    (ids::DMS, "dmsReplicationInstance"),
+    (ids::LAKE, "lakeformationResource"),
+];
+
+/// `revert` writes every service-written change back (each through its
+/// writer, all converged), and refuses what no writer covers with the reason.
+fn revert_through_the_service_writers(w: &World) {
     let run = w.realdrift(&["revert", STACK, "--yes", "--json", "--wait", "30s"]);
     let doc = run.json();
     let stack = &doc["stacks"][0];
@@ -185,14 +227,12 @@ fn revert_through_the_service_writers(w: &World, acl: &str, project: &str) {
         .iter()
         .map(|i| (str_at(&i["resource"]["logicalId"]), str_at(&i["writer"])))
         .collect();
-    assert!(
-        writers.contains(&(ids::PROJECT.into(), "codebuildProject".into())),
-        "{writers:?}"
-    );
-    assert!(
-        writers.contains(&(ids::NACL_ENTRY.into(), "ec2NetworkAclEntry".into())),
-        "{writers:?}"
-    );
+    for (logical, writer) in WRITERS {
+        assert!(
+            writers.contains(&(logical.to_string(), writer.to_string())),
+            "{logical} by {writer}: {writers:?}"
+        );
+    }
     let outcome = stack["outcome"]["items"]
         .as_array()
         .cloned()
@@ -201,24 +241,39 @@ fn revert_through_the_service_writers(w: &World, acl: &str, project: &str) {
         !outcome.is_empty() && outcome.iter().all(|i| i["status"] == "converged"),
         "{stack}"
     );
-    let refused = |logical: &str| -> Vec<String> {
-        list("refused")
-            .iter()
-            .filter(|r| r["resource"]["logicalId"] == logical)
-            .map(|r| str_at(&r["reason"]))
-            .collect()
-    };
-    assert_eq!(refused(ids::DAX), ["noWriter"], "{stack}");
-    assert_eq!(refused(ids::DMS), ["deleted"], "{stack}");
-
-    // What the services themselves now hold.
-    let held = w.script_json("tests/e2e/readers_world.py", &["read", project, acl, "100"]);
-    assert_eq!(
-        held["environment"]["privilegedMode"],
-        json!(false),
-        "{held}"
+    let refused: Vec<(String, String, String)> = list("refused")
+        .iter()
+        .map(|r| {
+            (
+                str_at(&r["resource"]["logicalId"]),
+                str_at(&r["reason"]),
+                str_at(&r["message"]),
+            )
+        })
+        .collect();
+    // The node count is not UpdateCluster's: refused, naming why.
+    let dax: Vec<_> = refused.iter().filter(|r| r.0 == ids::DAX).collect();
+    assert_eq!(dax.len(), 1, "{refused:?}");
+    assert_eq!(dax[0].1, "noWriter", "{refused:?}");
+    assert!(
+        dax[0].2.contains("ReplicationFactor") && dax[0].2.contains("IncreaseReplicationFactor"),
+        "{refused:?}"
     );
-    let entry = &held["aclEntry"];
+    for (logical, _) in WRITERS.iter().filter(|(l, _)| *l != ids::DAX) {
+        assert!(
+            refused.iter().all(|r| r.0 != *logical),
+            "{logical}: {refused:?}"
+        );
+    }
+}
+
+/// What the services themselves hold after the revert: the declared values.
+fn judge_the_reverts(w: &World, read: &[String], ids_of: &Value) {
+    let mut args = vec!["read"];
+    args.extend(read.iter().map(String::as_str));
+    let held = w.script_json("tests/e2e/readers_world.py", &args);
+    assert_eq!(held["project"]["privilegedMode"], json!(false), "{held}");
+    let entry = &held["acl"];
     assert_eq!(
         (&entry["CidrBlock"], &entry["Protocol"], &entry["PortRange"]),
         (
@@ -226,6 +281,29 @@ fn revert_through_the_service_writers(w: &World, acl: &str, project: &str) {
             &json!("6"),
             &json!({"From": 443, "To": 443})
         ),
+        "{held}"
+    );
+    // The access key re-activated in the console is inactive again.
+    assert_eq!(held["user"], json!("Inactive"), "{held}");
+    assert_eq!(held["zone"], json!(["192.0.2.10"]), "{held}");
+    let mut certs = vec![
+        ids_of["SniCertificateArn"].clone(),
+        ids_of["SecondSniCertificateArn"].clone(),
+    ];
+    certs.sort_by_key(|c| c.as_str().unwrap_or_default().to_string());
+    assert_eq!(held["listener"], json!(certs), "{held}");
+    assert_eq!(
+        held["cluster"],
+        json!("read-through cache of the readers tables"),
+        "{held}"
+    );
+    assert_eq!(
+        held["instance"]["AutoMinorVersionUpgrade"],
+        json!(true),
+        "{held}"
+    );
+    assert_eq!(
+        held["location"]["RoleArn"], ids_of["ServiceRoleArn"],
         "{held}"
     );
 }

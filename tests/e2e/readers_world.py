@@ -4,10 +4,15 @@ emulator through the service APIs (needs AWS_ENDPOINT_URL):
 
     readers_world.py setup   -> JSON: the stack parameters (KEY=VALUE strings)
                                 under "parameters", and the ids behind them
-    readers_world.py read PROJECT ACL RULE
-                             -> JSON: what the emulator itself holds for the
-                                CodeBuild project's environment and the
-                                ACL's inbound entry RULE (to judge a revert)
+    readers_world.py read KEY=VALUE...
+                             -> JSON: what the emulator itself holds (to
+                                judge a revert), for each key given: project
+                                (its environment), acl + rule (the inbound
+                                entry), user + key (the key's status), zone +
+                                record (the A record's values), listener (its
+                                non-default certificates), cluster (the DAX
+                                description), instance (the DMS instance's
+                                settings), location (the Lake Formation role)
 
 A VPC's network ACL, a deploy user, a service role (CodeBuild, DAX and Lake
 Formation trust it), a hosted zone, an HTTPS listener on an application load
@@ -49,6 +54,7 @@ def _listener(aws, subnets) -> dict:
     acm, elbv2 = aws.service("acm"), aws.service("elbv2")
     default_cert = acm.request_certificate(DomainName="app.readers.example.com")["CertificateArn"]
     sni_cert = acm.request_certificate(DomainName="api.readers.example.com")["CertificateArn"]
+    second_sni_cert = acm.request_certificate(DomainName="www.readers.example.com")["CertificateArn"]
     lb = elbv2.create_load_balancer(Name="readers-web", Subnets=subnets, Type="application")
     lb_arn = lb["LoadBalancers"][0]["LoadBalancerArn"]
     listener = elbv2.create_listener(
@@ -59,7 +65,8 @@ def _listener(aws, subnets) -> dict:
         DefaultActions=[{"Type": "fixed-response",
                          "FixedResponseConfig": {"StatusCode": "404", "ContentType": "text/plain"}}],
     )["Listeners"][0]["ListenerArn"]
-    return {"listener": listener, "sniCertificate": sni_cert, "otherCertificate": default_cert}
+    return {"listener": listener, "sniCertificate": sni_cert, "secondSniCertificate": second_sni_cert,
+            "otherCertificate": default_cert}
 
 
 def setup(aws) -> dict:
@@ -79,6 +86,7 @@ def setup(aws) -> dict:
         "HostedZoneId": zone_id,
         "ListenerArn": listener["listener"],
         "SniCertificateArn": listener["sniCertificate"],
+        "SecondSniCertificateArn": listener["secondSniCertificate"],
         "DataLocationArn": "arn:aws:s3:::readers-data-lake",
     }
     return {
@@ -87,22 +95,51 @@ def setup(aws) -> dict:
     }
 
 
-def read(aws, project: str, acl: str, rule: str) -> dict:
-    """The project's environment and the inbound ACL entry, as the services answer them."""
-    env = aws.service("codebuild").batch_get_projects(names=[project])["projects"][0]["environment"]
-    entries = aws.ec2.describe_network_acls(NetworkAclIds=[acl])["NetworkAcls"][0]["Entries"]
-    entry = next((e for e in entries if e["RuleNumber"] == int(rule) and not e["Egress"]), None)
-    return {"environment": env, "aclEntry": entry}
+def _read_one(aws, key: str, a: dict):
+    """What the emulator holds for one key of `read` (see the module doc)."""
+    if key == "project":
+        return aws.service("codebuild").batch_get_projects(names=[a["project"]])["projects"][0]["environment"]
+    if key == "acl":
+        entries = aws.ec2.describe_network_acls(NetworkAclIds=[a["acl"]])["NetworkAcls"][0]["Entries"]
+        return next((e for e in entries if e["RuleNumber"] == int(a["rule"]) and not e["Egress"]), None)
+    if key == "user":
+        keys = aws.iam.list_access_keys(UserName=a["user"])["AccessKeyMetadata"]
+        return next((k["Status"] for k in keys if k["AccessKeyId"] == a["key"]), None)
+    if key == "zone":
+        sets = aws.service("route53").list_resource_record_sets(HostedZoneId=a["zone"])["ResourceRecordSets"]
+        found = next((r for r in sets if r["Name"] == a["record"] and r["Type"] == "A"), {})
+        return [v["Value"] for v in found.get("ResourceRecords", [])]
+    if key == "listener":
+        certs = aws.service("elbv2").describe_listener_certificates(ListenerArn=a["listener"])["Certificates"]
+        return sorted(c["CertificateArn"] for c in certs if not c.get("IsDefault"))
+    if key == "cluster":
+        return aws.service("dax").describe_clusters(ClusterNames=[a["cluster"]])["Clusters"][0].get("Description")
+    if key == "instance":
+        found = aws.service("dms").describe_replication_instances()["ReplicationInstances"]
+        return next((i for i in found if i["ReplicationInstanceArn"] == a["instance"]), None)
+    if key == "location":
+        return aws.service("lakeformation").describe_resource(ResourceArn=a["location"])["ResourceInfo"]
+    return None
+
+
+# The keys `read` answers; the others (rule, key, record) qualify one of them.
+_READ_KEYS = ("project", "acl", "user", "zone", "listener", "cluster", "instance", "location")
+
+
+def read(aws, args: dict) -> dict:
+    """What the emulator itself holds for each key given."""
+    return {k: _read_one(aws, k, args) for k in _READ_KEYS if k in args}
 
 
 def main() -> int:
     """CLI entry point."""
     args = sys.argv[1:]
-    if args not in (["setup"],) and not (len(args) == 4 and args[0] == "read"):
+    pairs = dict(a.split("=", 1) for a in args[1:] if "=" in a)
+    if args != ["setup"] and not (args[:1] == ["read"] and len(pairs) == len(args) - 1):
         print(__doc__, file=sys.stderr)
         return 2
     aws = Aws(os.environ["AWS_ENDPOINT_URL"], os.environ.get("AWS_REGION", "us-east-1"))
-    print(json.dumps(setup(aws) if args == ["setup"] else read(aws, *args[1:]), default=str))
+    print(json.dumps(setup(aws) if args == ["setup"] else read(aws, pairs), default=str))
     return 0
 
 

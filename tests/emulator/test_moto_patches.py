@@ -165,3 +165,69 @@ def test_dms_instance_create_time_is_epoch_seconds(aws, emulator):
         Filters=[{"Name": "replication-instance-arn", "Values": [arn]}]))
     (instance,) = json.loads(body)["ReplicationInstances"]
     assert isinstance(instance["InstanceCreateTime"], (int, float)), instance["InstanceCreateTime"]
+
+
+def test_dax_update_cluster_changes_only_what_it_names(aws, emulator):
+    dax = aws.service("dax")
+    role = aws.iam.create_role(RoleName=f"dax-{uuid.uuid4().hex[:6]}", AssumeRolePolicyDocument="{}")["Role"]["Arn"]
+    name = f"c{uuid.uuid4().hex[:8]}"
+    dax.create_cluster(ClusterName=name, NodeType="dax.t3.small", ReplicationFactor=1, IamRoleArn=role,
+                       Description="first")
+    dax.update_cluster(ClusterName=name, Description="edited", SecurityGroupIds=["sg-1"],
+                       NotificationTopicArn="arn:aws:sns:us-east-1:123456789012:t")
+    (cluster,) = dax.describe_clusters(ClusterNames=[name])["Clusters"]
+    assert cluster["Description"] == "edited"
+    assert [g["SecurityGroupIdentifier"] for g in cluster["SecurityGroups"]] == ["sg-1"]
+    assert cluster["NotificationConfiguration"]["TopicArn"] == "arn:aws:sns:us-east-1:123456789012:t"
+    assert (cluster["TotalNodes"], cluster["NodeType"]) == (1, "dax.t3.small"), "what the update did not name stays"
+    with pytest.raises(ClientError) as err:
+        dax.update_cluster(ClusterName="no-such-cluster", Description="x")
+    assert err.value.response["Error"]["Code"] == "ClusterNotFoundFault"
+
+
+def test_dms_modify_replication_instance_changes_what_describe_answers(aws, emulator):
+    dms = aws.service("dms")
+    arn = dms.create_replication_instance(ReplicationInstanceIdentifier=f"rep-{uuid.uuid4().hex[:6]}",
+                                          ReplicationInstanceClass="dms.t3.micro", AutoMinorVersionUpgrade=True,
+                                          AllocatedStorage=50)["ReplicationInstance"]["ReplicationInstanceArn"]
+    dms.modify_replication_instance(ReplicationInstanceArn=arn, ApplyImmediately=True, AutoMinorVersionUpgrade=False,
+                                    VpcSecurityGroupIds=["sg-2"])
+    (instance,) = dms.describe_replication_instances(
+        Filters=[{"Name": "replication-instance-arn", "Values": [arn]}])["ReplicationInstances"]
+    assert instance["AutoMinorVersionUpgrade"] is False
+    assert [g["VpcSecurityGroupId"] for g in instance["VpcSecurityGroups"]] == ["sg-2"]
+    assert instance["AllocatedStorage"] == 50, "what the modify did not name stays"
+    with pytest.raises(ClientError) as err:
+        dms.modify_replication_instance(ReplicationInstanceArn=arn + "-gone", MultiAZ=True)
+    assert err.value.response["Error"]["Code"] == "ResourceNotFoundFault"
+
+
+def test_lakeformation_update_resource_changes_the_role(aws, emulator):
+    lf = aws.service("lakeformation")
+    location = f"arn:aws:s3:::lake-{uuid.uuid4().hex[:6]}"
+    lf.register_resource(ResourceArn=location, RoleArn="arn:aws:iam::123456789012:role/first")
+    lf.update_resource(ResourceArn=location, RoleArn="arn:aws:iam::123456789012:role/second", WithFederation=False)
+    info = lf.describe_resource(ResourceArn=location)["ResourceInfo"]
+    assert (info["RoleArn"], info["WithFederation"]) == ("arn:aws:iam::123456789012:role/second", False)
+    with pytest.raises(ClientError) as err:
+        lf.update_resource(ResourceArn=location + "-gone", RoleArn="arn:aws:iam::123456789012:role/x")
+    assert err.value.response["Error"]["Code"] == "EntityNotFoundException"
+
+
+def test_adding_an_attached_listener_certificate_does_not_add_it_again(aws, emulator):
+    acm, ec2, elbv2 = aws.service("acm"), aws.ec2, aws.service("elbv2")
+    vpc = ec2.create_vpc(CidrBlock="10.9.0.0/16")["Vpc"]["VpcId"]
+    subnets = [ec2.create_subnet(VpcId=vpc, CidrBlock=c, AvailabilityZone=z)["Subnet"]["SubnetId"]
+               for c, z in (("10.9.1.0/24", "us-east-1a"), ("10.9.2.0/24", "us-east-1b"))]
+    lb = elbv2.create_load_balancer(Name=f"lb-{uuid.uuid4().hex[:6]}", Subnets=subnets)["LoadBalancers"][0]
+    default = acm.request_certificate(DomainName="a.example.com")["CertificateArn"]
+    extra = acm.request_certificate(DomainName="b.example.com")["CertificateArn"]
+    listener = elbv2.create_listener(LoadBalancerArn=lb["LoadBalancerArn"], Protocol="HTTPS", Port=443,
+                                     Certificates=[{"CertificateArn": default}],
+                                     DefaultActions=[{"Type": "fixed-response",
+                                                      "FixedResponseConfig": {"StatusCode": "404"}}])
+    arn = listener["Listeners"][0]["ListenerArn"]
+    for _ in range(2):
+        elbv2.add_listener_certificates(ListenerArn=arn, Certificates=[{"CertificateArn": extra}])
+    certs = elbv2.describe_listener_certificates(ListenerArn=arn)["Certificates"]
+    assert [c["CertificateArn"] for c in certs if not c.get("IsDefault")] == [extra]

@@ -6,10 +6,16 @@
 
 mod cloud_control;
 mod codebuild_project;
+mod dax_cluster;
+mod dms_replication_instance;
 mod ec2_network_acl_entry;
+mod elbv2_listener_certificate;
+mod iam_access_key;
 mod iam_inline_policy;
+mod lakeformation_resource;
 mod lambda_permission;
 mod retry;
+mod route53_record_set_group;
 mod s3_bucket_policy;
 mod sns_topic_policy;
 mod sqs_queue_policy;
@@ -59,6 +65,21 @@ pub const WRITERS: &[(Writer, WriterFn)] = &[
     (Writer::LambdaPermission, lambda_permission::write),
     (Writer::Ec2NetworkAclEntry, ec2_network_acl_entry::write),
     (Writer::CodeBuildProject, codebuild_project::write),
+    (Writer::IamAccessKey, iam_access_key::write),
+    (
+        Writer::Route53RecordSetGroup,
+        route53_record_set_group::write,
+    ),
+    (
+        Writer::Elbv2ListenerCertificate,
+        elbv2_listener_certificate::write,
+    ),
+    (Writer::DaxCluster, dax_cluster::write),
+    (
+        Writer::DmsReplicationInstance,
+        dms_replication_instance::write,
+    ),
+    (Writer::LakeFormationResource, lakeformation_resource::write),
 ];
 
 /// The writer registered for a plan's writer name, if any.
@@ -211,9 +232,15 @@ mod tests {
             Writer::LambdaPermission,
             Writer::Ec2NetworkAclEntry,
             Writer::CodeBuildProject,
+            Writer::IamAccessKey,
+            Writer::Route53RecordSetGroup,
+            Writer::Elbv2ListenerCertificate,
+            Writer::DaxCluster,
+            Writer::DmsReplicationInstance,
+            Writer::LakeFormationResource,
         ] {
             assert!(writer_for(w).is_some(), "{}", w.as_str());
         }
-        assert_eq!(WRITERS.len(), 8);
+        assert_eq!(WRITERS.len(), 14);
     }
 }

@@ -133,5 +133,33 @@ fn service_key(op: &ServiceOp) -> String {
         ServiceOp::UpdateCodeBuildProject { name, property, .. } => {
             format!("codebuild:{name}|{property}")
         }
+        ServiceOp::UpdateAccessKey { access_key_id, .. } => format!("access-key:{access_key_id}"),
+        ServiceOp::ChangeRecordSets {
+            hosted_zone_id,
+            record_sets,
+        } => {
+            let names: Vec<String> = record_sets
+                .iter()
+                .map(|r| format!("{}/{}", r["Name"], r["Type"]))
+                .collect();
+            format!("records:{hosted_zone_id}|{}", names.join(","))
+        }
+        ServiceOp::AddListenerCertificate {
+            listener_arn,
+            certificate_arn,
+        } => format!("listener-certificate:{listener_arn}|{certificate_arn}"),
+        ServiceOp::UpdateDaxCluster {
+            cluster_name,
+            property,
+            ..
+        } => format!("dax:{cluster_name}|{property}"),
+        ServiceOp::ModifyReplicationInstance {
+            replication_instance_arn,
+            property,
+            ..
+        } => format!("dms:{replication_instance_arn}|{property}"),
+        ServiceOp::UpdateLakeFormationResource { resource_arn, .. } => {
+            format!("lakeformation:{resource_arn}")
+        }
     }
 }

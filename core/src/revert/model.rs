@@ -91,6 +91,21 @@ pub enum Writer {
     /// CodeBuild UpdateProject, one top-level setting per call.
     #[serde(rename = "codebuildProject")]
     CodeBuildProject,
+    /// IAM UpdateAccessKey with the declared status.
+    IamAccessKey,
+    /// Route 53 ChangeResourceRecordSets: UPSERT of the declared record sets.
+    #[serde(rename = "route53RecordSetGroup")]
+    Route53RecordSetGroup,
+    /// Elastic Load Balancing AddListenerCertificates, one per declared certificate.
+    #[serde(rename = "elbv2ListenerCertificate")]
+    Elbv2ListenerCertificate,
+    /// DAX UpdateCluster, one declared setting per call.
+    DaxCluster,
+    /// DMS ModifyReplicationInstance, one declared setting per call, applied immediately.
+    DmsReplicationInstance,
+    /// Lake Formation UpdateResource with the declared role and flags.
+    #[serde(rename = "lakeformationResource")]
+    LakeFormationResource,
 }
 
 impl Writer {
@@ -105,6 +120,12 @@ impl Writer {
             Writer::LambdaPermission => "lambdaPermission",
             Writer::Ec2NetworkAclEntry => "ec2NetworkAclEntry",
             Writer::CodeBuildProject => "codebuildProject",
+            Writer::IamAccessKey => "iamAccessKey",
+            Writer::Route53RecordSetGroup => "route53RecordSetGroup",
+            Writer::Elbv2ListenerCertificate => "elbv2ListenerCertificate",
+            Writer::DaxCluster => "daxCluster",
+            Writer::DmsReplicationInstance => "dmsReplicationInstance",
+            Writer::LakeFormationResource => "lakeformationResource",
         }
     }
 }
@@ -261,6 +282,63 @@ pub enum ServiceOp {
         property: String,
         /// Its declared value.
         value: Value,
+    },
+    /// IAM UpdateAccessKey.
+    UpdateAccessKey {
+        /// The declared user the key belongs to.
+        user_name: String,
+        /// The key's id (the physical id).
+        access_key_id: String,
+        /// The declared status (`Active` / `Inactive`).
+        status: String,
+    },
+    /// Route 53 ChangeResourceRecordSets: one batch UPSERTing each record set.
+    ChangeRecordSets {
+        /// The group's hosted zone id.
+        hosted_zone_id: String,
+        /// The declared record sets (CloudFormation names).
+        record_sets: Vec<Value>,
+    },
+    /// Elastic Load Balancing AddListenerCertificates with one certificate.
+    AddListenerCertificate {
+        /// The declared listener.
+        listener_arn: String,
+        /// One declared certificate's ARN.
+        certificate_arn: String,
+    },
+    /// DAX UpdateCluster with one declared setting.
+    UpdateDaxCluster {
+        /// The cluster's name (the physical id).
+        cluster_name: String,
+        /// The AWS::DAX::Cluster property (CloudFormation name).
+        property: String,
+        /// Its declared value.
+        value: Value,
+    },
+    /// DMS ModifyReplicationInstance with one declared setting, applied immediately.
+    ModifyReplicationInstance {
+        /// The instance's ARN (the physical id).
+        replication_instance_arn: String,
+        /// The AWS::DMS::ReplicationInstance property (CloudFormation name).
+        property: String,
+        /// Its declared value.
+        value: Value,
+        /// The declared AllowMajorVersionUpgrade, sent with an EngineVersion only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        allow_major_version_upgrade: Option<bool>,
+    },
+    /// Lake Formation UpdateResource with the declared state.
+    UpdateLakeFormationResource {
+        /// The declared data lake location.
+        resource_arn: String,
+        /// The declared role.
+        role_arn: String,
+        /// The declared WithFederation, if declared.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        with_federation: Option<bool>,
+        /// The declared HybridAccessEnabled, if declared.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hybrid_access_enabled: Option<bool>,
     },
 }
 

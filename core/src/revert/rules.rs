@@ -5,6 +5,7 @@
 use super::model::Writer;
 use serde::Deserialize;
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// A resource type a service writer applies whole.
@@ -23,6 +24,9 @@ pub struct TypeWriter {
     pub writes: Vec<String>,
     /// Whether the writer can remove an out-of-band instance of the type.
     pub delete: bool,
+    /// Declared properties the writer does not write, with why (named in the refusal).
+    #[serde(default)]
+    pub refuses: BTreeMap<String, String>,
     /// Where the fact comes from.
     pub source: String,
     /// Why the writer is needed.

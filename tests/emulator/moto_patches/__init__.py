@@ -12,6 +12,9 @@ AWS in ways realdrift reads — the one place the emulator works around moto.
 - ``service_apis``: Lambda ListFunctionUrlConfigs; CodeBuild UpdateProject;
   S3 notification, object lock and replication reads; DynamoDB
   point-in-time recovery period.
+- ``service_updates``: DAX UpdateCluster, DMS ModifyReplicationInstance,
+  Lake Formation UpdateResource, AddListenerCertificates of an attached
+  certificate (the calls revert's service writers make).
 - ``events_org``: PutEvents to another account's bus by ARN, admitted by
   that bus's policy (aws:PrincipalOrgID); SNS topics as rule targets; the
   whole event (with ``account``) to targets without an input transformer.
@@ -28,12 +31,14 @@ def install(self_url: str) -> None:
     """Apply every patch (once) before moto serves a request; ``self_url`` is
     where this moto server listens, for the patches that call its APIs."""
     global _installed
-    from . import cfn_declared, cfn_readers, cfn_resources, events_org, s3_cross_account, service_apis, service_client
+    from . import (cfn_declared, cfn_readers, cfn_resources, events_org, s3_cross_account, service_apis,
+                   service_client, service_updates)
 
     service_client.configure(self_url)
     if _installed:
         return
     service_apis.install()
+    service_updates.install()
     events_org.install()
     s3_cross_account.install()
     cfn_resources.install()

@@ -3,10 +3,16 @@
 //! from the declared properties and the finding. One file per writer.
 
 mod codebuild_project;
+mod dax_cluster;
+mod dms_replication_instance;
 mod ec2_network_acl_entry;
+mod elbv2_listener_certificate;
+mod iam_access_key;
 mod iam_inline_policy;
+mod lakeformation_resource;
 mod lambda_permission;
 mod resource_policy;
+mod route53_record_set_group;
 
 pub(crate) use iam_inline_policy::property_ops as iam_property_ops;
 
@@ -25,6 +31,16 @@ pub(crate) fn type_ops(
     top: &str,
     decision: &Decision,
 ) -> Result<Vec<ServiceOp>, Refused> {
+    if let Some(why) = entry.refuses.get(top) {
+        return Err((
+            RefusalReason::NoWriter,
+            format!(
+                "{} {top} is not written by the {} writer: {why}",
+                entry.resource_type,
+                entry.writer.as_str()
+            ),
+        ));
+    }
     if !entry.writes.iter().any(|w| w == top) {
         return Err((
             RefusalReason::NoWriter,
@@ -52,6 +68,14 @@ pub(crate) fn type_ops(
         Writer::LambdaPermission => lambda_permission::put(res).map(|op| vec![op]),
         Writer::Ec2NetworkAclEntry => ec2_network_acl_entry::replace(res).map(|op| vec![op]),
         Writer::CodeBuildProject => codebuild_project::update(res, top).map(|op| vec![op]),
+        Writer::IamAccessKey => iam_access_key::update(res).map(|op| vec![op]),
+        Writer::Route53RecordSetGroup => route53_record_set_group::upsert(res).map(|op| vec![op]),
+        Writer::Elbv2ListenerCertificate => elbv2_listener_certificate::add(res),
+        Writer::DaxCluster => dax_cluster::update(res, top).map(|op| vec![op]),
+        Writer::DmsReplicationInstance => {
+            dms_replication_instance::modify(res, top).map(|op| vec![op])
+        }
+        Writer::LakeFormationResource => lakeformation_resource::update(res).map(|op| vec![op]),
         Writer::CloudControl => Err(no_writer(entry)),
     }
 }
@@ -130,9 +154,71 @@ pub(crate) fn declared_strings(res: &RevertResource, prop: &str) -> Result<Vec<S
     }
 }
 
+/// The resource's physical id (`what` names it in the refusal).
+pub(crate) fn physical_id(res: &RevertResource, what: &str) -> Result<String, Refused> {
+    res.physical_id
+        .clone()
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| {
+            (
+                RefusalReason::NoTarget,
+                format!("{what} (the physical id) is unknown"),
+            )
+        })
+}
+
+/// A required declared string.
+pub(crate) fn declared_text(res: &RevertResource, prop: &str) -> Result<String, Refused> {
+    match declared_json(res, prop)? {
+        Some(Value::String(s)) => Ok(s),
+        Some(_) => Err((
+            RefusalReason::NoTarget,
+            format!("declared {prop} is not a string"),
+        )),
+        None => Err(missing(prop)),
+    }
+}
+
 pub(crate) fn missing(prop: &str) -> Refused {
     (
         RefusalReason::NoTarget,
         format!("the template declares no {prop}; the writer has nothing to write"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::revert::rules::revert_facts;
+    use crate::revert::target::Change;
+    use serde_json::json;
+
+    #[test]
+    fn a_declared_property_the_writer_refuses_is_named_with_why() {
+        let entry = revert_facts().type_writer("AWS::DAX::Cluster").unwrap();
+        let res = RevertResource {
+            physical_id: Some("cache".into()),
+            ..RevertResource::default()
+        };
+        let decision = Decision {
+            change: Change::Set(json!(1)),
+            kind: ItemKind::Template,
+            unrecorded: false,
+        };
+        let (reason, message) = type_ops(entry, &res, "ReplicationFactor", &decision).unwrap_err();
+        assert_eq!(reason, RefusalReason::NoWriter);
+        assert!(
+            message.contains("ReplicationFactor") && message.contains("IncreaseReplicationFactor"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn every_refused_property_is_one_the_writer_does_not_write() {
+        for entry in &revert_facts().type_writers {
+            for p in entry.refuses.keys() {
+                assert!(!entry.writes.contains(p), "{} {p}", entry.resource_type);
+            }
+        }
+    }
 }
