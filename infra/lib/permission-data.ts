@@ -19,6 +19,8 @@ export interface SdkAction {
   readonly pending?: string;
   /** A service writer's type: its action is granted only when revert may write that type. */
   readonly type?: string;
+  /** A service writer's action IAM authorizes on "*" only (no resource type): granted without the stack-tag condition. */
+  readonly untagged?: boolean;
 }
 
 /** The hand-kept SDK call table (data/sdk-actions.json). */

@@ -101,7 +101,7 @@ export function revertWriteStatements(scope: RevertScope): iam.PolicyStatement[]
   // A service writer's action only when revert may write its type.
   const allowed = new Set([...scope.types, ...scope.iamTypes]);
   const writers = sdkActions().writers.filter((w) => w.type === undefined || allowed.has(w.type));
-  const tagged = [...new Set([...set.update, ...set.delete, ...writers.map((w) => w.action)])]
+  const tagged = [...new Set([...set.update, ...set.delete, ...writers.filter((w) => !w.untagged).map((w) => w.action)])]
     .filter((a) => !CLOUD_CONTROL_WRITE.includes(a) && !isGrant(a))
     .sort();
   const statement = (actions: string[], conditions?: Record<string, unknown>) =>
@@ -111,7 +111,10 @@ export function revertWriteStatements(scope: RevertScope): iam.PolicyStatement[]
     statement(tagged, { StringLike: { [STACK_NAME_TAG]: scope.stacks.length > 0 ? scope.stacks : ['*'] } }),
   ];
   // Actions IAM cannot match a resource tag on cannot carry the condition.
-  const untagged = [...new Set([...set.untagged, ...set.deleteUntagged])].filter((a) => !isGrant(a) && !tagged.includes(a)).sort();
+  const untaggedWriters = writers.filter((w) => w.untagged).map((w) => w.action);
+  const untagged = [...new Set([...set.untagged, ...set.deleteUntagged, ...untaggedWriters])]
+    .filter((a) => !isGrant(a) && !tagged.includes(a))
+    .sort();
   if (untagged.length > 0) out.push(statement(untagged));
   const grants = writePatterns(set).filter(isGrant);
   if (grants.length > 0) out.push(statement(grants, { Bool: { 'kms:GrantIsForAWSResource': 'true' } }));

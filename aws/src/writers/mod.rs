@@ -5,7 +5,9 @@
 //! core's `revert::writers`).
 
 mod cloud_control;
+mod cloudwatch_anomaly_detector;
 mod codebuild_project;
+mod ec2_client_vpn_endpoint;
 mod ec2_network_acl_entry;
 mod iam_inline_policy;
 mod lambda_permission;
@@ -59,6 +61,11 @@ pub const WRITERS: &[(Writer, WriterFn)] = &[
     (Writer::LambdaPermission, lambda_permission::write),
     (Writer::Ec2NetworkAclEntry, ec2_network_acl_entry::write),
     (Writer::CodeBuildProject, codebuild_project::write),
+    (Writer::Ec2ClientVpnEndpoint, ec2_client_vpn_endpoint::write),
+    (
+        Writer::CloudWatchAnomalyDetector,
+        cloudwatch_anomaly_detector::write,
+    ),
 ];
 
 /// The writer registered for a plan's writer name, if any.
@@ -211,9 +218,11 @@ mod tests {
             Writer::LambdaPermission,
             Writer::Ec2NetworkAclEntry,
             Writer::CodeBuildProject,
+            Writer::Ec2ClientVpnEndpoint,
+            Writer::CloudWatchAnomalyDetector,
         ] {
             assert!(writer_for(w).is_some(), "{}", w.as_str());
         }
-        assert_eq!(WRITERS.len(), 8);
+        assert_eq!(WRITERS.len(), 10);
     }
 }

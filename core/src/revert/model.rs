@@ -91,6 +91,12 @@ pub enum Writer {
     /// CodeBuild UpdateProject, one top-level setting per call.
     #[serde(rename = "codebuildProject")]
     CodeBuildProject,
+    /// EC2 ModifyClientVpnEndpoint, one declared top-level setting per call.
+    #[serde(rename = "ec2ClientVpnEndpoint")]
+    Ec2ClientVpnEndpoint,
+    /// CloudWatch PutAnomalyDetector with the declared detector.
+    #[serde(rename = "cloudwatchAnomalyDetector")]
+    CloudWatchAnomalyDetector,
 }
 
 impl Writer {
@@ -105,6 +111,8 @@ impl Writer {
             Writer::LambdaPermission => "lambdaPermission",
             Writer::Ec2NetworkAclEntry => "ec2NetworkAclEntry",
             Writer::CodeBuildProject => "codebuildProject",
+            Writer::Ec2ClientVpnEndpoint => "ec2ClientVpnEndpoint",
+            Writer::CloudWatchAnomalyDetector => "cloudwatchAnomalyDetector",
         }
     }
 }
@@ -261,6 +269,22 @@ pub enum ServiceOp {
         property: String,
         /// Its declared value.
         value: Value,
+    },
+    /// EC2 ModifyClientVpnEndpoint with declared settings.
+    ModifyClientVpnEndpoint {
+        /// The endpoint's id.
+        endpoint_id: String,
+        /// The declared AWS::EC2::ClientVpnEndpoint settings the call writes
+        /// (CloudFormation names): one property, with `VpcId` when it
+        /// carries `SecurityGroupIds`.
+        settings: Map<String, Value>,
+    },
+    /// CloudWatch PutAnomalyDetector with the declared detector.
+    PutAnomalyDetector {
+        /// The declared AWS::CloudWatch::AnomalyDetector properties
+        /// (CloudFormation names): its metric, configuration and
+        /// metric characteristics.
+        detector: Map<String, Value>,
     },
 }
 

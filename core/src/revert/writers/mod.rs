@@ -2,7 +2,9 @@
 //! (`core/data/revert-writers.json`): each builds the calls its writer makes,
 //! from the declared properties and the finding. One file per writer.
 
+mod cloudwatch_anomaly_detector;
 mod codebuild_project;
+mod ec2_client_vpn_endpoint;
 mod ec2_network_acl_entry;
 mod iam_inline_policy;
 mod lambda_permission;
@@ -52,6 +54,12 @@ pub(crate) fn type_ops(
         Writer::LambdaPermission => lambda_permission::put(res).map(|op| vec![op]),
         Writer::Ec2NetworkAclEntry => ec2_network_acl_entry::replace(res).map(|op| vec![op]),
         Writer::CodeBuildProject => codebuild_project::update(res, top).map(|op| vec![op]),
+        Writer::Ec2ClientVpnEndpoint => {
+            ec2_client_vpn_endpoint::modify(res, top).map(|op| vec![op])
+        }
+        Writer::CloudWatchAnomalyDetector => {
+            cloudwatch_anomaly_detector::put(res).map(|op| vec![op])
+        }
         Writer::CloudControl => Err(no_writer(entry)),
     }
 }
