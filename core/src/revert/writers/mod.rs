@@ -27,6 +27,15 @@ pub(crate) fn type_ops(
     top: &str,
     decision: &Decision,
 ) -> Result<Vec<ServiceOp>, Refused> {
+    if let Some(why) = entry.refuses.get(top) {
+        return Err((
+            RefusalReason::NoWriter,
+            format!(
+                "the {} writer cannot write {top}: {why}",
+                entry.writer.as_str()
+            ),
+        ));
+    }
     if !entry.writes.iter().any(|w| w == top) {
         return Err((
             RefusalReason::NoWriter,
