@@ -1053,3 +1053,43 @@ fn a_network_acl_entry_opened_to_the_world_is_replaced_with_its_declared_entry()
     assert_eq!(ops["ops"][0]["op"], "replaceNetworkAclEntry");
     assert_eq!(ops["ops"][0]["entry"], declared);
 }
+
+#[test]
+fn a_client_vpn_endpoint_setting_goes_to_its_writer_and_a_create_only_one_says_why() {
+    let declared = json!({"ClientCidrBlock": "10.100.0.0/22", "SplitTunnel": false,
+                          "VpcId": "vpc-1", "SecurityGroupIds": ["sg-1"]});
+    let live = json!({"ClientCidrBlock": "10.200.0.0/22", "SplitTunnel": true,
+                      "VpcId": "vpc-1", "SecurityGroupIds": ["sg-1"]});
+    let vpn = resource(
+        "Vpn",
+        "AWS::EC2::ClientVpnEndpoint",
+        declared,
+        live,
+        SchemaFacts::default(),
+    );
+    let split = finding(
+        Tier::Declared,
+        &vpn,
+        "SplitTunnel",
+        Some(json!(false)),
+        Some(json!(true)),
+    );
+    let p = plan(vec![split], vec![vpn.clone()]);
+    assert_eq!(only_item(&p).writer, Writer::Ec2ClientVpnEndpoint);
+    let cidr = finding(
+        Tier::Declared,
+        &vpn,
+        "ClientCidrBlock",
+        Some(json!("10.100.0.0/22")),
+        Some(json!("10.200.0.0/22")),
+    );
+    let p = plan(vec![cidr], vec![vpn]);
+    assert_eq!(only_refusal(&p), RefusalReason::NoWriter);
+    assert!(
+        p.refused[0]
+            .message
+            .contains("ClientCidrBlock: create-only"),
+        "{}",
+        p.refused[0].message
+    );
+}

@@ -284,6 +284,22 @@ describe('revert', () => {
     assert.deepEqual(grantsIn(st, 'dax:UpdateCluster'), [], 'one writer\'s type does not grant another\'s');
   });
 
+  it('grants the Client VPN writer under the stack tag and the anomaly detector writer on "*" only when opted in', () => {
+    for (const a of ['ec2:ModifyClientVpnEndpoint', 'cloudwatch:PutAnomalyDetector']) {
+      assert.deepEqual(grantsIn(statements, a).map(({ a: p }) => p), [], `revert can ${a} by default`);
+    }
+    const opted = synth({
+      revertTypes: [...DEFAULT_REVERT_TYPES, 'AWS::EC2::ClientVpnEndpoint', 'AWS::CloudWatch::AnomalyDetector'],
+    });
+    const st = statementsOf(opted.json, roleId(opted.json, 'Revert'));
+    const [{ st: modify }] = grantsIn(st, 'ec2:ModifyClientVpnEndpoint');
+    assert.deepEqual(modify.Condition, { StringLike: { 'aws:ResourceTag/aws:cloudformation:stack-name': ['*'] } });
+    // A detector has no ARN or tags: a tag condition would never match.
+    const [{ st: put }] = grantsIn(st, 'cloudwatch:PutAnomalyDetector');
+    assert.equal(put.Condition, undefined);
+    assert.deepEqual(grantsIn(st, 'codebuild:UpdateProject'), [], 'one writer\'s type does not grant another\'s');
+  });
+
   it('refuses an unknown type and a type list too large for its inline policy', () => {
     assert.throws(() => synth({ revertTypes: ['AWS::Nope::Thing'] }), /revertTypes: no update\/delete handler permissions known for AWS::Nope::Thing/);
     assert.throws(

@@ -5,9 +5,11 @@
 //! core's `revert::writers`).
 
 mod cloud_control;
+mod cloudwatch_anomaly_detector;
 mod codebuild_project;
 mod dax_cluster;
 mod dms_replication_instance;
+mod ec2_client_vpn_endpoint;
 mod ec2_network_acl_entry;
 mod elbv2_listener_certificate;
 mod iam_access_key;
@@ -80,6 +82,11 @@ pub const WRITERS: &[(Writer, WriterFn)] = &[
         dms_replication_instance::write,
     ),
     (Writer::LakeFormationResource, lakeformation_resource::write),
+    (Writer::Ec2ClientVpnEndpoint, ec2_client_vpn_endpoint::write),
+    (
+        Writer::CloudWatchAnomalyDetector,
+        cloudwatch_anomaly_detector::write,
+    ),
 ];
 
 /// The writer registered for a plan's writer name, if any.
@@ -238,9 +245,11 @@ mod tests {
             Writer::DaxCluster,
             Writer::DmsReplicationInstance,
             Writer::LakeFormationResource,
+            Writer::Ec2ClientVpnEndpoint,
+            Writer::CloudWatchAnomalyDetector,
         ] {
             assert!(writer_for(w).is_some(), "{}", w.as_str());
         }
-        assert_eq!(WRITERS.len(), 14);
+        assert_eq!(WRITERS.len(), 16);
     }
 }

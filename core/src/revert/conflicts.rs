@@ -161,5 +161,14 @@ fn service_key(op: &ServiceOp) -> String {
         ServiceOp::UpdateLakeFormationResource { resource_arn, .. } => {
             format!("lakeformation:{resource_arn}")
         }
+        ServiceOp::ModifyClientVpnEndpoint {
+            endpoint_id,
+            settings,
+        } => {
+            let keys: Vec<&str> = settings.keys().map(String::as_str).collect();
+            format!("clientvpn:{endpoint_id}|{}", keys.join(","))
+        }
+        // One detector per metric: every call writes its whole declared state.
+        ServiceOp::PutAnomalyDetector { .. } => "cloudwatch:anomalyDetector".to_string(),
     }
 }

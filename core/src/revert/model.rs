@@ -106,6 +106,12 @@ pub enum Writer {
     /// Lake Formation UpdateResource with the declared role and flags.
     #[serde(rename = "lakeformationResource")]
     LakeFormationResource,
+    /// EC2 ModifyClientVpnEndpoint, one declared top-level setting per call.
+    #[serde(rename = "ec2ClientVpnEndpoint")]
+    Ec2ClientVpnEndpoint,
+    /// CloudWatch PutAnomalyDetector with the declared detector.
+    #[serde(rename = "cloudwatchAnomalyDetector")]
+    CloudWatchAnomalyDetector,
 }
 
 impl Writer {
@@ -126,6 +132,8 @@ impl Writer {
             Writer::DaxCluster => "daxCluster",
             Writer::DmsReplicationInstance => "dmsReplicationInstance",
             Writer::LakeFormationResource => "lakeformationResource",
+            Writer::Ec2ClientVpnEndpoint => "ec2ClientVpnEndpoint",
+            Writer::CloudWatchAnomalyDetector => "cloudwatchAnomalyDetector",
         }
     }
 }
@@ -339,6 +347,22 @@ pub enum ServiceOp {
         /// The declared HybridAccessEnabled, if declared.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         hybrid_access_enabled: Option<bool>,
+    },
+    /// EC2 ModifyClientVpnEndpoint with declared settings.
+    ModifyClientVpnEndpoint {
+        /// The endpoint's id.
+        endpoint_id: String,
+        /// The declared AWS::EC2::ClientVpnEndpoint settings the call writes
+        /// (CloudFormation names): one property, with `VpcId` when it
+        /// carries `SecurityGroupIds`.
+        settings: Map<String, Value>,
+    },
+    /// CloudWatch PutAnomalyDetector with the declared detector.
+    PutAnomalyDetector {
+        /// The declared AWS::CloudWatch::AnomalyDetector properties
+        /// (CloudFormation names): its metric, configuration and
+        /// metric characteristics.
+        detector: Map<String, Value>,
     },
 }
 

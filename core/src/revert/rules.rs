@@ -242,6 +242,11 @@ mod tests {
             .all(|t| sourced(&t.source, &t.reason) && (t.prefix.is_some() != t.key.is_some())));
         assert!(f.keep_omitted.iter().all(|k| sourced(&k.source, &k.reason)));
         assert!(f.transient.iter().all(|t| sourced(&t.source, &t.reason)));
+        // A property is either written or refused with a reason, never both.
+        assert!(f.type_writers.iter().all(|w| w
+            .refuses
+            .iter()
+            .all(|(p, why)| !why.trim().is_empty() && !w.writes.contains(p))));
         // Cloud Control is never a service writer.
         assert!(f
             .type_writers

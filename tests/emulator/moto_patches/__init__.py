@@ -8,7 +8,11 @@ AWS in ways realdrift reads — the one place the emulator works around moto.
 - ``cfn_readers``: the types realdrift reads with a per-service reader whose
   service moto serves (network ACL entries, CodeBuild projects, DAX
   clusters, DMS replication instances, Lake Formation locations, listener
-  certificates) are created.
+  certificates, CloudWatch anomaly detectors, Client VPN endpoints and their
+  target network associations) are created.
+- ``cloudwatch_anomaly``: CloudWatch anomaly detectors (Put / Describe /
+  Delete), also over the RPC v2 CBOR protocol the Rust SDK sends (``cbor``).
+- ``client_vpn``: EC2 Client VPN endpoints and target network associations.
 - ``service_apis``: Lambda ListFunctionUrlConfigs; CodeBuild UpdateProject;
   S3 notification, object lock and replication reads; DynamoDB
   point-in-time recovery period.
@@ -31,14 +35,26 @@ def install(self_url: str) -> None:
     """Apply every patch (once) before moto serves a request; ``self_url`` is
     where this moto server listens, for the patches that call its APIs."""
     global _installed
-    from . import (cfn_declared, cfn_readers, cfn_resources, events_org, s3_cross_account, service_apis,
-                   service_client, service_updates)
+    from . import (
+        cfn_declared,
+        cfn_readers,
+        cfn_resources,
+        client_vpn,
+        cloudwatch_anomaly,
+        events_org,
+        s3_cross_account,
+        service_apis,
+        service_client,
+        service_updates,
+    )
 
     service_client.configure(self_url)
     if _installed:
         return
     service_apis.install()
     service_updates.install()
+    cloudwatch_anomaly.install()
+    client_vpn.install()
     events_org.install()
     s3_cross_account.install()
     cfn_resources.install()

@@ -206,8 +206,83 @@ class ListenerCertificate(_Model, CloudFormationModel):
         return name, lambda: elbv2.remove_listener_certificates(ListenerArn=listener, Certificates=certs), {}
 
 
+def _flag(value) -> bool:
+    """A template boolean (JSON templates often give "true" / "false")."""
+    return str(value).lower() == "true"
+
+
+class AnomalyDetector(_Model, CloudFormationModel):
+    """AWS::CloudWatch::AnomalyDetector: PutAnomalyDetector; physical id: the
+    generated name (a detector has no name; its metric is its identity)."""
+
+    TYPE = "AWS::CloudWatch::AnomalyDetector"
+    ALLOWED = ("Namespace", "MetricName", "Dimensions", "Stat", "SingleMetricAnomalyDetector",
+               "MetricMathAnomalyDetector", "Configuration", "MetricCharacteristics")
+
+    @staticmethod
+    def make(aws, name, props):
+        cloudwatch = aws.service("cloudwatch")
+        metric = {k: v for k, v in props.items() if k not in ("Configuration", "MetricCharacteristics")}
+        params = dict(metric)
+        config = dict(props.get("Configuration") or {})
+        if "MetricTimeZone" in config:
+            # The API spells it MetricTimezone.
+            config["MetricTimezone"] = config.pop("MetricTimeZone")
+        if config:
+            params["Configuration"] = config
+        if "MetricCharacteristics" in props:
+            spikes = props["MetricCharacteristics"].get("PeriodicSpikes")
+            params["MetricCharacteristics"] = {} if spikes is None else {"PeriodicSpikes": _flag(spikes)}
+        cloudwatch.put_anomaly_detector(**params)
+        return name, lambda: cloudwatch.delete_anomaly_detector(**metric), {}
+
+
+class ClientVpnEndpoint(_Model, CloudFormationModel):
+    """AWS::EC2::ClientVpnEndpoint: CreateClientVpnEndpoint; physical id: the endpoint id."""
+
+    TYPE = "AWS::EC2::ClientVpnEndpoint"
+    ALLOWED = ("ClientCidrBlock", "ServerCertificateArn", "AuthenticationOptions", "ConnectionLogOptions",
+               "Description", "DnsServers", "SecurityGroupIds", "SplitTunnel", "TransportProtocol", "VpcId",
+               "VpnPort", "SessionTimeoutHours", "DisconnectOnSessionTimeout")
+
+    @staticmethod
+    def make(aws, name, props):
+        params = dict(props)
+        for key in ("SplitTunnel", "DisconnectOnSessionTimeout"):
+            if key in params:
+                params[key] = _flag(params[key])
+        for key in ("VpnPort", "SessionTimeoutHours"):
+            if key in params:
+                params[key] = int(params[key])
+        logs = dict(params["ConnectionLogOptions"])
+        logs["Enabled"] = _flag(logs.get("Enabled"))
+        params["ConnectionLogOptions"] = logs
+        endpoint = aws.ec2.create_client_vpn_endpoint(**params)["ClientVpnEndpointId"]
+        return endpoint, lambda: aws.ec2.delete_client_vpn_endpoint(ClientVpnEndpointId=endpoint), {}
+
+
+class ClientVpnTargetNetworkAssociation(_Model, CloudFormationModel):
+    """AWS::EC2::ClientVpnTargetNetworkAssociation: AssociateClientVpnTargetNetwork;
+    physical id: the association id."""
+
+    TYPE = "AWS::EC2::ClientVpnTargetNetworkAssociation"
+    ALLOWED = ("ClientVpnEndpointId", "SubnetId")
+
+    @staticmethod
+    def make(aws, name, props):
+        endpoint = props["ClientVpnEndpointId"]
+        association = aws.ec2.associate_client_vpn_target_network(
+            ClientVpnEndpointId=endpoint, SubnetId=props["SubnetId"])["AssociationId"]
+
+        def undo():
+            aws.ec2.disassociate_client_vpn_target_network(ClientVpnEndpointId=endpoint, AssociationId=association)
+
+        return association, undo, {}
+
+
 MODELS = (NetworkAclEntry, CodeBuildProject, DaxCluster,
-          DmsReplicationInstance, LakeFormationResource, ListenerCertificate)
+          DmsReplicationInstance, LakeFormationResource, ListenerCertificate,
+          AnomalyDetector, ClientVpnEndpoint, ClientVpnTargetNetworkAssociation)
 
 
 def install() -> None:

@@ -113,6 +113,12 @@ CREATED_TYPES = {
     "AWS::ElasticLoadBalancingV2::ListenerCertificate": (
         "AddListenerCertificates; physical id: <stack>-<logical id>-<suffix>"
     ),
+    # Served by the emulator's own service patches (cloudwatch_anomaly, client_vpn).
+    "AWS::CloudWatch::AnomalyDetector": "PutAnomalyDetector; physical id: <stack>-<logical id>-<suffix>",
+    "AWS::EC2::ClientVpnEndpoint": "CreateClientVpnEndpoint; physical id: the endpoint id (cvpn-endpoint-...)",
+    "AWS::EC2::ClientVpnTargetNetworkAssociation": (
+        "AssociateClientVpnTargetNetwork; physical id: the association id (cvpn-assoc-...)"
+    ),
 }
 
 #: Types moto creates with no (or another) physical id -> the patch's fix.

@@ -2,9 +2,11 @@
 //! (`core/data/revert-writers.json`): each builds the calls its writer makes,
 //! from the declared properties and the finding. One file per writer.
 
+mod cloudwatch_anomaly_detector;
 mod codebuild_project;
 mod dax_cluster;
 mod dms_replication_instance;
+mod ec2_client_vpn_endpoint;
 mod ec2_network_acl_entry;
 mod elbv2_listener_certificate;
 mod iam_access_key;
@@ -76,6 +78,12 @@ pub(crate) fn type_ops(
             dms_replication_instance::modify(res, top).map(|op| vec![op])
         }
         Writer::LakeFormationResource => lakeformation_resource::update(res).map(|op| vec![op]),
+        Writer::Ec2ClientVpnEndpoint => {
+            ec2_client_vpn_endpoint::modify(res, top).map(|op| vec![op])
+        }
+        Writer::CloudWatchAnomalyDetector => {
+            cloudwatch_anomaly_detector::put(res).map(|op| vec![op])
+        }
         Writer::CloudControl => Err(no_writer(entry)),
     }
 }
