@@ -8,7 +8,10 @@ AWS in ways realdrift reads — the one place the emulator works around moto.
 - ``cfn_readers``: the types realdrift reads with a per-service reader whose
   service moto serves (network ACL entries, CodeBuild projects, DAX
   clusters, DMS replication instances, Lake Formation locations, listener
-  certificates) are created.
+  certificates, DocumentDB clusters and instances) are created.
+- ``docdb``: moto's RDS API admits the ``docdb`` engine (the DocumentDB API
+  is served on the RDS endpoint), with DocumentDB's default port and
+  parameter group.
 - ``service_apis``: Lambda ListFunctionUrlConfigs; CodeBuild UpdateProject;
   S3 notification, object lock and replication reads; DynamoDB
   point-in-time recovery period.
@@ -28,12 +31,14 @@ def install(self_url: str) -> None:
     """Apply every patch (once) before moto serves a request; ``self_url`` is
     where this moto server listens, for the patches that call its APIs."""
     global _installed
-    from . import cfn_declared, cfn_readers, cfn_resources, events_org, s3_cross_account, service_apis, service_client
+    from . import (cfn_declared, cfn_readers, cfn_resources, docdb, events_org, s3_cross_account, service_apis,
+                   service_client)
 
     service_client.configure(self_url)
     if _installed:
         return
     service_apis.install()
+    docdb.install()
     events_org.install()
     s3_cross_account.install()
     cfn_resources.install()

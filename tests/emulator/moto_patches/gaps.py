@@ -113,6 +113,9 @@ CREATED_TYPES = {
     "AWS::ElasticLoadBalancingV2::ListenerCertificate": (
         "AddListenerCertificates; physical id: <stack>-<logical id>-<suffix>"
     ),
+    # moto's RDS API serves DocumentDB once moto_patches/docdb.py admits the engine.
+    "AWS::DocDB::DBCluster": "CreateDBCluster (engine docdb); physical id: the cluster identifier (lower-case)",
+    "AWS::DocDB::DBInstance": "CreateDBInstance (engine docdb); physical id: the instance identifier (lower-case)",
 }
 
 #: Types moto creates with no (or another) physical id -> the patch's fix.
