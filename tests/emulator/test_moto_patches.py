@@ -186,6 +186,7 @@ def test_docdb_cluster_and_instance_are_created_described_and_modified(aws, emul
     assert [m["DBInstanceIdentifier"] for m in c["DBClusterMembers"]] == [instance]
     (i,) = docdb.describe_db_instances(DBInstanceIdentifier=instance)["DBInstances"]
     assert (i["Engine"], i["DBClusterIdentifier"], i["DBInstanceClass"]) == ("docdb", cluster, "db.t3.medium")
+    assert (c["StorageType"], i["AutoMinorVersionUpgrade"]) == ("standard", False)
 
     docdb.modify_db_cluster(DBClusterIdentifier=cluster, DeletionProtection=False, BackupRetentionPeriod=1,
                             ApplyImmediately=True)
