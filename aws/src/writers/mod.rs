@@ -6,6 +6,7 @@
 
 mod cloud_control;
 mod codebuild_project;
+mod docdb;
 mod ec2_network_acl_entry;
 mod iam_inline_policy;
 mod lambda_permission;
@@ -59,6 +60,8 @@ pub const WRITERS: &[(Writer, WriterFn)] = &[
     (Writer::LambdaPermission, lambda_permission::write),
     (Writer::Ec2NetworkAclEntry, ec2_network_acl_entry::write),
     (Writer::CodeBuildProject, codebuild_project::write),
+    (Writer::DocDbCluster, docdb::write_cluster),
+    (Writer::DocDbInstance, docdb::write_instance),
 ];
 
 /// The writer registered for a plan's writer name, if any.
@@ -211,9 +214,11 @@ mod tests {
             Writer::LambdaPermission,
             Writer::Ec2NetworkAclEntry,
             Writer::CodeBuildProject,
+            Writer::DocDbCluster,
+            Writer::DocDbInstance,
         ] {
             assert!(writer_for(w).is_some(), "{}", w.as_str());
         }
-        assert_eq!(WRITERS.len(), 8);
+        assert_eq!(WRITERS.len(), 10);
     }
 }

@@ -133,5 +133,15 @@ fn service_key(op: &ServiceOp) -> String {
         ServiceOp::UpdateCodeBuildProject { name, property, .. } => {
             format!("codebuild:{name}|{property}")
         }
+        ServiceOp::ModifyDocDbCluster {
+            identifier,
+            property,
+            ..
+        } => format!("docdb-cluster:{identifier}|{property}"),
+        ServiceOp::ModifyDocDbInstance {
+            identifier,
+            property,
+            ..
+        } => format!("docdb-instance:{identifier}|{property}"),
     }
 }

@@ -91,6 +91,12 @@ pub enum Writer {
     /// CodeBuild UpdateProject, one top-level setting per call.
     #[serde(rename = "codebuildProject")]
     CodeBuildProject,
+    /// DocumentDB ModifyDBCluster, one top-level setting per call, applied now.
+    #[serde(rename = "docdbDbCluster")]
+    DocDbCluster,
+    /// DocumentDB ModifyDBInstance, one top-level setting per call, applied now.
+    #[serde(rename = "docdbDbInstance")]
+    DocDbInstance,
 }
 
 impl Writer {
@@ -105,6 +111,8 @@ impl Writer {
             Writer::LambdaPermission => "lambdaPermission",
             Writer::Ec2NetworkAclEntry => "ec2NetworkAclEntry",
             Writer::CodeBuildProject => "codebuildProject",
+            Writer::DocDbCluster => "docdbDbCluster",
+            Writer::DocDbInstance => "docdbDbInstance",
         }
     }
 }
@@ -258,6 +266,24 @@ pub enum ServiceOp {
         /// The project's name.
         name: String,
         /// The top-level AWS::CodeBuild::Project property (CloudFormation name).
+        property: String,
+        /// Its declared value.
+        value: Value,
+    },
+    /// DocumentDB ModifyDBCluster (ApplyImmediately) with one declared top-level setting.
+    ModifyDocDbCluster {
+        /// The cluster identifier.
+        identifier: String,
+        /// The top-level AWS::DocDB::DBCluster property (CloudFormation name).
+        property: String,
+        /// Its declared value.
+        value: Value,
+    },
+    /// DocumentDB ModifyDBInstance (ApplyImmediately) with one declared top-level setting.
+    ModifyDocDbInstance {
+        /// The instance identifier.
+        identifier: String,
+        /// The top-level AWS::DocDB::DBInstance property (CloudFormation name).
         property: String,
         /// Its declared value.
         value: Value,

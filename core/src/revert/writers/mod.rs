@@ -3,6 +3,7 @@
 //! from the declared properties and the finding. One file per writer.
 
 mod codebuild_project;
+mod docdb;
 mod ec2_network_acl_entry;
 mod iam_inline_policy;
 mod lambda_permission;
@@ -25,6 +26,9 @@ pub(crate) fn type_ops(
     top: &str,
     decision: &Decision,
 ) -> Result<Vec<ServiceOp>, Refused> {
+    if let Some(why) = docdb::unwritten(entry.writer, top) {
+        return Err((RefusalReason::NoWriter, why));
+    }
     if !entry.writes.iter().any(|w| w == top) {
         return Err((
             RefusalReason::NoWriter,
@@ -52,6 +56,9 @@ pub(crate) fn type_ops(
         Writer::LambdaPermission => lambda_permission::put(res).map(|op| vec![op]),
         Writer::Ec2NetworkAclEntry => ec2_network_acl_entry::replace(res).map(|op| vec![op]),
         Writer::CodeBuildProject => codebuild_project::update(res, top).map(|op| vec![op]),
+        Writer::DocDbCluster | Writer::DocDbInstance => {
+            docdb::modify(entry.writer, res, top).map(|op| vec![op])
+        }
         Writer::CloudControl => Err(no_writer(entry)),
     }
 }
