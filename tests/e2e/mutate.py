@@ -231,7 +231,22 @@ def lake_location_role(aws, location, role):
     lf.register_resource(ResourceArn=location, RoleArn=role)
 
 
+def docdb_cluster_unprotect(aws, cluster, retention_days):
+    # "Modify cluster" in the console: deletion protection off, fewer days
+    # of backups, applied now.
+    aws.service("docdb").modify_db_cluster(DBClusterIdentifier=cluster, DeletionProtection=False,
+                                           BackupRetentionPeriod=int(retention_days), ApplyImmediately=True)
+
+
+def docdb_instance_ca(aws, instance, ca):
+    # "Modify instance": the server certificate's CA switched, applied now.
+    aws.service("docdb").modify_db_instance(DBInstanceIdentifier=instance, CACertificateIdentifier=ca,
+                                            ApplyImmediately=True)
+
+
 OPS = {
+    "docdb-cluster-unprotect": docdb_cluster_unprotect,
+    "docdb-instance-ca": docdb_instance_ca,
     "nacl-entry-open": nacl_entry_open,
     "codebuild-privileged": codebuild_privileged,
     "access-key-status": access_key_status,
