@@ -238,6 +238,11 @@ def docdb_cluster_unprotect(aws, cluster, retention_days):
                                            BackupRetentionPeriod=int(retention_days), ApplyImmediately=True)
 
 
+def docdb_cluster_upgrade(aws, cluster, version):
+    # "Modify cluster": the engine upgraded to a newer minor version.
+    aws.service("docdb").modify_db_cluster(DBClusterIdentifier=cluster, EngineVersion=version, ApplyImmediately=True)
+
+
 def docdb_instance_ca(aws, instance, ca):
     # "Modify instance": the server certificate's CA switched, applied now.
     aws.service("docdb").modify_db_instance(DBInstanceIdentifier=instance, CACertificateIdentifier=ca,
@@ -247,6 +252,7 @@ def docdb_instance_ca(aws, instance, ca):
 OPS = {
     "docdb-cluster-unprotect": docdb_cluster_unprotect,
     "docdb-instance-ca": docdb_instance_ca,
+    "docdb-cluster-upgrade": docdb_cluster_upgrade,
     "nacl-entry-open": nacl_entry_open,
     "codebuild-privileged": codebuild_privileged,
     "access-key-status": access_key_status,

@@ -4,7 +4,8 @@
 //! (cluster deletion protection off and backups shortened, the instance's
 //! CA certificate switched) is reported on the right property; `revert`
 //! writes them back through ModifyDBCluster / ModifyDBInstance, judged by
-//! reading DocumentDB itself. The master password never appears in a report
+//! reading DocumentDB itself, and refuses an engine upgrade (one-way) with
+//! the reason. The master password never appears in a report
 //! or plan.
 
 use crate::scenarios::Scenario;
@@ -90,6 +91,7 @@ fn readers_docdb_check_clean_then_report_and_revert_console_changes(w: &World) {
     w.mutate(json!([
         ["docdb-cluster-unprotect", s.id(ids::CLUSTER), 1],
         ["docdb-instance-ca", s.id(ids::INSTANCE), "rds-ca-2019"],
+        ["docdb-cluster-upgrade", s.id(ids::CLUSTER), "5.0.1"],
     ]));
     let (code, doc, raw) = check_json(w, &["--fail"]);
     assert_eq!(code, 1, "{doc}");
@@ -107,6 +109,13 @@ fn readers_docdb_check_clean_then_report_and_revert_console_changes(w: &World) {
             "CACertificateIdentifier",
             json!("rds-ca-rsa2048-g1"),
             json!("rds-ca-2019"),
+        ),
+        // An upgrade cannot be taken back: reported, and refused by revert.
+        (
+            ids::CLUSTER,
+            "EngineVersion",
+            json!("5.0.0"),
+            json!("5.0.1"),
         ),
     ];
     for (logical, path, desired, actual) in &changed {
@@ -160,6 +169,32 @@ fn revert_through_the_modify_calls(w: &World, cluster: &str, instance: &str, pas
         .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string())),
         "{stack}"
     );
+    // The upgrade is refused with the reason, not guessed at.
+    let mut refused: Vec<(String, String, String)> = stack["plan"]["refused"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| {
+            (
+                str_at(&r["resource"]["logicalId"]),
+                str_at(&r["path"]),
+                str_at(&r["reason"]),
+            )
+        })
+        .collect();
+    refused.sort();
+    // (The password, never read, is named as never compared: no value.)
+    assert_eq!(
+        refused,
+        [
+            (ids::CLUSTER, "EngineVersion", "noWriter"),
+            (ids::CLUSTER, "MasterUserPassword", "readGap"),
+        ]
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string())),
+        "{stack}"
+    );
+    let why = stack["plan"]["refused"].to_string();
+    assert!(why.contains("one-way"), "{why}");
     let outcome = stack["outcome"]["items"]
         .as_array()
         .cloned()
@@ -182,9 +217,13 @@ fn revert_through_the_modify_calls(w: &World, cluster: &str, instance: &str, pas
         json!("rds-ca-rsa2048-g1"),
         "{held}"
     );
-    // And a check agrees: nothing left to revert.
-    let (code, doc, _) = check_json(w, &["--fail"]);
-    assert_eq!(code, 0, "{doc}");
+    // And a check agrees: only the refused upgrade is left.
+    let (_, doc, _) = check_json(w, &["--fail"]);
+    let left: Vec<String> = drift_findings(&doc)
+        .iter()
+        .map(|f| str_at(&f["path"]))
+        .collect();
+    assert_eq!(left, ["EngineVersion"], "{doc}");
 }
 
 fn str_at(v: &Value) -> String {

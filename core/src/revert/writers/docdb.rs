@@ -18,7 +18,7 @@ const CLUSTER_UNWRITTEN: &[(&str, &str)] = &[
     ("DBSubnetGroupName", "create-only: ModifyDBCluster does not move a cluster to another subnet group"),
     ("AvailabilityZones", "create-only: ModifyDBCluster does not take availability zones"),
     ("DBClusterIdentifier", "a rename (NewDBClusterIdentifier) would change the physical id CloudFormation tracks"),
-    ("EngineVersion", "DocumentDB does not downgrade an engine, and an upgrade is not a revert"),
+    ("EngineVersion", "DocumentDB engine upgrades are one-way: a newer live version cannot be taken back"),
     ("EnableCloudwatchLogsExports", "ModifyDBCluster takes log types to enable and to disable, not the declared list; not mapped"),
     ("ManageMasterUserPassword", "turning the managed password off needs a master password, which realdrift never sends"),
     ("MasterUserSecretKmsKeyId", "the managed password's key is changed only together with the password management; not mapped"),
