@@ -300,6 +300,17 @@ describe('revert', () => {
     assert.deepEqual(grantsIn(st, 'codebuild:UpdateProject'), [], 'one writer\'s type does not grant another\'s');
   });
 
+  it('grants the DocumentDB writers\' modify calls only for the types revertTypes lists', () => {
+    for (const a of ['rds:ModifyDBCluster', 'rds:ModifyDBInstance']) {
+      assert.deepEqual(grantsIn(statements, a).map(({ a: p }) => p), [], `revert can ${a} by default`);
+    }
+    const opted = synth({ revertTypes: [...DEFAULT_REVERT_TYPES, 'AWS::DocDB::DBCluster'] });
+    const st = statementsOf(opted.json, roleId(opted.json, 'Revert'));
+    const [{ st: modify }] = grantsIn(st, 'rds:ModifyDBCluster');
+    assert.deepEqual(modify.Condition, { StringLike: { 'aws:ResourceTag/aws:cloudformation:stack-name': ['*'] } });
+    assert.deepEqual(grantsIn(st, 'rds:ModifyDBInstance'), [], 'the cluster type does not grant the instance call');
+  });
+
   it('refuses an unknown type and a type list too large for its inline policy', () => {
     assert.throws(() => synth({ revertTypes: ['AWS::Nope::Thing'] }), /revertTypes: no update\/delete handler permissions known for AWS::Nope::Thing/);
     assert.throws(

@@ -18,6 +18,7 @@ mod on_change;
 mod org_baselines;
 mod org_hub;
 mod readers;
+mod readers_docdb;
 mod readers_vpn;
 mod revert;
 mod revert_lambda;
@@ -46,6 +47,7 @@ fn main() -> ExitCode {
         .chain(org_baselines::ALL)
         .chain(readers::ALL)
         .chain(readers_vpn::ALL)
+        .chain(readers_docdb::ALL)
         .chain(on_change::selected())
         .collect();
     let selected: Vec<&scenarios::Scenario> = all

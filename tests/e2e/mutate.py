@@ -234,7 +234,28 @@ def lake_location_role(aws, location, role):
     aws.service("lakeformation").update_resource(ResourceArn=location, RoleArn=role)
 
 
+def docdb_cluster_unprotect(aws, cluster, retention_days):
+    # "Modify cluster" in the console: deletion protection off, fewer days
+    # of backups, applied now.
+    aws.service("docdb").modify_db_cluster(DBClusterIdentifier=cluster, DeletionProtection=False,
+                                           BackupRetentionPeriod=int(retention_days), ApplyImmediately=True)
+
+
+def docdb_cluster_upgrade(aws, cluster, version):
+    # "Modify cluster": the engine upgraded to a newer minor version.
+    aws.service("docdb").modify_db_cluster(DBClusterIdentifier=cluster, EngineVersion=version, ApplyImmediately=True)
+
+
+def docdb_instance_ca(aws, instance, ca):
+    # "Modify instance": the server certificate's CA switched, applied now.
+    aws.service("docdb").modify_db_instance(DBInstanceIdentifier=instance, CACertificateIdentifier=ca,
+                                            ApplyImmediately=True)
+
+
 OPS = {
+    "docdb-cluster-unprotect": docdb_cluster_unprotect,
+    "docdb-instance-ca": docdb_instance_ca,
+    "docdb-cluster-upgrade": docdb_cluster_upgrade,
     "nacl-entry-open": nacl_entry_open,
     "codebuild-privileged": codebuild_privileged,
     "access-key-status": access_key_status,

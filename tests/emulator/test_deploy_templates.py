@@ -208,3 +208,38 @@ def test_cli_takes_a_yaml_template_and_parameters(emulator):
         env=dict(os.environ),
     )
     assert missing.returncode == 1 and "Env" in missing.stderr
+
+
+def test_docdb_cluster_and_instance_deploy_through_the_documentdb_api(tmp_path, aws):
+    # moto_patches.cfn_readers: AWS::DocDB::* are created with CreateDBCluster /
+    # CreateDBInstance; a property the create does not pass on fails the deploy.
+    template = tmp_path / "docdb.yaml"
+    body = (
+        "Parameters:\n"
+        "  Password: {Type: String, NoEcho: true}\n"
+        "Resources:\n"
+        "  Docs:\n"
+        "    Type: AWS::DocDB::DBCluster\n"
+        "    Properties:\n"
+        "      MasterUsername: docsadmin\n"
+        "      MasterUserPassword: {Ref: Password}\n"
+        "      StorageEncrypted: true\n"
+        "      DeletionProtection: false\n"
+        "  DocsOne:\n"
+        "    Type: AWS::DocDB::DBInstance\n"
+        "    Properties:\n"
+        "      DBClusterIdentifier: {Ref: Docs}\n"
+        "      DBInstanceClass: db.t3.medium\n"
+    )
+    template.write_text(body)
+    stack = deploy_fixture.deploy(f"Docs{uuid.uuid4().hex[:6]}", str(template),
+                                  parameters=["Password=not-a-real-secret-3"])
+    ids = _ids(stack)
+    docdb = aws.service("docdb")
+    (c,) = docdb.describe_db_clusters(DBClusterIdentifier=ids["Docs"])["DBClusters"]
+    (i,) = docdb.describe_db_instances(DBInstanceIdentifier=ids["DocsOne"])["DBInstances"]
+    assert (c["Engine"], c["StorageEncrypted"], i["DBClusterIdentifier"]) == ("docdb", True, ids["Docs"])
+    template.write_text(body + "      EnablePerformanceInsights: true\n")
+    with pytest.raises(deploy_fixture.DeployError) as err:
+        deploy_fixture.deploy(f"DocsPi{uuid.uuid4().hex[:6]}", str(template), parameters=["Password=x-secret-4"])
+    assert "DocsOne (AWS::DocDB::DBInstance)" in str(err.value) and "EnablePerformanceInsights" in str(err.value)

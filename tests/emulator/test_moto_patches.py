@@ -231,3 +231,46 @@ def test_adding_an_attached_listener_certificate_does_not_add_it_again(aws, emul
         elbv2.add_listener_certificates(ListenerArn=arn, Certificates=[{"CertificateArn": extra}])
     certs = elbv2.describe_listener_certificates(ListenerArn=arn)["Certificates"]
     assert [c["CertificateArn"] for c in certs if not c.get("IsDefault")] == [extra]
+
+
+def test_docdb_cluster_and_instance_are_created_described_and_modified(aws, emulator):
+    # moto_patches.docdb: the RDS backend admits Engine "docdb" (DocumentDB's
+    # API on the RDS endpoint) with DocumentDB's defaults where none is given.
+    docdb = aws.service("docdb")
+    cluster = f"docs-{uuid.uuid4().hex[:6]}"
+    docdb.create_db_cluster(DBClusterIdentifier=cluster, Engine="docdb", MasterUsername="docsadmin",
+                            MasterUserPassword="not-a-real-secret-1", StorageEncrypted=True,
+                            DeletionProtection=True, BackupRetentionPeriod=7)
+    instance = f"{cluster}-1"
+    docdb.create_db_instance(DBInstanceIdentifier=instance, DBInstanceClass="db.t3.medium", Engine="docdb",
+                             DBClusterIdentifier=cluster)
+    (c,) = docdb.describe_db_clusters(DBClusterIdentifier=cluster)["DBClusters"]
+    assert (c["Engine"], c["Port"], c["EngineVersion"], c["DBClusterParameterGroup"]) == (
+        "docdb", 27017, "5.0.0", "default.docdb5.0")
+    assert (c["DeletionProtection"], c["BackupRetentionPeriod"], c["StorageEncrypted"]) == (True, 7, True)
+    assert "MasterUserPassword" not in c
+    assert [m["DBInstanceIdentifier"] for m in c["DBClusterMembers"]] == [instance]
+    (i,) = docdb.describe_db_instances(DBInstanceIdentifier=instance)["DBInstances"]
+    assert (i["Engine"], i["DBClusterIdentifier"], i["DBInstanceClass"]) == ("docdb", cluster, "db.t3.medium")
+    assert (c["StorageType"], i["AutoMinorVersionUpgrade"]) == ("standard", False)
+
+    docdb.modify_db_cluster(DBClusterIdentifier=cluster, DeletionProtection=False, BackupRetentionPeriod=1,
+                            ApplyImmediately=True)
+    docdb.modify_db_instance(DBInstanceIdentifier=instance, DBInstanceClass="db.r5.large",
+                             CACertificateIdentifier="rds-ca-rsa4096-g1", ApplyImmediately=True)
+    (c,) = docdb.describe_db_clusters(DBClusterIdentifier=cluster)["DBClusters"]
+    assert (c["DeletionProtection"], c["BackupRetentionPeriod"]) == (False, 1)
+    (i,) = docdb.describe_db_instances(DBInstanceIdentifier=instance)["DBInstances"]
+    assert (i["DBInstanceClass"], i["CACertificateIdentifier"]) == ("db.r5.large", "rds-ca-rsa4096-g1")
+    with pytest.raises(ClientError) as err:
+        docdb.describe_db_clusters(DBClusterIdentifier="no-such-cluster")
+    assert err.value.response["Error"]["Code"] == "DBClusterNotFoundFault"
+
+
+def test_an_rds_engine_moto_knew_keeps_its_own_defaults(aws, emulator):
+    rds = aws.service("rds")
+    cluster = f"pg-{uuid.uuid4().hex[:6]}"
+    rds.create_db_cluster(DBClusterIdentifier=cluster, Engine="aurora-postgresql", MasterUsername="pgadmin",
+                          MasterUserPassword="not-a-real-secret-2")
+    (c,) = rds.describe_db_clusters(DBClusterIdentifier=cluster)["DBClusters"]
+    assert (c["Port"], c["DBClusterParameterGroup"]) == (5432, "default.aurora8.0")

@@ -40,6 +40,11 @@ pub const PROJECTION: Projection = Projection {
                  act once at deploy; tags and the global cluster are not read",
 };
 
+/// Never returned by DocumentDB, and not write-only in the (handler-less)
+/// registry schema: a declared password is a write-only `readGap`, as on a
+/// type Cloud Control reads, not lost coverage.
+const WRITE_ONLY: &[&str] = &["MasterUserPassword"];
+
 /// Reads the cluster named by the physical id.
 pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, ReadOutcome> {
     async move {
@@ -65,7 +70,9 @@ pub fn read<'a>(clients: &'a AwsClients, req: &'a ReadRequest) -> BoxFuture<'a, 
             .iter()
             .find(|c| c.db_cluster_identifier() == Some(id));
         match found {
-            Some(c) => Model::new(PROJECTION, req, cluster_model(c)).found(),
+            Some(c) => Model::new(PROJECTION, req, cluster_model(c))
+                .write_only(WRITE_ONLY)
+                .found(),
             None => ReadOutcome::NotFound,
         }
     }

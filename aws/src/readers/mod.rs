@@ -133,6 +133,16 @@ impl Model {
         Model(m)
     }
 
+    /// Marks top-level properties the service never returns (a password) as
+    /// write-only: a declared one is a write-only `readGap`, not lost coverage.
+    pub(crate) fn write_only(mut self, props: &[&str]) -> Self {
+        for p in props {
+            self.0.gaps.remove(*p);
+            self.0.write_only.push((*p).to_string());
+        }
+        self
+    }
+
     /// Adds a declared path this read could not verify, with why.
     pub(crate) fn gap(&mut self, path: String, why: String) {
         self.0.gaps.insert(path, why);

@@ -9,6 +9,7 @@ mod cloudwatch_anomaly_detector;
 mod codebuild_project;
 mod dax_cluster;
 mod dms_replication_instance;
+mod docdb;
 mod ec2_client_vpn_endpoint;
 mod ec2_network_acl_entry;
 mod elbv2_listener_certificate;
@@ -87,6 +88,8 @@ pub const WRITERS: &[(Writer, WriterFn)] = &[
         Writer::CloudWatchAnomalyDetector,
         cloudwatch_anomaly_detector::write,
     ),
+    (Writer::DocDbCluster, docdb::write_cluster),
+    (Writer::DocDbInstance, docdb::write_instance),
 ];
 
 /// The writer registered for a plan's writer name, if any.
@@ -247,9 +250,11 @@ mod tests {
             Writer::LakeFormationResource,
             Writer::Ec2ClientVpnEndpoint,
             Writer::CloudWatchAnomalyDetector,
+            Writer::DocDbCluster,
+            Writer::DocDbInstance,
         ] {
             assert!(writer_for(w).is_some(), "{}", w.as_str());
         }
-        assert_eq!(WRITERS.len(), 16);
+        assert_eq!(WRITERS.len(), 18);
     }
 }

@@ -54,6 +54,10 @@ pub struct LiveModel {
     /// read back from the service (a launch template's data): compared like
     /// any other property instead of reported as a `readGap`.
     pub read_back: Vec<String>,
+    /// Top-level properties the service never returns (a password) that the
+    /// schema does not mark write-only: classified as write-only (a
+    /// `readGap` noting it), not lost coverage.
+    pub write_only: Vec<String>,
 }
 
 impl LiveModel {
@@ -64,6 +68,7 @@ impl LiveModel {
             notes: Vec::new(),
             gaps: BTreeMap::new(),
             read_back: Vec::new(),
+            write_only: Vec::new(),
         }
     }
 }

@@ -170,5 +170,15 @@ fn service_key(op: &ServiceOp) -> String {
         }
         // One detector per metric: every call writes its whole declared state.
         ServiceOp::PutAnomalyDetector { .. } => "cloudwatch:anomalyDetector".to_string(),
+        ServiceOp::ModifyDocDbCluster {
+            identifier,
+            property,
+            ..
+        } => format!("docdb-cluster:{identifier}|{property}"),
+        ServiceOp::ModifyDocDbInstance {
+            identifier,
+            property,
+            ..
+        } => format!("docdb-instance:{identifier}|{property}"),
     }
 }

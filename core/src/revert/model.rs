@@ -112,6 +112,12 @@ pub enum Writer {
     /// CloudWatch PutAnomalyDetector with the declared detector.
     #[serde(rename = "cloudwatchAnomalyDetector")]
     CloudWatchAnomalyDetector,
+    /// DocumentDB ModifyDBCluster, one top-level setting per call, applied now.
+    #[serde(rename = "docdbDbCluster")]
+    DocDbCluster,
+    /// DocumentDB ModifyDBInstance, one top-level setting per call, applied now.
+    #[serde(rename = "docdbDbInstance")]
+    DocDbInstance,
 }
 
 impl Writer {
@@ -134,6 +140,8 @@ impl Writer {
             Writer::LakeFormationResource => "lakeformationResource",
             Writer::Ec2ClientVpnEndpoint => "ec2ClientVpnEndpoint",
             Writer::CloudWatchAnomalyDetector => "cloudwatchAnomalyDetector",
+            Writer::DocDbCluster => "docdbDbCluster",
+            Writer::DocDbInstance => "docdbDbInstance",
         }
     }
 }
@@ -323,6 +331,15 @@ pub enum ServiceOp {
         /// Its declared value.
         value: Value,
     },
+    /// DocumentDB ModifyDBCluster (ApplyImmediately) with one declared top-level setting.
+    ModifyDocDbCluster {
+        /// The cluster identifier.
+        identifier: String,
+        /// The top-level AWS::DocDB::DBCluster property (CloudFormation name).
+        property: String,
+        /// Its declared value.
+        value: Value,
+    },
     /// DMS ModifyReplicationInstance with one declared setting, applied immediately.
     ModifyReplicationInstance {
         /// The instance's ARN (the physical id).
@@ -363,6 +380,15 @@ pub enum ServiceOp {
         /// (CloudFormation names): its metric, configuration and
         /// metric characteristics.
         detector: Map<String, Value>,
+    },
+    /// DocumentDB ModifyDBInstance (ApplyImmediately) with one declared top-level setting.
+    ModifyDocDbInstance {
+        /// The instance identifier.
+        identifier: String,
+        /// The top-level AWS::DocDB::DBInstance property (CloudFormation name).
+        property: String,
+        /// Its declared value.
+        value: Value,
     },
 }
 

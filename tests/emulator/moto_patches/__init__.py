@@ -9,10 +9,13 @@ AWS in ways realdrift reads — the one place the emulator works around moto.
   service moto serves (network ACL entries, CodeBuild projects, DAX
   clusters, DMS replication instances, Lake Formation locations, listener
   certificates, CloudWatch anomaly detectors, Client VPN endpoints and their
-  target network associations) are created.
+  target network associations, DocumentDB clusters and instances) are created.
 - ``cloudwatch_anomaly``: CloudWatch anomaly detectors (Put / Describe /
   Delete), also over the RPC v2 CBOR protocol the Rust SDK sends (``cbor``).
 - ``client_vpn``: EC2 Client VPN endpoints and target network associations.
+- ``docdb``: moto's RDS API admits the ``docdb`` engine (the DocumentDB API
+  is served on the RDS endpoint), with DocumentDB's default port and
+  parameter group.
 - ``service_apis``: Lambda ListFunctionUrlConfigs; CodeBuild UpdateProject;
   S3 notification, object lock and replication reads; DynamoDB
   point-in-time recovery period.
@@ -38,6 +41,7 @@ def install(self_url: str) -> None:
     from . import (
         cfn_declared,
         cfn_readers,
+        docdb,
         cfn_resources,
         client_vpn,
         cloudwatch_anomaly,
@@ -55,6 +59,7 @@ def install(self_url: str) -> None:
     service_updates.install()
     cloudwatch_anomaly.install()
     client_vpn.install()
+    docdb.install()
     events_org.install()
     s3_cross_account.install()
     cfn_resources.install()

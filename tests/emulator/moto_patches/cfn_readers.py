@@ -280,9 +280,77 @@ class ClientVpnTargetNetworkAssociation(_Model, CloudFormationModel):
         return association, undo, {}
 
 
+class DocDbCluster(_Model, CloudFormationModel):
+    """AWS::DocDB::DBCluster: CreateDBCluster (engine docdb, through the
+    DocumentDB API); physical id: the cluster identifier (lower-case, as
+    DocumentDB stores it)."""
+
+    TYPE = "AWS::DocDB::DBCluster"
+    ALLOWED = ("DBClusterIdentifier", "BackupRetentionPeriod", "Port", "EngineVersion", "MasterUsername",
+               "MasterUserPassword", "PreferredBackupWindow", "PreferredMaintenanceWindow", "StorageEncrypted",
+               "KmsKeyId", "DeletionProtection", "DBClusterParameterGroupName", "VpcSecurityGroupIds",
+               "AvailabilityZones", "EnableCloudwatchLogsExports", "StorageType", "CopyTagsToSnapshot", "Tags")
+
+    @staticmethod
+    def cloudformation_name_type() -> str:
+        return "DBClusterIdentifier"
+
+    @staticmethod
+    def make(aws, name, props):
+        docdb = aws.service("docdb")
+        ident = name.lower()
+        params = {k: v for k, v in props.items() if k not in ("DBClusterIdentifier", "Tags")}
+        for key in ("BackupRetentionPeriod", "Port"):
+            if key in params:
+                params[key] = int(params[key])
+        for key in ("StorageEncrypted", "DeletionProtection", "CopyTagsToSnapshot"):
+            if key in params:
+                params[key] = str(params[key]).lower() == "true"
+        out = docdb.create_db_cluster(DBClusterIdentifier=ident, Engine="docdb", Tags=_tags(props),
+                                      **params)["DBCluster"]
+
+        def undo():
+            # DeletionProtection fails this, as it fails CloudFormation's delete on AWS.
+            docdb.delete_db_cluster(DBClusterIdentifier=ident, SkipFinalSnapshot=True)
+
+        return ident, undo, {"Endpoint": out.get("Endpoint", ""), "Port": str(out.get("Port", "")),
+                             "ClusterResourceId": out.get("DbClusterResourceId", "")}
+
+    ATTRIBUTES = ("Endpoint", "Port", "ClusterResourceId")
+
+
+class DocDbInstance(_Model, CloudFormationModel):
+    """AWS::DocDB::DBInstance: CreateDBInstance (engine docdb) in the
+    declared cluster; physical id: the instance identifier (lower-case)."""
+
+    TYPE = "AWS::DocDB::DBInstance"
+    ALLOWED = ("DBInstanceIdentifier", "DBInstanceClass", "DBClusterIdentifier", "AvailabilityZone",
+               "AutoMinorVersionUpgrade", "PreferredMaintenanceWindow", "CACertificateIdentifier", "Tags")
+
+    @staticmethod
+    def cloudformation_name_type() -> str:
+        return "DBInstanceIdentifier"
+
+    @staticmethod
+    def make(aws, name, props):
+        docdb = aws.service("docdb")
+        ident = name.lower()
+        params = {k: v for k, v in props.items() if k not in ("DBInstanceIdentifier", "Tags")}
+        if "AutoMinorVersionUpgrade" in params:
+            params["AutoMinorVersionUpgrade"] = str(params["AutoMinorVersionUpgrade"]).lower() == "true"
+        out = docdb.create_db_instance(DBInstanceIdentifier=ident, Engine="docdb", Tags=_tags(props),
+                                       **params)["DBInstance"]
+        endpoint = out.get("Endpoint") or {}
+        return ident, lambda: docdb.delete_db_instance(DBInstanceIdentifier=ident), {
+            "Endpoint": endpoint.get("Address", ""), "Port": str(endpoint.get("Port", ""))}
+
+    ATTRIBUTES = ("Endpoint", "Port")
+
+
 MODELS = (NetworkAclEntry, CodeBuildProject, DaxCluster,
           DmsReplicationInstance, LakeFormationResource, ListenerCertificate,
-          AnomalyDetector, ClientVpnEndpoint, ClientVpnTargetNetworkAssociation)
+          AnomalyDetector, ClientVpnEndpoint, ClientVpnTargetNetworkAssociation,
+          DocDbCluster, DocDbInstance)
 
 
 def install() -> None:

@@ -119,6 +119,9 @@ CREATED_TYPES = {
     "AWS::EC2::ClientVpnTargetNetworkAssociation": (
         "AssociateClientVpnTargetNetwork; physical id: the association id (cvpn-assoc-...)"
     ),
+    # moto's RDS API serves DocumentDB once moto_patches/docdb.py admits the engine.
+    "AWS::DocDB::DBCluster": "CreateDBCluster (engine docdb); physical id: the cluster identifier (lower-case)",
+    "AWS::DocDB::DBInstance": "CreateDBInstance (engine docdb); physical id: the instance identifier (lower-case)",
 }
 
 #: Types moto creates with no (or another) physical id -> the patch's fix.

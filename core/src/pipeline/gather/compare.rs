@@ -158,10 +158,13 @@ impl Compared {
             return;
         };
         let widened;
-        let facts = if model.read_back.is_empty() {
+        let facts = if model.read_back.is_empty() && model.write_only.is_empty() {
             schema_facts
         } else {
-            widened = with_read_back(schema_facts, &model.read_back);
+            widened = with_write_only(
+                with_read_back(schema_facts, &model.read_back),
+                &model.write_only,
+            );
             &widened
         };
         self.coverage.checked += 1;
@@ -203,6 +206,17 @@ fn with_read_back(facts: &SchemaFacts, read_back: &[String]) -> SchemaFacts {
     };
     facts.write_only.retain(kept);
     facts.write_only_paths.retain(kept);
+    facts
+}
+
+/// The schema facts with the properties a reader says the service never
+/// returns marked write-only (for this resource only).
+fn with_write_only(mut facts: SchemaFacts, write_only: &[String]) -> SchemaFacts {
+    for p in write_only {
+        if !facts.write_only.contains(p) {
+            facts.write_only.push(p.clone());
+        }
+    }
     facts
 }
 

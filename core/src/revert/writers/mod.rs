@@ -6,6 +6,7 @@ mod cloudwatch_anomaly_detector;
 mod codebuild_project;
 mod dax_cluster;
 mod dms_replication_instance;
+mod docdb;
 mod ec2_client_vpn_endpoint;
 mod ec2_network_acl_entry;
 mod elbv2_listener_certificate;
@@ -83,6 +84,9 @@ pub(crate) fn type_ops(
         }
         Writer::CloudWatchAnomalyDetector => {
             cloudwatch_anomaly_detector::put(res).map(|op| vec![op])
+        }
+        Writer::DocDbCluster | Writer::DocDbInstance => {
+            docdb::modify(entry.writer, res, top).map(|op| vec![op])
         }
         Writer::CloudControl => Err(no_writer(entry)),
     }
