@@ -3,6 +3,7 @@
 //! shapes to CloudWatch's. A value the conversion cannot use fails the call
 //! naming it; nothing is guessed.
 
+use super::declared::unusable;
 use super::{op_error, sdk_error, service, AttemptError, WriteCall};
 use crate::clients::AwsClients;
 use aws_sdk_cloudwatch::types::{
@@ -19,13 +20,6 @@ use serde_json::{Map, Value};
 /// Applies a batch of these calls (the writer's table row).
 pub fn write(call: WriteCall<'_>) -> BoxFuture<'_, WriteOutcome> {
     service(call, apply)
-}
-
-fn unusable(path: &str) -> AttemptError {
-    AttemptError {
-        code: None,
-        message: format!("the declared {path} is not a value PutAnomalyDetector takes"),
-    }
 }
 
 fn text(v: Option<&Value>, path: &str) -> Result<Option<String>, AttemptError> {

@@ -2,6 +2,7 @@
 //! setting, converted from CloudFormation's names to CodeBuild's. A value
 //! the conversion cannot use fails the call naming it; nothing is guessed.
 
+use super::declared::{boolean, built, int, member, strings, text, unusable};
 use super::{op_error, sdk_error, service, AttemptError, WriteCall};
 use crate::clients::AwsClients;
 use aws_sdk_codebuild::operation::update_project::builders::UpdateProjectFluentBuilder;
@@ -17,68 +18,6 @@ use serde_json::Value;
 /// Applies a batch of these calls (the writer's table row).
 pub fn write(call: WriteCall<'_>) -> BoxFuture<'_, WriteOutcome> {
     service(call, apply)
-}
-
-fn unusable(path: &str) -> AttemptError {
-    AttemptError {
-        code: None,
-        message: format!("the declared {path} is not a value UpdateProject takes"),
-    }
-}
-
-fn text(v: &Value, path: &str) -> Result<String, AttemptError> {
-    match v {
-        Value::String(s) => Ok(s.clone()),
-        _ => Err(unusable(path)),
-    }
-}
-
-fn int(v: &Value, path: &str) -> Result<i32, AttemptError> {
-    let n = match v {
-        Value::Number(n) => n.as_i64(),
-        Value::String(s) => s.parse().ok(),
-        _ => None,
-    };
-    n.and_then(|x| i32::try_from(x).ok())
-        .ok_or_else(|| unusable(path))
-}
-
-fn boolean(v: &Value, path: &str) -> Result<bool, AttemptError> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        Value::String(s) if s == "true" || s == "false" => Ok(s == "true"),
-        _ => Err(unusable(path)),
-    }
-}
-
-fn strings(v: &Value, path: &str) -> Result<Vec<String>, AttemptError> {
-    v.as_array()
-        .ok_or_else(|| unusable(path))?
-        .iter()
-        .map(|s| text(s, path))
-        .collect()
-}
-
-/// A member of a declared structure, converted when present.
-fn member<T>(
-    v: &Value,
-    parent: &str,
-    key: &str,
-    convert: impl Fn(&Value, &str) -> Result<T, AttemptError>,
-) -> Result<Option<T>, AttemptError> {
-    v.get(key)
-        .map(|m| convert(m, &format!("{parent}.{key}")))
-        .transpose()
-}
-
-fn built<T>(
-    r: Result<T, aws_smithy_types::error::operation::BuildError>,
-    path: &str,
-) -> Result<T, AttemptError> {
-    r.map_err(|e| AttemptError {
-        code: None,
-        message: format!("the declared {path} is incomplete: {e}"),
-    })
 }
 
 fn environment(v: &Value) -> Result<ProjectEnvironment, AttemptError> {

@@ -2,6 +2,7 @@
 //! from CloudFormation's names to DAX's. A value the conversion cannot use
 //! fails the call naming it; nothing is guessed.
 
+use super::declared::{strings, text};
 use super::{op_error, sdk_error, service, AttemptError, WriteCall};
 use crate::clients::AwsClients;
 use aws_sdk_dax::operation::update_cluster::builders::UpdateClusterFluentBuilder;
@@ -13,25 +14,6 @@ use serde_json::Value;
 /// Applies a batch of these calls (the writer's table row).
 pub fn write(call: WriteCall<'_>) -> BoxFuture<'_, WriteOutcome> {
     service(call, apply)
-}
-
-fn unusable(path: &str) -> AttemptError {
-    AttemptError {
-        code: None,
-        message: format!("the declared {path} is not a value UpdateCluster takes"),
-    }
-}
-
-fn text(v: &Value, path: &str) -> Result<String, AttemptError> {
-    v.as_str().map(str::to_string).ok_or_else(|| unusable(path))
-}
-
-fn strings(v: &Value, path: &str) -> Result<Vec<String>, AttemptError> {
-    v.as_array()
-        .ok_or_else(|| unusable(path))?
-        .iter()
-        .map(|s| text(s, path))
-        .collect()
 }
 
 /// The call with one setting; a property the writer does not write is refused.

@@ -2,6 +2,7 @@
 //! setting and ApplyImmediately (a revert applies now). A value the
 //! conversion cannot use fails the call naming it; nothing is guessed.
 
+use super::declared::{boolean, int, strings, text};
 use super::{op_error, sdk_error, service, AttemptError, WriteCall};
 use crate::clients::AwsClients;
 use aws_sdk_databasemigration::operation::modify_replication_instance::builders::ModifyReplicationInstanceFluentBuilder as Modify;
@@ -13,43 +14,6 @@ use serde_json::Value;
 /// Applies a batch of these calls (the writer's table row).
 pub fn write(call: WriteCall<'_>) -> BoxFuture<'_, WriteOutcome> {
     service(call, apply)
-}
-
-fn unusable(path: &str) -> AttemptError {
-    AttemptError {
-        code: None,
-        message: format!("the declared {path} is not a value ModifyReplicationInstance takes"),
-    }
-}
-
-fn text(v: &Value, path: &str) -> Result<String, AttemptError> {
-    v.as_str().map(str::to_string).ok_or_else(|| unusable(path))
-}
-
-fn int(v: &Value, path: &str) -> Result<i32, AttemptError> {
-    match v {
-        Value::Number(n) => n.as_i64(),
-        Value::String(s) => s.parse().ok(),
-        _ => None,
-    }
-    .and_then(|x| i32::try_from(x).ok())
-    .ok_or_else(|| unusable(path))
-}
-
-fn boolean(v: &Value, path: &str) -> Result<bool, AttemptError> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        Value::String(s) if s == "true" || s == "false" => Ok(s == "true"),
-        _ => Err(unusable(path)),
-    }
-}
-
-fn strings(v: &Value, path: &str) -> Result<Vec<String>, AttemptError> {
-    v.as_array()
-        .ok_or_else(|| unusable(path))?
-        .iter()
-        .map(|s| text(s, path))
-        .collect()
 }
 
 /// The call with one setting; a property the writer does not write is refused.

@@ -3,6 +3,7 @@
 //! revert takes effect now rather than at the next maintenance window. Only
 //! the settings named here are sent; the master password is never one of them.
 
+use super::declared::{boolean, float, int, strings, text, unusable};
 use super::{op_error, sdk_error, service, AttemptError, WriteCall};
 use crate::clients::AwsClients;
 use aws_sdk_docdb::operation::modify_db_cluster::builders::ModifyDBClusterFluentBuilder;
@@ -23,55 +24,6 @@ pub fn write_instance(call: WriteCall<'_>) -> BoxFuture<'_, WriteOutcome> {
     service(call, apply)
 }
 
-fn unusable(path: &str, call: &str) -> AttemptError {
-    AttemptError {
-        code: None,
-        message: format!("the declared {path} is not a value {call} takes"),
-    }
-}
-
-fn text(v: &Value, path: &str, call: &str) -> Result<String, AttemptError> {
-    match v {
-        Value::String(s) => Ok(s.clone()),
-        _ => Err(unusable(path, call)),
-    }
-}
-
-fn int(v: &Value, path: &str, call: &str) -> Result<i32, AttemptError> {
-    let n = match v {
-        Value::Number(n) => n.as_i64(),
-        Value::String(s) => s.parse().ok(),
-        _ => None,
-    };
-    n.and_then(|x| i32::try_from(x).ok())
-        .ok_or_else(|| unusable(path, call))
-}
-
-fn float(v: &Value, path: &str, call: &str) -> Result<f64, AttemptError> {
-    match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.parse().ok(),
-        _ => None,
-    }
-    .ok_or_else(|| unusable(path, call))
-}
-
-fn boolean(v: &Value, path: &str, call: &str) -> Result<bool, AttemptError> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        Value::String(s) if s == "true" || s == "false" => Ok(s == "true"),
-        _ => Err(unusable(path, call)),
-    }
-}
-
-fn strings(v: &Value, path: &str, call: &str) -> Result<Vec<String>, AttemptError> {
-    v.as_array()
-        .ok_or_else(|| unusable(path, call))?
-        .iter()
-        .map(|s| text(s, path, call))
-        .collect()
-}
-
 fn not_written(writer: &str, property: &str) -> AttemptError {
     AttemptError {
         code: None,
@@ -82,12 +34,11 @@ fn not_written(writer: &str, property: &str) -> AttemptError {
 /// Both capacities, as the declared structure gives them (a missing one is
 /// not guessed).
 fn scaling(v: &Value) -> Result<ServerlessV2ScalingConfiguration, AttemptError> {
-    const CALL: &str = "ModifyDBCluster";
     let p = "ServerlessV2ScalingConfiguration";
     let member = |k: &str| {
         v.get(k)
-            .ok_or_else(|| unusable(&format!("{p}.{k}"), CALL))
-            .and_then(|m| float(m, &format!("{p}.{k}"), CALL))
+            .ok_or_else(|| unusable(&format!("{p}.{k}")))
+            .and_then(|m| float(m, &format!("{p}.{k}")))
     };
     Ok(ServerlessV2ScalingConfiguration::builder()
         .min_capacity(member("MinCapacity")?)
@@ -101,20 +52,17 @@ fn cluster_setting(
     property: &str,
     v: &Value,
 ) -> Result<ModifyDBClusterFluentBuilder, AttemptError> {
-    const C: &str = "ModifyDBCluster";
     Ok(match property {
-        "BackupRetentionPeriod" => call.backup_retention_period(int(v, property, C)?),
-        "DeletionProtection" => call.deletion_protection(boolean(v, property, C)?),
-        "PreferredBackupWindow" => call.preferred_backup_window(text(v, property, C)?),
-        "PreferredMaintenanceWindow" => call.preferred_maintenance_window(text(v, property, C)?),
-        "Port" => call.port(int(v, property, C)?),
-        "DBClusterParameterGroupName" => {
-            call.db_cluster_parameter_group_name(text(v, property, C)?)
-        }
-        "VpcSecurityGroupIds" => call.set_vpc_security_group_ids(Some(strings(v, property, C)?)),
-        "StorageType" => call.storage_type(text(v, property, C)?),
-        "CopyTagsToSnapshot" => call.copy_tags_to_snapshot(boolean(v, property, C)?),
-        "NetworkType" => call.network_type(text(v, property, C)?),
+        "BackupRetentionPeriod" => call.backup_retention_period(int(v, property)?),
+        "DeletionProtection" => call.deletion_protection(boolean(v, property)?),
+        "PreferredBackupWindow" => call.preferred_backup_window(text(v, property)?),
+        "PreferredMaintenanceWindow" => call.preferred_maintenance_window(text(v, property)?),
+        "Port" => call.port(int(v, property)?),
+        "DBClusterParameterGroupName" => call.db_cluster_parameter_group_name(text(v, property)?),
+        "VpcSecurityGroupIds" => call.set_vpc_security_group_ids(Some(strings(v, property)?)),
+        "StorageType" => call.storage_type(text(v, property)?),
+        "CopyTagsToSnapshot" => call.copy_tags_to_snapshot(boolean(v, property)?),
+        "NetworkType" => call.network_type(text(v, property)?),
         "ServerlessV2ScalingConfiguration" => call.serverless_v2_scaling_configuration(scaling(v)?),
         other => return Err(not_written("docdbDbCluster", other)),
     })
@@ -126,13 +74,12 @@ fn instance_setting(
     property: &str,
     v: &Value,
 ) -> Result<ModifyDBInstanceFluentBuilder, AttemptError> {
-    const C: &str = "ModifyDBInstance";
     Ok(match property {
-        "DBInstanceClass" => call.db_instance_class(text(v, property, C)?),
-        "AutoMinorVersionUpgrade" => call.auto_minor_version_upgrade(boolean(v, property, C)?),
-        "PreferredMaintenanceWindow" => call.preferred_maintenance_window(text(v, property, C)?),
-        "CACertificateIdentifier" => call.ca_certificate_identifier(text(v, property, C)?),
-        "EnablePerformanceInsights" => call.enable_performance_insights(boolean(v, property, C)?),
+        "DBInstanceClass" => call.db_instance_class(text(v, property)?),
+        "AutoMinorVersionUpgrade" => call.auto_minor_version_upgrade(boolean(v, property)?),
+        "PreferredMaintenanceWindow" => call.preferred_maintenance_window(text(v, property)?),
+        "CACertificateIdentifier" => call.ca_certificate_identifier(text(v, property)?),
+        "EnablePerformanceInsights" => call.enable_performance_insights(boolean(v, property)?),
         other => return Err(not_written("docdbDbInstance", other)),
     })
 }

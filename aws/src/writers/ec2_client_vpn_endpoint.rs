@@ -2,6 +2,7 @@
 //! settings, converted from CloudFormation's shapes to EC2's. A value the
 //! conversion cannot use fails the call naming it; nothing is guessed.
 
+use super::declared::{boolean, int, strings, text, unusable};
 use super::{op_error, sdk_error, service, AttemptError, WriteCall};
 use crate::clients::AwsClients;
 use aws_sdk_ec2::operation::modify_client_vpn_endpoint::builders::ModifyClientVpnEndpointFluentBuilder;
@@ -14,43 +15,6 @@ use serde_json::Value;
 /// Applies a batch of these calls (the writer's table row).
 pub fn write(call: WriteCall<'_>) -> BoxFuture<'_, WriteOutcome> {
     service(call, apply)
-}
-
-fn unusable(path: &str) -> AttemptError {
-    AttemptError {
-        code: None,
-        message: format!("the declared {path} is not a value ModifyClientVpnEndpoint takes"),
-    }
-}
-
-fn text(v: &Value, path: &str) -> Result<String, AttemptError> {
-    v.as_str().map(str::to_string).ok_or_else(|| unusable(path))
-}
-
-fn int(v: &Value, path: &str) -> Result<i32, AttemptError> {
-    let n = match v {
-        Value::Number(n) => n.as_i64(),
-        Value::String(s) => s.parse().ok(),
-        _ => None,
-    };
-    n.and_then(|x| i32::try_from(x).ok())
-        .ok_or_else(|| unusable(path))
-}
-
-fn boolean(v: &Value, path: &str) -> Result<bool, AttemptError> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        Value::String(s) if s == "true" || s == "false" => Ok(s == "true"),
-        _ => Err(unusable(path)),
-    }
-}
-
-fn strings(v: &Value, path: &str) -> Result<Vec<String>, AttemptError> {
-    v.as_array()
-        .ok_or_else(|| unusable(path))?
-        .iter()
-        .map(|s| text(s, path))
-        .collect()
 }
 
 /// `ConnectionLogOptions` (the plan admits only the members mapped here).

@@ -8,6 +8,7 @@ mod cloud_control;
 mod cloudwatch_anomaly_detector;
 mod codebuild_project;
 mod dax_cluster;
+mod declared;
 mod dms_replication_instance;
 mod docdb;
 mod ec2_client_vpn_endpoint;

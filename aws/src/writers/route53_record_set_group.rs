@@ -3,6 +3,7 @@
 //! 53's. A value the conversion cannot use fails the call naming it (Route
 //! 53 applies a batch all or nothing, so nothing is half-written).
 
+use super::declared::{boolean, built, long, member, text, unusable};
 use super::{op_error, sdk_error, service, AttemptError, WriteCall};
 use crate::clients::AwsClients;
 use aws_sdk_route53::types::{
@@ -19,35 +20,6 @@ pub fn write(call: WriteCall<'_>) -> BoxFuture<'_, WriteOutcome> {
     service(call, apply)
 }
 
-fn unusable(path: &str) -> AttemptError {
-    AttemptError {
-        code: None,
-        message: format!("the declared {path} is not a value ChangeResourceRecordSets takes"),
-    }
-}
-
-fn text(v: &Value, path: &str) -> Result<String, AttemptError> {
-    v.as_str().map(str::to_string).ok_or_else(|| unusable(path))
-}
-
-/// A number, or CloudFormation's string form of one (`TTL: "300"`).
-fn int(v: &Value, path: &str) -> Result<i64, AttemptError> {
-    match v {
-        Value::Number(n) => n.as_i64(),
-        Value::String(s) => s.parse().ok(),
-        _ => None,
-    }
-    .ok_or_else(|| unusable(path))
-}
-
-fn boolean(v: &Value, path: &str) -> Result<bool, AttemptError> {
-    match v {
-        Value::Bool(b) => Ok(*b),
-        Value::String(s) if s == "true" || s == "false" => Ok(s == "true"),
-        _ => Err(unusable(path)),
-    }
-}
-
 /// One of an enum's documented values; any other text is refused.
 fn known<T: for<'s> From<&'s str>>(
     v: &Value,
@@ -60,28 +32,6 @@ fn known<T: for<'s> From<&'s str>>(
     } else {
         Err(unusable(path))
     }
-}
-
-/// A member of a declared structure, converted when present.
-fn member<T>(
-    v: &Value,
-    parent: &str,
-    key: &str,
-    convert: impl Fn(&Value, &str) -> Result<T, AttemptError>,
-) -> Result<Option<T>, AttemptError> {
-    v.get(key)
-        .map(|m| convert(m, &format!("{parent}.{key}")))
-        .transpose()
-}
-
-fn built<T>(
-    r: Result<T, aws_smithy_types::error::operation::BuildError>,
-    path: &str,
-) -> Result<T, AttemptError> {
-    r.map_err(|e| AttemptError {
-        code: None,
-        message: format!("the declared {path} is incomplete: {e}"),
-    })
 }
 
 fn alias(v: &Value, p: &str) -> Result<AliasTarget, AttemptError> {
@@ -124,11 +74,11 @@ fn record_set(v: &Value, i: usize) -> Result<ResourceRecordSet, AttemptError> {
         .set_type(member(v, p, "Type", |t, path| {
             known::<RrType>(t, path, RrType::values())
         })?)
-        .set_ttl(member(v, p, "TTL", int)?)
+        .set_ttl(member(v, p, "TTL", long)?)
         .set_resource_records(member(v, p, "ResourceRecords", values)?)
         .set_alias_target(member(v, p, "AliasTarget", alias)?)
         .set_set_identifier(member(v, p, "SetIdentifier", text)?)
-        .set_weight(member(v, p, "Weight", int)?)
+        .set_weight(member(v, p, "Weight", long)?)
         .set_region(member(v, p, "Region", |r, path| {
             known::<ResourceRecordSetRegion>(r, path, ResourceRecordSetRegion::values())
         })?)
