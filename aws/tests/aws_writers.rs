@@ -244,6 +244,7 @@ async fn inline_policies_are_put_and_deleted_by_name() {
     let out = w.write(&batch(Writer::IamInlinePolicy, ops), "tok").await;
     assert_eq!(out.error, None);
     assert_eq!((put.num_calls(), gone.num_calls()), (1, 1));
+    assert_eq!(out.attempts, 1, "each call succeeded on its first try");
 
     let locked = BatchAction::Service(vec![ServiceOp::DeleteInlinePolicy {
         principals: role(),

@@ -99,7 +99,9 @@ pub fn writer_for(w: Writer) -> Option<WriterFn> {
 }
 
 /// Applies a batch of service calls in order, each retried on its own; the
-/// first call that fails ends the batch (later calls are not made).
+/// first call that fails ends the batch (later calls are not made). The
+/// batch's attempts are the most any one call needed (the batch's items are
+/// written by its calls together, so a sum would count one try per call).
 pub(crate) fn service(call: WriteCall<'_>, apply: ServiceCallFn) -> BoxFuture<'_, WriteOutcome> {
     async move {
         let BatchAction::Service(ops) = &call.batch.action else {
@@ -115,15 +117,15 @@ pub(crate) fn service(call: WriteCall<'_>, apply: ServiceCallFn) -> BoxFuture<'_
                 },
             );
         };
-        let mut total = 0;
+        let mut most = 0;
         for op in ops {
             let (n, err) = retry::with_retry(call.policy, |_| apply(call.clients, op)).await;
-            total += n;
+            most = most.max(n);
             if let Some(e) = err {
-                return WriteOutcome::failed(total, e);
+                return WriteOutcome::failed(most, e);
             }
         }
-        WriteOutcome::ok(total)
+        WriteOutcome::ok(most)
     }
     .boxed()
 }
