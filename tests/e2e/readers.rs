@@ -6,7 +6,10 @@
 //! and names why the rest is not.
 
 use crate::scenarios::Scenario;
-use crate::world::{drift_findings, findings, summary, the_finding, World};
+use crate::world::{
+    assert_clean_and_fully_compared, drift_findings, not_compared, str_at, summary, the_finding,
+    world_parameters, World,
+};
 use serde_json::{json, Value};
 
 /// The scenarios of this file.
@@ -40,34 +43,15 @@ fn check_json(w: &World, args: &[&str]) -> (i32, Value) {
 
 fn readers_check_clean_then_report_console_changes(w: &World) {
     let world = w.script_json("tests/e2e/readers_world.py", &["setup"]);
-    let params: Vec<&str> = world["parameters"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let params = world_parameters(&world);
     let ids_of = &world["ids"];
     let s = w.deploy_template(STACK, TEMPLATE, &params);
 
     // Fresh: every resource compared by its reader, nothing drifted.
     let (code, doc) = check_json(w, &["--fail", "--strict"]);
     assert_eq!(code, 0, "{doc}");
-    let drift = drift_findings(&doc);
-    assert!(drift.is_empty(), "a fresh stack:\n{}", summary(&drift));
-    let coverage = &doc["stacks"][0]["coverage"];
-    assert_eq!(
-        (
-            &coverage["total"],
-            &coverage["checked"],
-            &coverage["complete"]
-        ),
-        (&json!(9), &json!(9), &json!(true)),
-        "{coverage}"
-    );
-    let not_compared: Vec<Value> = findings(&doc)
-        .into_iter()
-        .filter(|f| matches!(f["tier"].as_str(), Some("skipped" | "readGap")))
-        .collect();
+    assert_clean_and_fully_compared(&doc, 9);
+    let not_compared = not_compared(&doc);
     assert!(not_compared.is_empty(), "{}", summary(&not_compared));
 
     let text = w.realdrift(&["check", STACK]);
@@ -306,8 +290,4 @@ fn judge_the_reverts(w: &World, read: &[String], ids_of: &Value) {
         held["location"]["RoleArn"], ids_of["ServiceRoleArn"],
         "{held}"
     );
-}
-
-fn str_at(v: &Value) -> String {
-    v.as_str().unwrap_or_default().to_string()
 }

@@ -9,7 +9,10 @@
 //! or plan.
 
 use crate::scenarios::Scenario;
-use crate::world::{drift_findings, findings, summary, the_finding, World};
+use crate::world::{
+    assert_clean_and_fully_compared, drift_findings, not_compared, str_at, summary, the_finding,
+    world_parameters, World,
+};
 use serde_json::{json, Value};
 
 /// The scenarios of this file.
@@ -37,12 +40,7 @@ fn check_json(w: &World, args: &[&str]) -> (i32, Value, String) {
 
 fn readers_docdb_check_clean_then_report_and_revert_console_changes(w: &World) {
     let world = w.script_json(WORLD, &["setup"]);
-    let params: Vec<&str> = world["parameters"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let params = world_parameters(&world);
     let password = world["password"].as_str().unwrap_or_default().to_string();
     assert!(!password.is_empty(), "{world}");
     let s = w.deploy_template(STACK, TEMPLATE, &params);
@@ -51,25 +49,11 @@ fn readers_docdb_check_clean_then_report_and_revert_console_changes(w: &World) {
     let (code, doc, raw) = check_json(w, &["--fail", "--strict"]);
     assert_eq!(code, 0, "{doc}");
     assert!(!raw.contains(&password), "the master password in a report");
-    let drift = drift_findings(&doc);
-    assert!(drift.is_empty(), "a fresh stack:\n{}", summary(&drift));
-    let coverage = &doc["stacks"][0]["coverage"];
-    assert_eq!(
-        (
-            &coverage["total"],
-            &coverage["checked"],
-            &coverage["complete"]
-        ),
-        (&json!(2), &json!(2), &json!(true)),
-        "{coverage}"
-    );
+    assert_clean_and_fully_compared(&doc, 2);
     // The password is the one value not compared: DocumentDB never returns
     // it, so it is a write-only readGap (as on a type Cloud Control reads),
     // not lost coverage.
-    let not_compared: Vec<Value> = findings(&doc)
-        .into_iter()
-        .filter(|f| matches!(f["tier"].as_str(), Some("skipped" | "readGap")))
-        .collect();
+    let not_compared = not_compared(&doc);
     let unread: Vec<(&str, &str, bool)> = not_compared
         .iter()
         .map(|f| {
@@ -224,8 +208,4 @@ fn revert_through_the_modify_calls(w: &World, cluster: &str, instance: &str, pas
         .map(|f| str_at(&f["path"]))
         .collect();
     assert_eq!(left, ["EngineVersion"], "{doc}");
-}
-
-fn str_at(v: &Value) -> String {
-    v.as_str().unwrap_or_default().to_string()
 }

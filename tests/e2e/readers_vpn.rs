@@ -6,7 +6,10 @@
 //! emulator itself) and names why the association is not revertable.
 
 use crate::scenarios::Scenario;
-use crate::world::{drift_findings, findings, summary, the_finding, World};
+use crate::world::{
+    assert_clean_and_fully_compared, drift_findings, not_compared, str_at, summary, the_finding,
+    world_parameters, World,
+};
 use serde_json::{json, Value};
 
 /// The scenarios of this file.
@@ -33,40 +36,17 @@ fn check_json(w: &World, args: &[&str]) -> (i32, Value) {
     (run.code, run.json())
 }
 
-fn str_at(v: &Value) -> String {
-    v.as_str().unwrap_or_default().to_string()
-}
-
 fn readers_vpn_check_clean_then_report_and_revert(w: &World) {
     let world = w.script_json(WORLD, &["setup"]);
-    let params: Vec<&str> = world["parameters"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let params = world_parameters(&world);
     let ids_of = &world["ids"];
     let s = w.deploy_template(STACK, TEMPLATE, &params);
 
     // Fresh: every resource compared by its reader, nothing drifted.
     let (code, doc) = check_json(w, &["--fail", "--strict"]);
     assert_eq!(code, 0, "{doc}");
-    let drift = drift_findings(&doc);
-    assert!(drift.is_empty(), "a fresh stack:\n{}", summary(&drift));
-    let coverage = &doc["stacks"][0]["coverage"];
-    assert_eq!(
-        (
-            &coverage["total"],
-            &coverage["checked"],
-            &coverage["complete"]
-        ),
-        (&json!(3), &json!(3), &json!(true)),
-        "{coverage}"
-    );
-    let not_compared: Vec<Value> = findings(&doc)
-        .into_iter()
-        .filter(|f| matches!(f["tier"].as_str(), Some("skipped" | "readGap")))
-        .collect();
+    assert_clean_and_fully_compared(&doc, 3);
+    let not_compared = not_compared(&doc);
     assert!(not_compared.is_empty(), "{}", summary(&not_compared));
 
     // A person's console changes (readers_vpn_world.py mutate).

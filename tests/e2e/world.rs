@@ -2,7 +2,7 @@
 //! deploy harness, out-of-band changes and the `realdrift` binary.
 
 use crate::emulator::Emulator;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -298,4 +298,43 @@ pub fn summary(findings: &[Value]) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A JSON string value as an owned string ("" when absent).
+pub fn str_at(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_string()
+}
+
+/// The stack parameters a world script's `setup` answers (`KEY=VALUE` strings).
+pub fn world_parameters(world: &Value) -> Vec<&str> {
+    world["parameters"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+/// The findings of a value not compared (`skipped`, `readGap`).
+pub fn not_compared(doc: &Value) -> Vec<Value> {
+    findings(doc)
+        .into_iter()
+        .filter(|f| matches!(f["tier"].as_str(), Some("skipped" | "readGap")))
+        .collect()
+}
+
+/// A fresh stack's report: nothing drifted, and all `n` resources compared.
+pub fn assert_clean_and_fully_compared(doc: &Value, n: u64) {
+    let drift = drift_findings(doc);
+    assert!(drift.is_empty(), "a fresh stack:\n{}", summary(&drift));
+    let coverage = &doc["stacks"][0]["coverage"];
+    assert_eq!(
+        (
+            &coverage["total"],
+            &coverage["checked"],
+            &coverage["complete"]
+        ),
+        (&json!(n), &json!(n), &json!(true)),
+        "{coverage}"
+    );
 }
